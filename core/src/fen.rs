@@ -1,0 +1,254 @@
+//! Extended FEN (RULES.md): the six FEN fields, X-FEN or Shredder-FEN
+//! castling, then the rule set's own state.
+
+use std::fmt;
+
+use shakmaty::{Bitboard, Board, CastlingSide, Color, File, Piece, Rank, Role, Square};
+
+use crate::{
+    Position, PositionError, Rules,
+    position::CastlingNotation,
+};
+
+/// A field of a FEN, named in parse errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FenField {
+    Placement,
+    Turn,
+    Castling,
+    EnPassant,
+    Halfmoves,
+    Fullmoves,
+}
+
+impl fmt::Display for FenField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FenField::Placement => "field 1 (piece placement)",
+            FenField::Turn => "field 2 (side to move)",
+            FenField::Castling => "field 3 (castling)",
+            FenField::EnPassant => "field 4 (en passant)",
+            FenField::Halfmoves => "field 5 (halfmove clock)",
+            FenField::Fullmoves => "field 6 (move number)",
+        })
+    }
+}
+
+/// Why a FEN was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FenError {
+    /// A field that does not parse.
+    #[error("invalid FEN {field}: {reason}")]
+    Field { field: FenField, reason: String },
+    /// Fewer than the four fields that every FEN needs, or more than the rule
+    /// set has.
+    #[error("a {rules} FEN has {min} to {max} fields, this one has {found}")]
+    FieldCount {
+        rules: Rules,
+        min: usize,
+        max: usize,
+        found: usize,
+    },
+    /// A position that parses but cannot arise in a game.
+    #[error("impossible position: {0}")]
+    Impossible(#[from] PositionError),
+}
+
+fn invalid(field: FenField, reason: impl Into<String>) -> FenError {
+    FenError::Field {
+        field,
+        reason: reason.into(),
+    }
+}
+
+impl Position {
+    /// Parses an extended FEN of the rule set `rules`, refusing impossible
+    /// positions. The halfmove and move-number fields may be left out.
+    pub fn from_fen(rules: Rules, fen: &str) -> Result<Position, FenError> {
+        let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
+        let max = 6;
+        if fields.len() < 4 || fields.len() > max {
+            return Err(FenError::FieldCount {
+                rules,
+                min: 4,
+                max,
+                found: fields.len(),
+            });
+        }
+
+        let mut pos = Position {
+            rules,
+            board: parse_placement(fields[0])?,
+            turn: parse_turn(fields[1])?,
+            castling_rooks: Bitboard::EMPTY,
+            ep_square: parse_ep_square(fields[3])?,
+            halfmoves: parse_counter(fields.get(4), FenField::Halfmoves, 0)?,
+            fullmoves: parse_counter(fields.get(5), FenField::Fullmoves, 1)?,
+            castling_notation: CastlingNotation::KingToDestination,
+        };
+        if pos.fullmoves == 0 {
+            return Err(invalid(FenField::Fullmoves, "the move number starts at 1"));
+        }
+        pos.castling_rooks = parse_castling(&pos, fields[2])?;
+        pos.castling_notation = pos.notation_for_fen_start();
+        pos.validate()?;
+        Ok(pos)
+    }
+
+    /// The castling notation of a game started from this position as a
+    /// `fen` start: the usual-array notation when every castling right
+    /// belongs to a king on the e-file and rooks on the a- and h-files.
+    pub(crate) fn notation_for_fen_start(&self) -> CastlingNotation {
+        let usual = !self.rules.always_king_to_rook_castling()
+            && Color::ALL.into_iter().all(|color| {
+                let rights = self.castling_rooks & Bitboard::from_rank(color.backrank());
+                rights.is_empty()
+                    || self.rules.castling_king(self, color).is_some_and(|king| king.file() == File::E)
+                        && rights.into_iter().all(|rook| matches!(rook.file(), File::A | File::H))
+            });
+        if usual {
+            CastlingNotation::KingToDestination
+        } else {
+            CastlingNotation::KingToRook
+        }
+    }
+
+    /// The extended FEN of this position. The en-passant square is written
+    /// only when an en-passant capture is legal.
+    pub fn fen(&self) -> String {
+        let ep = self.legal_ep_square().map_or_else(|| "-".to_owned(), |sq| sq.to_string());
+        format!(
+            "{} {} {} {} {} {}",
+            self.board.board_fen(),
+            self.turn.char(),
+            self.castling_fen(),
+            ep,
+            self.halfmoves,
+            self.fullmoves
+        )
+    }
+
+    /// X-FEN castling: `K`/`Q` for the outermost rook on a side of the
+    /// castling king, the rook's file where that would be ambiguous.
+    fn castling_fen(&self) -> String {
+        let mut out = String::new();
+        for color in Color::ALL {
+            let king = self.rules.castling_king(self, color);
+            let rooks = self.board.by_piece(Role::Rook.of(color)) & Bitboard::from_rank(color.backrank());
+            let rights = self.castling_rooks & Bitboard::from_rank(color.backrank());
+            for rook in rights.into_iter().rev() {
+                let letter = match king {
+                    Some(king) if rook > king && rooks.last() == Some(rook) => 'k',
+                    Some(king) if rook < king && rooks.first() == Some(rook) => 'q',
+                    _ => rook.file().char(),
+                };
+                out.push(color.fold_wb(letter.to_ascii_uppercase(), letter));
+            }
+        }
+        if out.is_empty() {
+            out.push('-');
+        }
+        out
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.fen())
+    }
+}
+
+fn parse_placement(text: &str) -> Result<Board, FenError> {
+    let field = FenField::Placement;
+    let ranks: Vec<&str> = text.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(invalid(field, format!("{} ranks instead of 8", ranks.len())));
+    }
+    let mut board = Board::empty();
+    for (row, rank_text) in ranks.iter().enumerate() {
+        let rank = Rank::new(7 - row as u32);
+        let mut file = 0u32;
+        for ch in rank_text.chars() {
+            if let Some(skip) = ch.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                file += skip;
+            } else if let Some(piece) = Piece::from_char(ch) {
+                if file < 8 {
+                    board.set_piece_at(Square::from_coords(File::new(file), rank), piece);
+                }
+                file += 1;
+            } else {
+                return Err(invalid(field, format!("`{ch}` on rank {} is neither a piece nor a count of empty squares", rank.char())));
+            }
+            if file > 8 {
+                return Err(invalid(field, format!("rank {} has more than 8 squares", rank.char())));
+            }
+        }
+        if file < 8 {
+            return Err(invalid(field, format!("rank {} has {file} squares instead of 8", rank.char())));
+        }
+    }
+    Ok(board)
+}
+
+fn parse_turn(text: &str) -> Result<Color, FenError> {
+    match text {
+        "w" => Ok(Color::White),
+        "b" => Ok(Color::Black),
+        _ => Err(invalid(FenField::Turn, format!("`{text}` is not `w` or `b`"))),
+    }
+}
+
+fn parse_ep_square(text: &str) -> Result<Option<Square>, FenError> {
+    if text == "-" {
+        return Ok(None);
+    }
+    text.parse()
+        .map(Some)
+        .map_err(|_| invalid(FenField::EnPassant, format!("`{text}` is not `-` or a square")))
+}
+
+fn parse_counter(text: Option<&&str>, field: FenField, default: u32) -> Result<u32, FenError> {
+    match text {
+        None => Ok(default),
+        Some(text) => text
+            .parse()
+            .map_err(|_| invalid(field, format!("`{text}` is not a non-negative number"))),
+    }
+}
+
+/// Castling rights as X-FEN letters (`KQkq`) or Shredder-FEN rook files.
+fn parse_castling(pos: &Position, text: &str) -> Result<Bitboard, FenError> {
+    let field = FenField::Castling;
+    let mut rooks = Bitboard::EMPTY;
+    if text == "-" {
+        return Ok(rooks);
+    }
+    for ch in text.chars() {
+        let color = Color::from_white(ch.is_ascii_uppercase());
+        let backrank = color.backrank();
+        let square = match ch.to_ascii_lowercase() {
+            side @ ('k' | 'q') => {
+                let side = CastlingSide::from_king_side(side == 'k');
+                outermost_rook(pos, color, side).ok_or_else(|| {
+                    invalid(field, format!("`{ch}`: {color:?} has no rook on the {side:?} of a king that could castle"))
+                })?
+            }
+            letter @ 'a'..='h' => Square::from_coords(File::from_char(letter).expect("a to h"), backrank),
+            _ => return Err(invalid(field, format!("`{ch}` is not a castling right"))),
+        };
+        if rooks.contains(square) {
+            return Err(invalid(field, format!("the right for {square} is given twice")));
+        }
+        rooks.add(square);
+    }
+    Ok(rooks)
+}
+
+fn outermost_rook(pos: &Position, color: Color, side: CastlingSide) -> Option<Square> {
+    let king = pos.rules.castling_king(pos, color)?;
+    let rooks = pos.board.by_piece(Role::Rook.of(color)) & Bitboard::from_rank(color.backrank());
+    match side {
+        CastlingSide::KingSide => rooks.last().filter(|&rook| rook > king),
+        CastlingSide::QueenSide => rooks.first().filter(|&rook| rook < king),
+    }
+}

@@ -1,0 +1,87 @@
+//! A game: a start position and the moves played from it, with the
+//! history that the repetition rules need.
+
+use crate::{Move, MoveError, Outcome, Position, outcome::DrawReason};
+
+/// A game under way: its start, its moves and where they led.
+#[derive(Clone, Debug)]
+pub struct Game {
+    initial: Position,
+    position: Position,
+    moves: Vec<Move>,
+    /// The repetition key of every position of the game, the start first.
+    keys: Vec<u64>,
+}
+
+impl Game {
+    pub fn new(initial: Position) -> Game {
+        Game {
+            keys: vec![initial.repetition_key()],
+            position: initial.clone(),
+            initial,
+            moves: Vec::new(),
+        }
+    }
+
+    pub fn initial(&self) -> &Position {
+        &self.initial
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Plays a move given in UCI or SAN, if the game is not over and the
+    /// move is legal.
+    pub fn play_text(&mut self, text: &str) -> Result<Move, MoveError> {
+        let m = self.position.parse_move(text)?;
+        self.play_unchecked(m);
+        Ok(m)
+    }
+
+    /// Plays a move known to be legal.
+    pub fn play_unchecked(&mut self, m: Move) {
+        self.position.play_unchecked(m);
+        self.moves.push(m);
+        self.keys.push(self.position.repetition_key());
+    }
+
+    /// How often the current position has stood in this game, this time
+    /// included. Only positions since the last capture or pawn move can
+    /// repeat it.
+    pub fn repetitions(&self) -> usize {
+        let current = self.keys.last().copied();
+        let window = self.position.halfmoves() as usize + 1;
+        self.keys
+            .iter()
+            .rev()
+            .take(window)
+            .step_by(2)
+            .filter(|&&key| Some(key) == current)
+            .count()
+    }
+
+    /// The outcome that the rules impose: the position's own (checkmate,
+    /// stalemate, insufficient material, 75 moves) or fivefold repetition.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.position.outcome().or_else(|| {
+            (self.repetitions() >= 5).then_some(Outcome::Draw(DrawReason::FivefoldRepetition))
+        })
+    }
+
+    /// The draw that the player to move may claim now, if any.
+    pub fn claimable_draw(&self) -> Option<DrawReason> {
+        if self.repetitions() >= 3 {
+            Some(DrawReason::ThreefoldRepetition)
+        } else if self.position.can_claim_fifty_moves() {
+            Some(DrawReason::FiftyMoves)
+        } else {
+            None
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! Legal move generation: one pipeline for every rule set.
+//!
+//! The common moves are generated legal from the start, the way shakmaty
+//! does it: evasions when in check, pinned units kept on their pin line,
+//! king moves only to safe squares. The rule set then adds its own moves,
+//! which it checks itself.
+
+use shakmaty::{Bitboard, File, Role, Square, attacks};
+
+use crate::{Move, MoveList, Position};
+
+impl Position {
+    /// Every legal move in this position.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        // Units never capture a king, even one that check cannot touch.
+        let target = !self.us() & !self.board.kings();
+        let king = self
+            .board
+            .king_of(self.turn)
+            .filter(|_| self.rules.can_be_checked(self, self.turn));
+
+        match king {
+            Some(king) => {
+                let has_ep = self.gen_en_passant(&mut moves);
+                let checkers = self.checkers();
+                if checkers.is_empty() {
+                    self.gen_non_king(target, &mut moves);
+                    self.gen_safe_king(king, target, &mut moves);
+                    self.gen_castling(&mut moves);
+                } else {
+                    self.gen_evasions(king, checkers, &mut moves);
+                }
+                let blockers = self.slider_blockers(king);
+                if blockers.any() || has_ep {
+                    moves.retain(|m| self.is_safe(king, *m, blockers));
+                }
+            }
+            None => {
+                // No king that check can reach: nothing restricts the moves.
+                self.gen_en_passant(&mut moves);
+                self.gen_non_king(target, &mut moves);
+                self.gen_castling(&mut moves);
+            }
+        }
+
+        self.rules.add_extra_moves(self, &mut moves);
+        moves
+    }
+
+    /// Whether `m` is legal here.
+    pub fn is_legal(&self, m: &Move) -> bool {
+        self.legal_moves().contains(m)
+    }
+
+    fn gen_non_king(&self, target: Bitboard, moves: &mut MoveList) {
+        self.gen_pawn_moves(target, moves);
+        let occupied = self.board.occupied();
+        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+            for from in self.our(role) {
+                let reach = attacks::attacks(from, role.of(self.turn), occupied);
+                self.push_normal(role, from, reach & target, moves);
+            }
+        }
+    }
+
+    fn push_normal(&self, role: Role, from: Square, destinations: Bitboard, moves: &mut MoveList) {
+        for to in destinations {
+            moves.push(Move::Normal {
+                role,
+                from,
+                capture: self.board.role_at(to),
+                to,
+                promotion: None,
+            });
+        }
+    }
+
+    fn gen_safe_king(&self, king: Square, target: Bitboard, moves: &mut MoveList) {
+        let occupied = self.board.occupied();
+        for to in attacks::king_attacks(king) & target {
+            if !self.is_attacked(to, !self.turn, occupied) {
+                self.push_normal(Role::King, king, Bitboard::from(to), moves);
+            }
+        }
+    }
+
+    fn gen_evasions(&self, king: Square, checkers: Bitboard, moves: &mut MoveList) {
+        // The king may not step back along a checking slider's line.
+        let mut attacked = Bitboard::EMPTY;
+        for checker in checkers & self.board.sliders() {
+            attacked |= attacks::ray(checker, king) ^ Bitboard::from(checker);
+        }
+        let target = !self.us() & !self.board.kings();
+        self.gen_safe_king(king, target & !attacked, moves);
+
+        if let Some(checker) = checkers.single_square() {
+            let block_or_capture = attacks::between(king, checker).with(checker);
+            self.gen_non_king(target & block_or_capture, moves);
+        }
+    }
+
+    fn gen_pawn_moves(&self, target: Bitboard, moves: &mut MoveList) {
+        let pawns = self.our(Role::Pawn);
+        let forward = self.turn.fold_wb(8, -8);
+        let empty = !self.board.occupied();
+
+        let capture_targets = self.them() & target;
+        for (edge, offset) in [(File::A, forward - 1), (File::H, forward + 1)] {
+            let captures = (pawns & !Bitboard::from_file(edge)).shift(offset) & capture_targets;
+            for to in captures {
+                let from = to.offset(-offset).expect("pawn came from the board");
+                self.push_pawn_move(from, to, moves);
+            }
+        }
+
+        let single = pawns.shift(forward) & empty;
+        for to in single & target {
+            self.push_pawn_move(to.offset(-forward).expect("on board"), to, moves);
+        }
+
+        let double_origins = self.rules.double_step_origins(self.turn);
+        let double = (single & (double_origins & pawns).shift(forward)).shift(forward) & empty;
+        for to in double & target {
+            let from = to.offset(-2 * forward).expect("on board");
+            self.push_pawn_move(from, to, moves);
+        }
+    }
+
+    fn push_pawn_move(&self, from: Square, to: Square, moves: &mut MoveList) {
+        let capture = self.board.role_at(to);
+        if Bitboard::BACKRANKS.contains(to) {
+            for promotion in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                moves.push(Move::Normal {
+                    role: Role::Pawn,
+                    from,
+                    capture,
+                    to,
+                    promotion: Some(promotion),
+                });
+            }
+        } else {
+            moves.push(Move::Normal {
+                role: Role::Pawn,
+                from,
+                capture,
+                to,
+                promotion: None,
+            });
+        }
+    }
+
+    /// Pseudo-legal en-passant captures; whether there were any.
+    fn gen_en_passant(&self, moves: &mut MoveList) -> bool {
+        let Some(to) = self.ep_square else {
+            return false;
+        };
+        let capturers = self.our(Role::Pawn) & attacks::pawn_attacks(!self.turn, to);
+        for from in capturers {
+            moves.push(Move::EnPassant { from, to });
+        }
+        capturers.any()
+    }
+
+    /// Castling by the Chess960 rule (RULES.md, common laws), with the rule
+    /// set's king, destinations and rook choice.
+    pub(crate) fn gen_castling(&self, moves: &mut MoveList) {
+        let Some(king) = self.rules.castling_king(self, self.turn) else {
+            return;
+        };
+        let rights = self.castling_rooks & Bitboard::from_rank(self.turn.backrank());
+        for rook in rights {
+            if self.is_castling_possible(king, rook) {
+                moves.push(Move::Castle { king, rook });
+            }
+        }
+    }
+
+    fn is_castling_possible(&self, king: Square, rook: Square) -> bool {
+        let (king_to, rook_to) = self.castling_destinations(king, rook);
+        let occupied = self.board.occupied();
+        let king_path = attacks::between(king, king_to).with(king_to);
+        let rook_path = attacks::between(rook, rook_to).with(rook_to);
+        let others = occupied.without(king).without(rook);
+        if ((king_path | rook_path) & others).any() {
+            return false;
+        }
+        if !self.rules.can_be_checked(self, self.turn) {
+            return true;
+        }
+        let them = !self.turn;
+        let crossed = attacks::between(king, king_to).with(king);
+        if crossed
+            .into_iter()
+            .any(|sq| self.is_attacked(sq, them, occupied.without(king)))
+        {
+            return false;
+        }
+        let after = others.with(king_to).with(rook_to);
+        !self.is_attacked(king_to, them, after)
+    }
+
+    /// Whether a common move generated above leaves the king safe, given
+    /// the units pinned against it.
+    fn is_safe(&self, king: Square, m: Move, blockers: Bitboard) -> bool {
+        match m {
+            Move::Normal { from, to, .. } => !blockers.contains(from) || attacks::aligned(from, to, king),
+            Move::EnPassant { from, to } => {
+                let captured = Square::from_coords(to.file(), from.rank());
+                let occupied = self
+                    .board
+                    .occupied()
+                    .toggled(from)
+                    .toggled(captured)
+                    .with(to);
+                (self.board.attacks_to(king, !self.turn, occupied) & !Bitboard::from(captured)).is_empty()
+            }
+            Move::Castle { .. } => true,
+        }
+    }
+
+}

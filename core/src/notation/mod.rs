@@ -1,0 +1,57 @@
+//! Move notation (RULES.md, notation): canonical UCI, SAN, and their
+//! aliases, parsed against the legal moves of a position.
+
+mod san;
+mod uci;
+
+use crate::{Move, Position};
+
+/// Why a move text was refused. Syntax errors are distinct from moves that
+/// parse but are not legal here.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The text is not a move in any notation kingpost reads.
+    #[error("`{text}` is not a move in UCI or SAN notation")]
+    Syntax { text: String },
+    /// The text names no legal move of the position.
+    #[error("`{text}` is not a legal move in {fen}")]
+    Illegal { text: String, fen: String },
+    /// The text names several legal moves.
+    #[error("`{text}` is ambiguous in {fen}: it could be {}", candidates.join(" or "))]
+    Ambiguous {
+        text: String,
+        fen: String,
+        candidates: Vec<String>,
+    },
+}
+
+impl Position {
+    /// Reads a move in canonical UCI or SAN, or one of their aliases.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let text = text.trim();
+        match uci::parse_syntax(text) {
+            Some(uci) => self.resolve_uci(text, uci),
+            None => self.parse_san(text),
+        }
+    }
+
+    fn illegal(&self, text: &str) -> MoveError {
+        MoveError::Illegal {
+            text: text.to_owned(),
+            fen: self.fen(),
+        }
+    }
+
+    /// One legal move among `candidates`, or the error that says why not.
+    fn single_candidate(&self, text: &str, candidates: Vec<Move>) -> Result<Move, MoveError> {
+        match candidates.as_slice() {
+            [m] => Ok(*m),
+            [] => Err(self.illegal(text)),
+            _ => Err(MoveError::Ambiguous {
+                text: text.to_owned(),
+                fen: self.fen(),
+                candidates: candidates.iter().map(|m| self.uci(m)).collect(),
+            }),
+        }
+    }
+}

@@ -1,0 +1,78 @@
+//! Canonical UCI: `e2e4`, `e7e8q`; castling king-to-destination on the
+//! usual array and king-to-rook elsewhere, each accepting the other as an
+//! alias where it is unambiguous.
+
+use shakmaty::{Role, Square, uci::UciMove};
+
+use super::MoveError;
+use crate::{Move, Position, position::CastlingNotation};
+
+/// The squares (and promotion) that a move's UCI names.
+type UciParts = (Square, Square, Option<Role>);
+
+pub(super) fn parse_syntax(text: &str) -> Option<UciMove> {
+    UciMove::from_ascii(text.as_bytes()).ok()
+}
+
+impl Position {
+    /// The canonical UCI of a move of this position.
+    pub fn uci(&self, m: &Move) -> String {
+        let (from, to, promotion) = self.uci_parts(m);
+        let mut out = format!("{from}{to}");
+        if let Some(role) = promotion {
+            out.push(role.char());
+        }
+        out
+    }
+
+    fn uci_parts(&self, m: &Move) -> UciParts {
+        match *m {
+            Move::Normal {
+                from, to, promotion, ..
+            } => (from, to, promotion),
+            Move::EnPassant { from, to } => (from, to, None),
+            Move::Castle { king, rook } => match self.castling_notation {
+                CastlingNotation::KingToDestination => (king, self.castling_destinations(king, rook).0, None),
+                CastlingNotation::KingToRook => (king, rook, None),
+            },
+        }
+    }
+
+    /// The castling alias: the form of the notation not in use.
+    fn castling_alias(&self, m: &Move) -> Option<UciParts> {
+        let Move::Castle { king, rook } = *m else {
+            return None;
+        };
+        Some(match self.castling_notation {
+            CastlingNotation::KingToDestination => (king, rook, None),
+            CastlingNotation::KingToRook => (king, self.castling_destinations(king, rook).0, None),
+        })
+    }
+
+    /// Reads a move in UCI.
+    pub fn parse_uci(&self, text: &str) -> Result<Move, MoveError> {
+        let uci = parse_syntax(text).ok_or_else(|| MoveError::Syntax {
+            text: text.to_owned(),
+        })?;
+        self.resolve_uci(text, uci)
+    }
+
+    pub(super) fn resolve_uci(&self, text: &str, uci: UciMove) -> Result<Move, MoveError> {
+        let parts = match uci {
+            UciMove::Normal { from, to, promotion } => (from, to, promotion),
+            UciMove::Put { .. } | UciMove::Null => return Err(self.illegal(text)),
+        };
+        let legal = self.legal_moves();
+        if let Some(m) = legal.iter().find(|m| self.uci_parts(m) == parts) {
+            return Ok(*m);
+        }
+        // Canonical forms take precedence, so an alias only stands where no
+        // legal move has those squares.
+        let aliases: Vec<Move> = legal
+            .iter()
+            .filter(|m| self.castling_alias(m) == Some(parts))
+            .copied()
+            .collect();
+        self.single_candidate(text, aliases)
+    }
+}

@@ -1,0 +1,82 @@
+//! How a game ends by the rules.
+
+use std::fmt;
+
+use shakmaty::Color;
+
+/// Why a game was won, as the rules decide it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WinReason {
+    Checkmate,
+}
+
+/// Why a game was drawn, as the rules decide it or a claim asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DrawReason {
+    Stalemate,
+    InsufficientMaterial,
+    /// Drawn at once (RULES.md): the same position for the fifth time.
+    FivefoldRepetition,
+    /// Drawn at once (RULES.md): 75 moves by each side without a capture
+    /// or a pawn move.
+    SeventyFiveMoves,
+    /// Claimed by the player to move: the same position for the third time.
+    ThreefoldRepetition,
+    /// Claimed by the player to move: 50 moves by each side without a
+    /// capture or a pawn move.
+    FiftyMoves,
+}
+
+/// The result of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Decisive { winner: Color, reason: WinReason },
+    Draw(DrawReason),
+}
+
+impl Outcome {
+    pub(crate) const fn checkmate(winner: Color) -> Outcome {
+        Outcome::Decisive {
+            winner,
+            reason: WinReason::Checkmate,
+        }
+    }
+
+    /// The winner, if any.
+    pub const fn winner(&self) -> Option<Color> {
+        match *self {
+            Outcome::Decisive { winner, .. } => Some(winner),
+            Outcome::Draw(_) => None,
+        }
+    }
+
+    /// The PGN result: `1-0`, `0-1` or `1/2-1/2`.
+    pub const fn result(&self) -> &'static str {
+        match self.winner() {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    /// A stable snake_case name of the reason, for the API and the CLI.
+    pub const fn reason(&self) -> &'static str {
+        match self {
+            Outcome::Decisive { reason: WinReason::Checkmate, .. } => "checkmate",
+            Outcome::Draw(reason) => match reason {
+                DrawReason::Stalemate => "stalemate",
+                DrawReason::InsufficientMaterial => "insufficient_material",
+                DrawReason::FivefoldRepetition => "fivefold_repetition",
+                DrawReason::SeventyFiveMoves => "seventy_five_moves",
+                DrawReason::ThreefoldRepetition => "threefold_repetition",
+                DrawReason::FiftyMoves => "fifty_moves",
+            },
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.result(), self.reason())
+    }
+}

@@ -1,0 +1,324 @@
+//! A position of any rule set: the board and every right that decides what
+//! may happen next.
+
+use shakmaty::{Bitboard, Board, CastlingSide, Color, Role, Square, attacks};
+
+use crate::{Move, Outcome, Rules, outcome::DrawReason};
+
+/// How castling moves are written in UCI (RULES.md, notation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CastlingNotation {
+    /// King to its destination, `e1g1`: games from the usual array.
+    KingToDestination,
+    /// King to the rook's square, `e1h1`: every other start.
+    KingToRook,
+}
+
+/// A position: board, side to move, castling rights, en-passant square,
+/// move counters, under one rule set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub(crate) rules: Rules,
+    pub(crate) board: Board,
+    pub(crate) turn: Color,
+    /// Squares of the rooks that may still castle.
+    pub(crate) castling_rooks: Bitboard,
+    /// The square a pawn passed on the last move's double step, whether or
+    /// not a capture there is legal.
+    pub(crate) ep_square: Option<Square>,
+    pub(crate) halfmoves: u32,
+    pub(crate) fullmoves: u32,
+    pub(crate) castling_notation: CastlingNotation,
+}
+
+/// Why a position that parses is impossible.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    #[error("{0:?} has no king")]
+    MissingKing(Color),
+    #[error("{0:?} has more than one king")]
+    TooManyKings(Color),
+    #[error("a {color:?} pawn stands on {square}, where it cannot be")]
+    PawnOnImpossibleSquare { color: Color, square: Square },
+    #[error("the side not to move ({0:?}) is in check")]
+    OppositeCheck(Color),
+    #[error("the side to move is in check from {0} units, which no legal move can cause")]
+    TooManyCheckers(usize),
+    #[error("castling right for {square}, where no {color:?} rook stands beside a king that could castle with it")]
+    InvalidCastlingRight { color: Color, square: Square },
+    #[error("{color:?} has more than one castling right on one side of the king")]
+    DuplicateCastlingRight { color: Color },
+    #[error("en-passant square {0} is not the square a pawn just passed")]
+    InvalidEnPassant(Square),
+}
+
+impl Position {
+    pub const fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    pub const fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The side to move.
+    pub const fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// Squares of the rooks that may still castle, for both sides.
+    pub const fn castling_rooks(&self) -> Bitboard {
+        self.castling_rooks
+    }
+
+    /// Plies since the last capture or pawn move.
+    pub const fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    /// The FEN move number.
+    pub const fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+
+    pub const fn castling_notation(&self) -> CastlingNotation {
+        self.castling_notation
+    }
+
+    /// Overrides how castling moves are written in UCI, as the game's start
+    /// decides (RULES.md, notation).
+    pub fn with_castling_notation(mut self, notation: CastlingNotation) -> Position {
+        self.castling_notation = notation;
+        self
+    }
+
+    pub(crate) fn us(&self) -> Bitboard {
+        self.board.by_color(self.turn)
+    }
+
+    pub(crate) fn them(&self) -> Bitboard {
+        self.board.by_color(!self.turn)
+    }
+
+    pub(crate) fn our(&self, role: Role) -> Bitboard {
+        self.board.by_piece(role.of(self.turn))
+    }
+
+    /// The units giving check to the side to move.
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers_of(self.turn)
+    }
+
+    /// The units giving check to `color`'s king.
+    pub(crate) fn checkers_of(&self, color: Color) -> Bitboard {
+        match self.board.king_of(color) {
+            Some(king) if self.rules.can_be_checked(self, color) => {
+                self.board.attacks_to(king, !color, self.board.occupied())
+            }
+            _ => Bitboard::EMPTY,
+        }
+    }
+
+    /// Whether the side to move is in check.
+    pub fn is_check(&self) -> bool {
+        self.checkers().any()
+    }
+
+    /// The en-passant square, if an en-passant capture is legal now.
+    pub fn legal_ep_square(&self) -> Option<Square> {
+        let ep = self.ep_square?;
+        self.legal_moves()
+            .iter()
+            .any(|m| matches!(m, Move::EnPassant { .. }))
+            .then_some(ep)
+    }
+
+    /// Where the king and the rook of a castling move land.
+    pub(crate) fn castling_destinations(&self, king: Square, rook: Square) -> (Square, Square) {
+        let side = CastlingSide::from_queen_side(rook < king);
+        let (king_file, rook_file) = self.rules.castling_files(side);
+        let rank = king.rank();
+        (
+            Square::from_coords(king_file, rank),
+            Square::from_coords(rook_file, rank),
+        )
+    }
+
+    /// Plays a move without checking that it is legal.
+    pub fn play_unchecked(&mut self, m: Move) {
+        let color = self.turn;
+        self.ep_square = None;
+        self.halfmoves = if m.is_zeroing() {
+            0
+        } else {
+            self.halfmoves.saturating_add(1)
+        };
+
+        match m {
+            Move::Normal {
+                role,
+                from,
+                to,
+                promotion,
+                ..
+            } => {
+                if role == Role::Pawn && from.file() == to.file() && from.distance(to) == 2 {
+                    self.ep_square = Some(Square::new((u32::from(from) + u32::from(to)) / 2));
+                }
+                if role == Role::King {
+                    self.castling_rooks &= !Bitboard::from_rank(color.backrank());
+                }
+                // A rook that moves or is captured loses its castling right.
+                self.castling_rooks &= !(Bitboard::from(from) | Bitboard::from(to));
+                self.board.discard_piece_at(from);
+                self.board.set_piece_at(to, promotion.unwrap_or(role).of(color));
+            }
+            Move::EnPassant { from, to } => {
+                self.board
+                    .discard_piece_at(Square::from_coords(to.file(), from.rank()));
+                self.board.discard_piece_at(from);
+                self.board.set_piece_at(to, Role::Pawn.of(color));
+            }
+            Move::Castle { king, rook } => {
+                let (king_to, rook_to) = self.castling_destinations(king, rook);
+                let king_piece = self.board.remove_piece_at(king).expect("castling king");
+                let rook_piece = self.board.remove_piece_at(rook).expect("castling rook");
+                self.board.set_piece_at(king_to, king_piece);
+                self.board.set_piece_at(rook_to, rook_piece);
+                self.castling_rooks &= !Bitboard::from_rank(color.backrank());
+            }
+        }
+
+        if color.is_black() {
+            self.fullmoves = self.fullmoves.saturating_add(1);
+        }
+        self.turn = !color;
+    }
+
+    /// Whether `color` lacks mating material (RULES.md, insufficient material).
+    pub fn has_insufficient_material(&self, color: Color) -> bool {
+        self.rules.has_insufficient_material(self, color)
+    }
+
+    /// Whether neither side can mate: the game is drawn at once.
+    pub fn is_insufficient_material(&self) -> bool {
+        self.has_insufficient_material(Color::White) && self.has_insufficient_material(Color::Black)
+    }
+
+    /// The outcome that this position alone decides: checkmate, stalemate,
+    /// insufficient material, the 75-move rule. Repetitions need the game's
+    /// history: see [`crate::Game::outcome`].
+    pub fn outcome(&self) -> Option<Outcome> {
+        if self.legal_moves().is_empty() {
+            return Some(if self.is_check() {
+                Outcome::checkmate(!self.turn)
+            } else {
+                Outcome::Draw(DrawReason::Stalemate)
+            });
+        }
+        if self.is_insufficient_material() {
+            return Some(Outcome::Draw(DrawReason::InsufficientMaterial));
+        }
+        if self.halfmoves >= 150 {
+            return Some(Outcome::Draw(DrawReason::SeventyFiveMoves));
+        }
+        None
+    }
+
+    /// Whether the player to move may claim a draw by the 50-move rule.
+    pub fn can_claim_fifty_moves(&self) -> bool {
+        self.halfmoves >= 100
+    }
+
+    /// Checks the position against the rules that every reachable one obeys.
+    pub(crate) fn validate(&self) -> Result<(), PositionError> {
+        for color in Color::ALL {
+            let kings = self.board.by_piece(Role::King.of(color));
+            if kings.is_empty() {
+                return Err(PositionError::MissingKing(color));
+            }
+            if kings.more_than_one() {
+                return Err(PositionError::TooManyKings(color));
+            }
+            let misplaced = self.board.by_piece(Role::Pawn.of(color)) & !self.rules.pawn_squares(color);
+            if let Some(square) = misplaced.first() {
+                return Err(PositionError::PawnOnImpossibleSquare { color, square });
+            }
+            self.validate_castling(color)?;
+        }
+        if self.checkers_of(!self.turn).any() {
+            return Err(PositionError::OppositeCheck(!self.turn));
+        }
+        let checkers = self.checkers();
+        if checkers.count() > 2 {
+            return Err(PositionError::TooManyCheckers(checkers.count()));
+        }
+        if let Some(ep) = self.ep_square {
+            self.validate_ep_square(ep)?;
+        }
+        Ok(())
+    }
+
+    fn validate_castling(&self, color: Color) -> Result<(), PositionError> {
+        let rights = self.castling_rooks & Bitboard::from_rank(color.backrank());
+        let rooks = self.board.by_piece(Role::Rook.of(color));
+        let king = self.rules.castling_king(self, color);
+        for square in rights {
+            if !rooks.contains(square) || king.is_none_or(|king| king.rank() != square.rank()) {
+                return Err(PositionError::InvalidCastlingRight { color, square });
+            }
+        }
+        if let Some(king) = king {
+            let (a_side, h_side) = rights.into_iter().partition::<Vec<_>, _>(|&rook| rook < king);
+            if a_side.len() > 1 || h_side.len() > 1 {
+                return Err(PositionError::DuplicateCastlingRight { color });
+            }
+        }
+        Ok(())
+    }
+
+    /// An en-passant square is the square just passed by a pawn of the side
+    /// not to move, which now stands one step beyond it, with both the
+    /// passed square and the pawn's origin empty.
+    fn validate_ep_square(&self, ep: Square) -> Result<(), PositionError> {
+        let mover = !self.turn;
+        let forward = mover.fold_wb(8, -8);
+        let pawn = ep.offset(forward);
+        let origin = ep.offset(-forward);
+        let valid = match (pawn, origin) {
+            (Some(pawn), Some(origin)) => {
+                self.board.by_piece(Role::Pawn.of(mover)).contains(pawn)
+                    && !self.board.occupied().contains(ep)
+                    && !self.board.occupied().contains(origin)
+                    && self.rules.double_step_origins(mover).contains(origin)
+            }
+            _ => false,
+        };
+        if valid {
+            Ok(())
+        } else {
+            Err(PositionError::InvalidEnPassant(ep))
+        }
+    }
+
+    /// The squares attacked by `color`, given the occupancy `occupied`.
+    pub(crate) fn is_attacked(&self, square: Square, by: Color, occupied: Bitboard) -> bool {
+        self.board.attacks_to(square, by, occupied).any()
+    }
+
+    /// Squares whose units block a slider's line to `king` and so are pinned
+    /// (or, for enemy units, may give discovered check).
+    pub(crate) fn slider_blockers(&self, king: Square) -> Bitboard {
+        let board = &self.board;
+        let snipers = (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
+            | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens());
+        let mut blockers = Bitboard::EMPTY;
+        for sniper in snipers & self.them() {
+            let between = attacks::between(king, sniper) & board.occupied();
+            if !between.more_than_one() {
+                blockers |= between;
+            }
+        }
+        blockers
+    }
+}

@@ -1,0 +1,182 @@
+//! The rule sets of RULES.md and the few places where they differ from the
+//! common laws.
+//!
+//! Every rule set is a unit type implementing [`RuleSet`], whose methods are
+//! the hooks of the one legality pipeline; each hook has the common-laws
+//! behaviour as its default. [`Rules`] picks a rule set at run time and
+//! dispatches to it. Nothing outside this module asks which rule set a game
+//! uses: it calls a hook.
+
+mod standard;
+
+use std::{fmt, str::FromStr};
+
+use shakmaty::{Bitboard, CastlingSide, Color, File, Rank, Square};
+
+use crate::{MoveList, Position, StartKind};
+
+/// The hooks of the legality pipeline, with the common laws as defaults.
+pub(crate) trait RuleSet {
+    /// Whether `color`'s king can be in check at all in this position.
+    fn can_be_checked(_pos: &Position, _color: Color) -> bool {
+        true
+    }
+
+    /// The king that castles with `color`'s rooks, if it stands where it can.
+    fn castling_king(pos: &Position, color: Color) -> Option<Square> {
+        pos.board()
+            .king_of(color)
+            .filter(|king| king.rank() == color.backrank())
+    }
+
+    /// Files of the king's and the rook's destinations when castling to `side`.
+    fn castling_files(side: CastlingSide) -> (File, File) {
+        match side {
+            CastlingSide::KingSide => (File::G, File::F),
+            CastlingSide::QueenSide => (File::C, File::D),
+        }
+    }
+
+    /// Moves this rule set adds to the common ones. Each must be legal.
+    fn add_extra_moves(_pos: &Position, _moves: &mut MoveList) {}
+
+    /// Squares on which `color` may have pawns.
+    fn pawn_squares(_color: Color) -> Bitboard {
+        !Bitboard::BACKRANKS
+    }
+
+    /// Squares from which `color`'s pawns may step two squares forward.
+    fn double_step_origins(color: Color) -> Bitboard {
+        Bitboard::from_rank(color.relative_rank(Rank::Second))
+    }
+
+    /// Whether `color` lacks the material to mate: common laws, with the
+    /// definition shakmaty also uses (a lone minor piece, or bishops of one
+    /// square colour only).
+    fn has_insufficient_material(pos: &Position, color: Color) -> bool {
+        let board = pos.board();
+        let ours = board.by_color(color);
+        if (ours & (board.pawns() | board.rooks_and_queens())).any() {
+            return false;
+        }
+        if (ours & board.knights()).any() {
+            return ours.count() <= 2 && (board.by_color(!color) & !board.kings() & !board.queens()).is_empty();
+        }
+        if (ours & board.bishops()).any() {
+            let one_colour = (board.bishops() & Bitboard::DARK_SQUARES).is_empty()
+                || (board.bishops() & Bitboard::LIGHT_SQUARES).is_empty();
+            return one_colour && board.pawns().is_empty() && board.knights().is_empty();
+        }
+        true
+    }
+
+    /// The kinds of start this rule set is played from.
+    fn starts() -> &'static [StartKind] {
+        &[StartKind::Standard, StartKind::Chess960, StartKind::Fen]
+    }
+
+    /// Whether every game of this rule set writes castling king-to-rook.
+    fn always_king_to_rook_castling() -> bool {
+        false
+    }
+}
+
+/// A rule set of RULES.md.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Rules {
+    /// Chess by the FIDE laws, from the usual array or a Chess960 array.
+    Standard,
+}
+
+/// Calls `$method` of the rule set that `$rules` names.
+macro_rules! dispatch {
+    ($rules:expr, $method:ident($($arg:expr),*)) => {
+        match $rules {
+            Rules::Standard => <standard::Standard as RuleSet>::$method($($arg),*),
+        }
+    };
+}
+
+impl Rules {
+    /// Every rule set, in the order of RULES.md.
+    pub const ALL: [Rules; 1] = [Rules::Standard];
+
+    /// The key of the rule set in the API and the CLI (`standard`).
+    pub const fn key(self) -> &'static str {
+        match self {
+            Rules::Standard => "standard",
+        }
+    }
+
+    /// The PGN `Variant` tag: `chess960` says whether the game started from a
+    /// Chess960 array rather than the usual one.
+    pub const fn pgn_name(self, chess960: bool) -> &'static str {
+        match (self, chess960) {
+            (Rules::Standard, false) => "Standard",
+            (Rules::Standard, true) => "Chess960",
+        }
+    }
+
+    pub(crate) fn can_be_checked(self, pos: &Position, color: Color) -> bool {
+        dispatch!(self, can_be_checked(pos, color))
+    }
+
+    pub(crate) fn castling_king(self, pos: &Position, color: Color) -> Option<Square> {
+        dispatch!(self, castling_king(pos, color))
+    }
+
+    pub(crate) fn castling_files(self, side: CastlingSide) -> (File, File) {
+        dispatch!(self, castling_files(side))
+    }
+
+    pub(crate) fn add_extra_moves(self, pos: &Position, moves: &mut MoveList) {
+        dispatch!(self, add_extra_moves(pos, moves))
+    }
+
+    pub(crate) fn pawn_squares(self, color: Color) -> Bitboard {
+        dispatch!(self, pawn_squares(color))
+    }
+
+    pub(crate) fn double_step_origins(self, color: Color) -> Bitboard {
+        dispatch!(self, double_step_origins(color))
+    }
+
+    pub(crate) fn has_insufficient_material(self, pos: &Position, color: Color) -> bool {
+        dispatch!(self, has_insufficient_material(pos, color))
+    }
+
+    /// The kinds of start this rule set is played from.
+    pub fn starts(self) -> &'static [StartKind] {
+        dispatch!(self, starts())
+    }
+
+    pub(crate) fn always_king_to_rook_castling(self) -> bool {
+        dispatch!(self, always_king_to_rook_castling())
+    }
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+/// A rule set key that names no rule set.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown rule set `{0}` (known: {known})", known = known_keys())]
+pub struct UnknownRules(pub String);
+
+fn known_keys() -> String {
+    Rules::ALL.map(Rules::key).join(", ")
+}
+
+impl FromStr for Rules {
+    type Err = UnknownRules;
+
+    fn from_str(key: &str) -> Result<Rules, UnknownRules> {
+        Rules::ALL
+            .into_iter()
+            .find(|rules| rules.key() == key)
+            .ok_or_else(|| UnknownRules(key.to_owned()))
+    }
+}

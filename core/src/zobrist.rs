@@ -1,0 +1,58 @@
+//! Repetition keys: Zobrist hashing of everything that makes two positions
+//! the same for the repetition rules (RULES.md, ends of the game).
+
+use shakmaty::{Color, Piece};
+
+use crate::Position;
+
+/// SplitMix64: a fixed, well-mixed sequence of keys, computed at compile time.
+const fn splitmix64(state: u64) -> u64 {
+    let mut z = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+const fn keys<const N: usize>(seed: u64) -> [u64; N] {
+    let mut out = [0; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = splitmix64(seed.wrapping_mul(0x1_0000).wrapping_add(i as u64));
+        i += 1;
+    }
+    out
+}
+
+/// One key per (piece, square): index `piece * 64 + square`.
+static PIECE_SQUARE: [u64; 12 * 64] = keys(1);
+/// One key per square of a rook that may still castle.
+static CASTLING_ROOK: [u64; 64] = keys(2);
+/// One key per file of a legal en-passant capture.
+static EP_FILE: [u64; 8] = keys(3);
+static BLACK_TO_MOVE: u64 = splitmix64(4);
+
+fn piece_index(piece: Piece) -> usize {
+    (piece.role as usize - 1) * 2 + piece.color as usize
+}
+
+impl Position {
+    /// A key equal for two positions exactly when the repetition rules count
+    /// them as the same: placement, side to move, castling rights, a legal
+    /// en-passant capture and the rule set's own rights.
+    pub fn repetition_key(&self) -> u64 {
+        let mut key = 0;
+        for (square, piece) in self.board.iter() {
+            key ^= PIECE_SQUARE[piece_index(piece) * 64 + square as usize];
+        }
+        if self.turn == Color::Black {
+            key ^= BLACK_TO_MOVE;
+        }
+        for rook in self.castling_rooks {
+            key ^= CASTLING_ROOK[rook as usize];
+        }
+        if let Some(ep) = self.legal_ep_square() {
+            key ^= EP_FILE[ep.file() as usize];
+        }
+        key
+    }
+}
