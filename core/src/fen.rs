@@ -5,10 +5,7 @@ use std::fmt;
 
 use shakmaty::{Bitboard, Board, CastlingSide, Color, File, Piece, Rank, Role, Square};
 
-use crate::{
-    Position, PositionError, Rules,
-    position::CastlingNotation,
-};
+use crate::{Position, PositionError, Rules, position::CastlingNotation};
 
 /// A field of a FEN, named in parse errors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,8 +100,13 @@ impl Position {
             && Color::ALL.into_iter().all(|color| {
                 let rights = self.castling_rooks & Bitboard::from_rank(color.backrank());
                 rights.is_empty()
-                    || self.rules.castling_king(self, color).is_some_and(|king| king.file() == File::E)
-                        && rights.into_iter().all(|rook| matches!(rook.file(), File::A | File::H))
+                    || self
+                        .rules
+                        .castling_king(self, color)
+                        .is_some_and(|king| king.file() == File::E)
+                        && rights
+                            .into_iter()
+                            .all(|rook| matches!(rook.file(), File::A | File::H))
             });
         if usual {
             CastlingNotation::KingToDestination
@@ -116,7 +118,9 @@ impl Position {
     /// The extended FEN of this position. The en-passant square is written
     /// only when an en-passant capture is legal.
     pub fn fen(&self) -> String {
-        let ep = self.legal_ep_square().map_or_else(|| "-".to_owned(), |sq| sq.to_string());
+        let ep = self
+            .legal_ep_square()
+            .map_or_else(|| "-".to_owned(), |sq| sq.to_string());
         format!(
             "{} {} {} {} {} {}",
             self.board.board_fen(),
@@ -134,7 +138,8 @@ impl Position {
         let mut out = String::new();
         for color in Color::ALL {
             let king = self.rules.castling_king(self, color);
-            let rooks = self.board.by_piece(Role::Rook.of(color)) & Bitboard::from_rank(color.backrank());
+            let rooks =
+                self.board.by_piece(Role::Rook.of(color)) & Bitboard::from_rank(color.backrank());
             let rights = self.castling_rooks & Bitboard::from_rank(color.backrank());
             for rook in rights.into_iter().rev() {
                 let letter = match king {
@@ -162,7 +167,10 @@ fn parse_placement(text: &str) -> Result<Board, FenError> {
     let field = FenField::Placement;
     let ranks: Vec<&str> = text.split('/').collect();
     if ranks.len() != 8 {
-        return Err(invalid(field, format!("{} ranks instead of 8", ranks.len())));
+        return Err(invalid(
+            field,
+            format!("{} ranks instead of 8", ranks.len()),
+        ));
     }
     let mut board = Board::empty();
     for (row, rank_text) in ranks.iter().enumerate() {
@@ -177,14 +185,26 @@ fn parse_placement(text: &str) -> Result<Board, FenError> {
                 }
                 file += 1;
             } else {
-                return Err(invalid(field, format!("`{ch}` on rank {} is neither a piece nor a count of empty squares", rank.char())));
+                return Err(invalid(
+                    field,
+                    format!(
+                        "`{ch}` on rank {} is neither a piece nor a count of empty squares",
+                        rank.char()
+                    ),
+                ));
             }
             if file > 8 {
-                return Err(invalid(field, format!("rank {} has more than 8 squares", rank.char())));
+                return Err(invalid(
+                    field,
+                    format!("rank {} has more than 8 squares", rank.char()),
+                ));
             }
         }
         if file < 8 {
-            return Err(invalid(field, format!("rank {} has {file} squares instead of 8", rank.char())));
+            return Err(invalid(
+                field,
+                format!("rank {} has {file} squares instead of 8", rank.char()),
+            ));
         }
     }
     Ok(board)
@@ -194,7 +214,10 @@ fn parse_turn(text: &str) -> Result<Color, FenError> {
     match text {
         "w" => Ok(Color::White),
         "b" => Ok(Color::Black),
-        _ => Err(invalid(FenField::Turn, format!("`{text}` is not `w` or `b`"))),
+        _ => Err(invalid(
+            FenField::Turn,
+            format!("`{text}` is not `w` or `b`"),
+        )),
     }
 }
 
@@ -202,9 +225,12 @@ fn parse_ep_square(text: &str) -> Result<Option<Square>, FenError> {
     if text == "-" {
         return Ok(None);
     }
-    text.parse()
-        .map(Some)
-        .map_err(|_| invalid(FenField::EnPassant, format!("`{text}` is not `-` or a square")))
+    text.parse().map(Some).map_err(|_| {
+        invalid(
+            FenField::EnPassant,
+            format!("`{text}` is not `-` or a square"),
+        )
+    })
 }
 
 fn parse_counter(text: Option<&&str>, field: FenField, default: u32) -> Result<u32, FenError> {
@@ -233,11 +259,16 @@ fn parse_castling(pos: &Position, text: &str) -> Result<Bitboard, FenError> {
                     invalid(field, format!("`{ch}`: {color:?} has no rook on the {side:?} of a king that could castle"))
                 })?
             }
-            letter @ 'a'..='h' => Square::from_coords(File::from_char(letter).expect("a to h"), backrank),
+            letter @ 'a'..='h' => {
+                Square::from_coords(File::from_char(letter).expect("a to h"), backrank)
+            }
             _ => return Err(invalid(field, format!("`{ch}` is not a castling right"))),
         };
         if rooks.contains(square) {
-            return Err(invalid(field, format!("the right for {square} is given twice")));
+            return Err(invalid(
+                field,
+                format!("the right for {square} is given twice"),
+            ));
         }
         rooks.add(square);
     }

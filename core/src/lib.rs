@@ -34,8 +34,11 @@ pub use notation::MoveError;
 pub use outcome::{DrawReason, Outcome, WinReason};
 pub use perft::{perft, perft_divide};
 pub use position::{CastlingNotation, Position, PositionError};
-pub use shakmaty::{Bitboard, Board, ByColor, CastlingSide, Color, File, Piece, Rank, Role, Square};
+pub use shakmaty::{
+    Bitboard, Board, ByColor, CastlingSide, Color, File, Piece, Rank, Role, Square,
+};
 pub use start::{
-    CHESS960_COUNT, SHUFFLE_COUNT, Start, StartError, StartKind, USUAL_ARRAY, chess960_array, shuffle_array,
+    CHESS960_COUNT, ParseStartError, SHUFFLE_COUNT, Start, StartError, StartKind, USUAL_ARRAY,
+    chess960_array, shuffle_array,
 };
 pub use variant::{Rules, UnknownRules};

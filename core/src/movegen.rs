@@ -13,6 +13,14 @@ impl Position {
     /// Every legal move in this position.
     pub fn legal_moves(&self) -> MoveList {
         let mut moves = MoveList::new();
+        self.legal_moves_into(&mut moves);
+        moves
+    }
+
+    /// Fills `moves` with every legal move in this position, in place: the
+    /// fast path for callers that generate many times (perft, search).
+    pub fn legal_moves_into(&self, moves: &mut MoveList) {
+        moves.clear();
         // Units never capture a king, even one that check cannot touch.
         let target = !self.us() & !self.board.kings();
         let king = self
@@ -22,14 +30,14 @@ impl Position {
 
         match king {
             Some(king) => {
-                let has_ep = self.gen_en_passant(&mut moves);
+                let has_ep = self.gen_en_passant(moves);
                 let checkers = self.checkers();
                 if checkers.is_empty() {
-                    self.gen_non_king(target, &mut moves);
-                    self.gen_safe_king(king, target, &mut moves);
-                    self.gen_castling(&mut moves);
+                    self.gen_non_king(target, moves);
+                    self.gen_safe_king(king, target, moves);
+                    self.gen_castling(moves);
                 } else {
-                    self.gen_evasions(king, checkers, &mut moves);
+                    self.gen_evasions(king, checkers, moves);
                 }
                 let blockers = self.slider_blockers(king);
                 if blockers.any() || has_ep {
@@ -38,14 +46,13 @@ impl Position {
             }
             None => {
                 // No king that check can reach: nothing restricts the moves.
-                self.gen_en_passant(&mut moves);
-                self.gen_non_king(target, &mut moves);
-                self.gen_castling(&mut moves);
+                self.gen_en_passant(moves);
+                self.gen_non_king(target, moves);
+                self.gen_castling(moves);
             }
         }
 
-        self.rules.add_extra_moves(self, &mut moves);
-        moves
+        self.rules.add_extra_moves(self, moves);
     }
 
     /// Whether `m` is legal here.
@@ -56,11 +63,37 @@ impl Position {
     fn gen_non_king(&self, target: Bitboard, moves: &mut MoveList) {
         self.gen_pawn_moves(target, moves);
         let occupied = self.board.occupied();
-        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-            for from in self.our(role) {
-                let reach = attacks::attacks(from, role.of(self.turn), occupied);
-                self.push_normal(role, from, reach & target, moves);
-            }
+        for from in self.our(Role::Knight) {
+            self.push_normal(
+                Role::Knight,
+                from,
+                attacks::knight_attacks(from) & target,
+                moves,
+            );
+        }
+        for from in self.our(Role::Bishop) {
+            self.push_normal(
+                Role::Bishop,
+                from,
+                attacks::bishop_attacks(from, occupied) & target,
+                moves,
+            );
+        }
+        for from in self.our(Role::Rook) {
+            self.push_normal(
+                Role::Rook,
+                from,
+                attacks::rook_attacks(from, occupied) & target,
+                moves,
+            );
+        }
+        for from in self.our(Role::Queen) {
+            self.push_normal(
+                Role::Queen,
+                from,
+                attacks::queen_attacks(from, occupied) & target,
+                moves,
+            );
         }
     }
 
@@ -109,21 +142,19 @@ impl Position {
         for (edge, offset) in [(File::A, forward - 1), (File::H, forward + 1)] {
             let captures = (pawns & !Bitboard::from_file(edge)).shift(offset) & capture_targets;
             for to in captures {
-                let from = to.offset(-offset).expect("pawn came from the board");
-                self.push_pawn_move(from, to, moves);
+                self.push_pawn_move(shifted(to, -offset), to, moves);
             }
         }
 
         let single = pawns.shift(forward) & empty;
         for to in single & target {
-            self.push_pawn_move(to.offset(-forward).expect("on board"), to, moves);
+            self.push_pawn_move(shifted(to, -forward), to, moves);
         }
 
         let double_origins = self.rules.double_step_origins(self.turn);
         let double = (single & (double_origins & pawns).shift(forward)).shift(forward) & empty;
         for to in double & target {
-            let from = to.offset(-2 * forward).expect("on board");
-            self.push_pawn_move(from, to, moves);
+            self.push_pawn_move(shifted(to, -2 * forward), to, moves);
         }
     }
 
@@ -204,7 +235,9 @@ impl Position {
     /// the units pinned against it.
     fn is_safe(&self, king: Square, m: Move, blockers: Bitboard) -> bool {
         match m {
-            Move::Normal { from, to, .. } => !blockers.contains(from) || attacks::aligned(from, to, king),
+            Move::Normal { from, to, .. } => {
+                !blockers.contains(from) || attacks::aligned(from, to, king)
+            }
             Move::EnPassant { from, to } => {
                 let captured = Square::from_coords(to.file(), from.rank());
                 let occupied = self
@@ -213,10 +246,16 @@ impl Position {
                     .toggled(from)
                     .toggled(captured)
                     .with(to);
-                (self.board.attacks_to(king, !self.turn, occupied) & !Bitboard::from(captured)).is_empty()
+                (self.board.attacks_to(king, !self.turn, occupied) & !Bitboard::from(captured))
+                    .is_empty()
             }
             Move::Castle { .. } => true,
         }
     }
+}
 
+/// `square` moved by `offset`, which the caller knows stays on the board:
+/// the inverse of a shift that produced `square`.
+fn shifted(square: Square, offset: i32) -> Square {
+    Square::new(square.to_u32().wrapping_add_signed(offset))
 }

@@ -62,7 +62,10 @@ impl Outcome {
     /// A stable snake_case name of the reason, for the API and the CLI.
     pub const fn reason(&self) -> &'static str {
         match self {
-            Outcome::Decisive { reason: WinReason::Checkmate, .. } => "checkmate",
+            Outcome::Decisive {
+                reason: WinReason::Checkmate,
+                ..
+            } => "checkmate",
             Outcome::Draw(reason) => match reason {
                 DrawReason::Stalemate => "stalemate",
                 DrawReason::InsufficientMaterial => "insufficient_material",

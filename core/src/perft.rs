@@ -1,13 +1,14 @@
 //! Perft: the count of legal move paths, the proof of a move generator.
 
-use crate::{Move, Position};
+use crate::{Move, MoveList, Position};
 
 /// The number of legal move sequences of `depth` plies from `pos`.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = pos.legal_moves();
+    let mut moves = MoveList::new();
+    pos.legal_moves_into(&mut moves);
     if depth == 1 {
         return moves.len() as u64;
     }

@@ -44,7 +44,9 @@ pub enum PositionError {
     OppositeCheck(Color),
     #[error("the side to move is in check from {0} units, which no legal move can cause")]
     TooManyCheckers(usize),
-    #[error("castling right for {square}, where no {color:?} rook stands beside a king that could castle with it")]
+    #[error(
+        "castling right for {square}, where no {color:?} rook stands beside a king that could castle with it"
+    )]
     InvalidCastlingRight { color: Color, square: Square },
     #[error("{color:?} has more than one castling right on one side of the king")]
     DuplicateCastlingRight { color: Color },
@@ -171,7 +173,8 @@ impl Position {
                 // A rook that moves or is captured loses its castling right.
                 self.castling_rooks &= !(Bitboard::from(from) | Bitboard::from(to));
                 self.board.discard_piece_at(from);
-                self.board.set_piece_at(to, promotion.unwrap_or(role).of(color));
+                self.board
+                    .set_piece_at(to, promotion.unwrap_or(role).of(color));
             }
             Move::EnPassant { from, to } => {
                 self.board
@@ -240,7 +243,8 @@ impl Position {
             if kings.more_than_one() {
                 return Err(PositionError::TooManyKings(color));
             }
-            let misplaced = self.board.by_piece(Role::Pawn.of(color)) & !self.rules.pawn_squares(color);
+            let misplaced =
+                self.board.by_piece(Role::Pawn.of(color)) & !self.rules.pawn_squares(color);
             if let Some(square) = misplaced.first() {
                 return Err(PositionError::PawnOnImpossibleSquare { color, square });
             }
@@ -269,7 +273,9 @@ impl Position {
             }
         }
         if let Some(king) = king {
-            let (a_side, h_side) = rights.into_iter().partition::<Vec<_>, _>(|&rook| rook < king);
+            let (a_side, h_side) = rights
+                .into_iter()
+                .partition::<Vec<_>, _>(|&rook| rook < king);
             if a_side.len() > 1 || h_side.len() > 1 {
                 return Err(PositionError::DuplicateCastlingRight { color });
             }

@@ -56,6 +56,27 @@ impl Start {
     }
 }
 
+/// A start that does not parse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a start: expected standard, chess960:<0-959> or shuffle:<0-2879>")]
+pub struct ParseStartError(pub String);
+
+impl std::str::FromStr for Start {
+    type Err = ParseStartError;
+
+    /// Reads `standard`, `chess960:<n>` or `shuffle:<id>` (a FEN start is
+    /// given as the FEN itself).
+    fn from_str(text: &str) -> Result<Start, ParseStartError> {
+        let error = || ParseStartError(text.to_owned());
+        match text.split_once(':') {
+            None if text == "standard" => Ok(Start::Standard),
+            Some(("chess960", n)) => n.parse().map(Start::Chess960).map_err(|_| error()),
+            Some(("shuffle", id)) => id.parse().map(Start::Shuffle).map_err(|_| error()),
+            _ => Err(error()),
+        }
+    }
+}
+
 /// Why a start cannot be set up.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum StartError {
@@ -81,7 +102,10 @@ pub fn shuffle_array(id: u16) -> Option<[Role; 8]> {
     if id >= SHUFFLE_COUNT {
         return None;
     }
-    let (mut n, pattern) = (usize::from(id % CHESS960_COUNT), usize::from(id / CHESS960_COUNT));
+    let (mut n, pattern) = (
+        usize::from(id % CHESS960_COUNT),
+        usize::from(id / CHESS960_COUNT),
+    );
     let mut array: [Option<Role>; 8] = [None; 8];
     array[(n % 4) * 2 + 1] = Some(Role::Bishop);
     n /= 4;
@@ -89,7 +113,18 @@ pub fn shuffle_array(id: u16) -> Option<[Role; 8]> {
     n /= 4;
     place_on_free(&mut array, n % 6, Role::Queen);
     n /= 6;
-    const KNIGHTS: [(usize, usize); 10] = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+    const KNIGHTS: [(usize, usize); 10] = [
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (2, 3),
+        (2, 4),
+        (3, 4),
+    ];
     let (first, second) = KNIGHTS[n];
     // Place the later knight first so the earlier index still counts the same free squares.
     place_on_free(&mut array, second, Role::Knight);
@@ -133,7 +168,8 @@ fn board_from_array(array: [Role; 8]) -> Board {
 impl Position {
     /// The usual start position of a rule set.
     pub fn new(rules: Rules) -> Position {
-        Position::from_start(rules, &Start::Standard).expect("the usual array is a start of every rule set")
+        Position::from_start(rules, &Start::Standard)
+            .expect("the usual array is a start of every rule set")
     }
 
     /// The start position of a rule set from `start`.
@@ -145,7 +181,10 @@ impl Position {
             });
         }
         let (array, notation) = match *start {
-            Start::Standard => (shuffle_array(USUAL_ARRAY).expect("usual array"), CastlingNotation::KingToDestination),
+            Start::Standard => (
+                shuffle_array(USUAL_ARRAY).expect("usual array"),
+                CastlingNotation::KingToDestination,
+            ),
             Start::Chess960(n) => (
                 chess960_array(n).ok_or(StartError::Chess960OutOfRange(n))?,
                 CastlingNotation::KingToRook,

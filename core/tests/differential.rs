@@ -60,7 +60,10 @@ fn compare_random_games(seed: u64, games: usize, max_plies: usize, chess960: boo
 
 fn compare_position(pos: &Position, theirs: &Chess, mode: CastlingMode) {
     let fen = pos.fen();
-    assert_eq!(fen, Fen::from_position(theirs, EnPassantMode::Legal).to_string());
+    assert_eq!(
+        fen,
+        Fen::from_position(theirs, EnPassantMode::Legal).to_string()
+    );
     let reparsed = Position::from_fen(Rules::Standard, &fen).unwrap();
     assert_eq!(reparsed.fen(), fen, "FEN round trip");
 
@@ -81,20 +84,36 @@ fn compare_position(pos: &Position, theirs: &Chess, mode: CastlingMode) {
     expected.sort();
     assert_eq!(ours, expected, "legal moves of {fen}");
 
-    for (m, (uci, san)) in legal.iter().zip(legal.iter().map(|m| (pos.uci(m), pos.san_among(m, &legal)))) {
+    for (m, (uci, san)) in legal
+        .iter()
+        .zip(legal.iter().map(|m| (pos.uci(m), pos.san_among(m, &legal))))
+    {
         assert_round_trip(pos, m, &uci);
         assert_round_trip(pos, m, &san);
     }
 
     assert_eq!(pos.is_check(), theirs.is_check(), "check in {fen}");
-    assert_eq!(pos.is_insufficient_material(), theirs.is_insufficient_material(), "material in {fen}");
+    assert_eq!(
+        pos.is_insufficient_material(),
+        theirs.is_insufficient_material(),
+        "material in {fen}"
+    );
     let mate = legal.is_empty() && pos.is_check();
     assert_eq!(mate, theirs.is_checkmate(), "checkmate in {fen}");
-    assert_eq!(legal.is_empty() && !pos.is_check(), theirs.is_stalemate(), "stalemate in {fen}");
+    assert_eq!(
+        legal.is_empty() && !pos.is_check(),
+        theirs.is_stalemate(),
+        "stalemate in {fen}"
+    );
 }
 
 fn assert_round_trip(pos: &Position, m: &Move, text: &str) {
-    assert_eq!(pos.parse_move(text).as_ref(), Ok(m), "{text} in {}", pos.fen());
+    assert_eq!(
+        pos.parse_move(text).as_ref(),
+        Ok(m),
+        "{text} in {}",
+        pos.fen()
+    );
 }
 
 #[test]

@@ -13,7 +13,13 @@ fn check(cases: &[PerftCase], max_nodes: u64) -> usize {
         let pos = Position::from_fen(Rules::Standard, &case.fen)
             .unwrap_or_else(|e| panic!("{} {}: {e}", case.id, case.fen));
         for &(depth, expected) in case.counts.iter().filter(|(_, n)| *n <= max_nodes) {
-            assert_eq!(perft(&pos, depth), expected, "{} {} depth {depth}", case.id, case.fen);
+            assert_eq!(
+                perft(&pos, depth),
+                expected,
+                "{} {} depth {depth}",
+                case.id,
+                case.fen
+            );
             checked += 1;
         }
     }
@@ -23,7 +29,11 @@ fn check(cases: &[PerftCase], max_nodes: u64) -> usize {
 #[test]
 fn cpw_positions() {
     let cases = read_epd_file("cpw_perft_results.epd");
-    assert_eq!(cases.len(), 7, "the six positions and the mirror of position 4");
+    assert_eq!(
+        cases.len(),
+        7,
+        "the six positions and the mirror of position 4"
+    );
     assert!(check(&cases, 5_000_000) >= 24);
 }
 

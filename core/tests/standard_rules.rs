@@ -37,46 +37,100 @@ fn play(start: Position, moves: &str) -> Game {
 // RULES.md, extended FEN: a parse error names the field that is wrong.
 #[test]
 fn fen_errors_name_their_field() {
-    assert_eq!(field_error("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), FenField::Placement);
-    assert_eq!(field_error("rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), FenField::Placement);
-    assert_eq!(field_error("rnbqkbnr/ppppXppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), FenField::Placement);
-    assert_eq!(field_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"), FenField::Turn);
-    assert_eq!(field_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkz - 0 1"), FenField::Castling);
-    assert_eq!(field_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KKkq - 0 1"), FenField::Castling);
-    assert_eq!(field_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1"), FenField::EnPassant);
-    assert_eq!(field_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1"), FenField::Halfmoves);
-    assert_eq!(field_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0"), FenField::Fullmoves);
+    assert_eq!(
+        field_error("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+        FenField::Placement
+    );
+    assert_eq!(
+        field_error("rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+        FenField::Placement
+    );
+    assert_eq!(
+        field_error("rnbqkbnr/ppppXppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+        FenField::Placement
+    );
+    assert_eq!(
+        field_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"),
+        FenField::Turn
+    );
+    assert_eq!(
+        field_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkz - 0 1"),
+        FenField::Castling
+    );
+    assert_eq!(
+        field_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KKkq - 0 1"),
+        FenField::Castling
+    );
+    assert_eq!(
+        field_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1"),
+        FenField::EnPassant
+    );
+    assert_eq!(
+        field_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1"),
+        FenField::Halfmoves
+    );
+    assert_eq!(
+        field_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0"),
+        FenField::Fullmoves
+    );
     assert!(matches!(
         Position::from_fen(Rules::Standard, "8/8/8 w"),
         Err(FenError::FieldCount { found: 2, .. })
     ));
-    let message = Position::from_fen(Rules::Standard, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 x")
-        .unwrap_err()
-        .to_string();
+    let message = Position::from_fen(
+        Rules::Standard,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 x",
+    )
+    .unwrap_err()
+    .to_string();
     assert!(message.contains("7"), "{message}");
 }
 
 // Issue 2 / common laws: syntactically fine but impossible positions are refused with a reason.
 #[test]
 fn impossible_positions_are_refused() {
-    assert_eq!(impossible("8/8/8/8/8/8/8/4K3 w - - 0 1"), PositionError::MissingKing(Color::Black));
-    assert_eq!(impossible("4k3/8/8/8/8/8/8/4KK2 w - - 0 1"), PositionError::TooManyKings(Color::White));
+    assert_eq!(
+        impossible("8/8/8/8/8/8/8/4K3 w - - 0 1"),
+        PositionError::MissingKing(Color::Black)
+    );
+    assert_eq!(
+        impossible("4k3/8/8/8/8/8/8/4KK2 w - - 0 1"),
+        PositionError::TooManyKings(Color::White)
+    );
     assert!(matches!(
         impossible("4k3/8/8/8/8/8/8/P3K3 w - - 0 1"),
-        PositionError::PawnOnImpossibleSquare { color: Color::White, .. }
+        PositionError::PawnOnImpossibleSquare {
+            color: Color::White,
+            ..
+        }
     ));
     assert!(matches!(
         impossible("4k2p/8/8/8/8/8/8/4K3 w - - 0 1"),
-        PositionError::PawnOnImpossibleSquare { color: Color::Black, .. }
+        PositionError::PawnOnImpossibleSquare {
+            color: Color::Black,
+            ..
+        }
     ));
-    assert_eq!(impossible("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1"), PositionError::OppositeCheck(Color::Black));
-    assert_eq!(impossible("4k3/8/8/b7/8/3n4/4r3/4K3 w - - 0 1"), PositionError::TooManyCheckers(3));
+    assert_eq!(
+        impossible("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1"),
+        PositionError::OppositeCheck(Color::Black)
+    );
+    assert_eq!(
+        impossible("4k3/8/8/b7/8/3n4/4r3/4K3 w - - 0 1"),
+        PositionError::TooManyCheckers(3)
+    );
     // X-FEN `K` with no rook to castle with cannot even be read.
-    assert_eq!(field_error("4k3/8/8/8/8/8/8/4K3 w K - 0 1"), FenField::Castling);
+    assert_eq!(
+        field_error("4k3/8/8/8/8/8/8/4K3 w K - 0 1"),
+        FenField::Castling
+    );
     // A Shredder-FEN file where no rook stands is impossible.
     assert!(matches!(
         impossible("4k3/8/8/8/8/8/8/4K2N w H - 0 1"),
-        PositionError::InvalidCastlingRight { color: Color::White, .. }
+        PositionError::InvalidCastlingRight {
+            color: Color::White,
+            ..
+        }
     ));
     assert_eq!(
         impossible("4k3/8/8/8/8/8/4P3/4K3 w - e3 0 1"),
@@ -108,11 +162,19 @@ fn chess960_arrays_match_shakmaty() {
         let ours = chess960_array(n).unwrap();
         let theirs = shakmaty::Board::chess960(u32::from(n));
         for (file, role) in ours.iter().enumerate() {
-            let square = shakmaty::Square::from_coords(shakmaty::File::new(file as u32), shakmaty::Rank::First);
+            let square = shakmaty::Square::from_coords(
+                shakmaty::File::new(file as u32),
+                shakmaty::Rank::First,
+            );
             assert_eq!(theirs.role_at(square), Some(*role), "array {n}");
         }
     }
-    assert_eq!(Position::from_start(Rules::Standard, &Start::Chess960(518)).unwrap().board(), Position::default().board());
+    assert_eq!(
+        Position::from_start(Rules::Standard, &Start::Chess960(518))
+            .unwrap()
+            .board(),
+        Position::default().board()
+    );
     assert_eq!(chess960_array(960), None);
 }
 
@@ -121,10 +183,17 @@ fn chess960_arrays_match_shakmaty() {
 fn shuffle_arrays_match_the_table() {
     let table = common::data("shuffle2880.tsv");
     let mut rows = 0;
-    for line in table.lines().filter(|l| !l.starts_with('#') && !l.starts_with("id")) {
+    for line in table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("id"))
+    {
         let mut cols = line.split('\t');
         let id: u16 = cols.next().unwrap().parse().unwrap();
-        let array: String = shuffle_array(id).unwrap().iter().map(|r| r.upper_char()).collect();
+        let array: String = shuffle_array(id)
+            .unwrap()
+            .iter()
+            .map(|r| r.upper_char())
+            .collect();
         assert_eq!(array, cols.next().unwrap(), "shuffle id {id}");
         rows += 1;
     }
@@ -150,7 +219,10 @@ fn standard_refuses_other_starts() {
 #[test]
 fn castling_notation_and_aliases() {
     let usual = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-    assert_eq!(usual.castling_notation(), CastlingNotation::KingToDestination);
+    assert_eq!(
+        usual.castling_notation(),
+        CastlingNotation::KingToDestination
+    );
     let short = usual.parse_move("e1g1").unwrap();
     assert_eq!(usual.parse_move("e1h1").unwrap(), short);
     assert_eq!(usual.parse_move("O-O").unwrap(), short);
@@ -164,17 +236,29 @@ fn castling_notation_and_aliases() {
     assert_eq!(p.fen(), "4k3/8/8/8/8/8/8/1R3K1R w KQ - 0 1");
     assert_eq!(p.castling_notation(), CastlingNotation::KingToRook);
     let long = p.parse_move("f1b1").unwrap();
-    assert_eq!(long.castling_side(), Some(kingpost_core::CastlingSide::QueenSide));
+    assert_eq!(
+        long.castling_side(),
+        Some(kingpost_core::CastlingSide::QueenSide)
+    );
     assert_eq!(p.uci(&long), "f1b1");
     assert_eq!(p.san(&long), "O-O-O");
     // King to destination c1 is unambiguous here: the alias stands.
     assert_eq!(p.parse_move("f1c1").unwrap(), long);
     let short = p.parse_move("f1h1").unwrap();
-    assert_eq!(short.castling_side(), Some(kingpost_core::CastlingSide::KingSide));
+    assert_eq!(
+        short.castling_side(),
+        Some(kingpost_core::CastlingSide::KingSide)
+    );
     let mut game = Game::new(p);
     game.play_unchecked(short);
-    assert_eq!(game.position().board().role_at("g1".parse().unwrap()), Some(Role::King));
-    assert_eq!(game.position().board().role_at("f1".parse().unwrap()), Some(Role::Rook));
+    assert_eq!(
+        game.position().board().role_at("g1".parse().unwrap()),
+        Some(Role::King)
+    );
+    assert_eq!(
+        game.position().board().role_at("f1".parse().unwrap()),
+        Some(Role::Rook)
+    );
 }
 
 // RULES.md, notation: king-to-destination is only an alias where no other legal move
@@ -185,9 +269,18 @@ fn castling_alias_yields_to_a_real_king_move() {
     // can also reach by an ordinary step.
     let p = pos("4k3/8/8/8/8/8/8/1R3K1R w BH - 0 1");
     let step = p.parse_move("f1g1").unwrap();
-    assert!(matches!(step, kingpost_core::Move::Normal { role: Role::King, .. }));
+    assert!(matches!(
+        step,
+        kingpost_core::Move::Normal {
+            role: Role::King,
+            ..
+        }
+    ));
     let castle = p.parse_move("f1h1").unwrap();
-    assert_eq!(castle.castling_side(), Some(kingpost_core::CastlingSide::KingSide));
+    assert_eq!(
+        castle.castling_side(),
+        Some(kingpost_core::CastlingSide::KingSide)
+    );
 }
 
 // RULES.md, notation: SAN with disambiguation and suffixes.
@@ -196,7 +289,10 @@ fn san_disambiguation_and_suffixes() {
     let p = pos("4k3/8/8/8/8/8/8/R4RK1 w - - 0 1");
     let rook_d1 = p.parse_move("Rad1").unwrap();
     assert_eq!(p.san(&rook_d1), "Rad1");
-    assert!(matches!(p.parse_move("Rd1"), Err(kingpost_core::MoveError::Ambiguous { .. })));
+    assert!(matches!(
+        p.parse_move("Rd1"),
+        Err(kingpost_core::MoveError::Ambiguous { .. })
+    ));
     let q = pos("6k1/8/8/8/Q7/8/8/Q3K3 w - - 0 1");
     assert_eq!(q.san(&q.parse_move("a4a2").unwrap()), "Q4a2+");
     let r = pos("6k1/8/8/8/8/8/8/QQ2K3 w - - 0 1");
@@ -207,7 +303,10 @@ fn san_disambiguation_and_suffixes() {
     assert_eq!(mate.san(&mate.parse_move("h1h8").unwrap()), "Rh8#");
     let promo = pos("k7/4P3/8/8/8/8/8/4K3 w - - 0 1");
     assert_eq!(promo.san(&promo.parse_move("e7e8q").unwrap()), "e8=Q+");
-    assert!(promo.parse_move("e8").is_err(), "a promotion names its piece");
+    assert!(
+        promo.parse_move("e8").is_err(),
+        "a promotion names its piece"
+    );
 }
 
 // RULES.md, notation: syntax errors are distinct from illegal moves, and an
@@ -215,11 +314,17 @@ fn san_disambiguation_and_suffixes() {
 #[test]
 fn move_errors() {
     let p = Position::default();
-    assert!(matches!(p.parse_move("hello"), Err(kingpost_core::MoveError::Syntax { .. })));
+    assert!(matches!(
+        p.parse_move("hello"),
+        Err(kingpost_core::MoveError::Syntax { .. })
+    ));
     let illegal = p.parse_move("e2e5").unwrap_err();
     assert!(matches!(illegal, kingpost_core::MoveError::Illegal { .. }));
     let message = illegal.to_string();
-    assert!(message.contains("e2e5") && message.contains(&p.fen()), "{message}");
+    assert!(
+        message.contains("e2e5") && message.contains(&p.fen()),
+        "{message}"
+    );
     assert!(p.parse_move("Ke2").is_err());
 }
 
@@ -244,9 +349,18 @@ fn en_passant() {
 #[test]
 fn outcomes() {
     let mate = play(Position::default(), "f3 e5 g4 Qh4#");
-    assert_eq!(mate.outcome(), Some(Outcome::Decisive { winner: Color::Black, reason: kingpost_core::WinReason::Checkmate }));
+    assert_eq!(
+        mate.outcome(),
+        Some(Outcome::Decisive {
+            winner: Color::Black,
+            reason: kingpost_core::WinReason::Checkmate
+        })
+    );
     let stalemate = pos("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1");
-    assert_eq!(stalemate.outcome(), Some(Outcome::Draw(DrawReason::Stalemate)));
+    assert_eq!(
+        stalemate.outcome(),
+        Some(Outcome::Draw(DrawReason::Stalemate))
+    );
     for fen in [
         "k7/8/8/8/8/8/8/K7 w - - 0 1",
         "k7/8/8/8/8/8/8/KB6 w - - 0 1",
@@ -254,7 +368,11 @@ fn outcomes() {
         "kb6/8/8/8/8/8/8/K1B5 w - - 0 1",
         "k1b5/8/8/8/8/8/8/KB1B4 w - - 0 1",
     ] {
-        assert_eq!(pos(fen).outcome(), Some(Outcome::Draw(DrawReason::InsufficientMaterial)), "{fen}");
+        assert_eq!(
+            pos(fen).outcome(),
+            Some(Outcome::Draw(DrawReason::InsufficientMaterial)),
+            "{fen}"
+        );
     }
     for fen in [
         "kn6/8/8/8/8/8/8/KN6 w - - 0 1",
@@ -280,15 +398,27 @@ fn repetition_and_move_counters() {
     assert_eq!(twice.claimable_draw(), None);
     let thrice = play(Position::default(), &[shuffle; 2].join(" "));
     assert_eq!(thrice.repetitions(), 3);
-    assert_eq!(thrice.claimable_draw(), Some(DrawReason::ThreefoldRepetition));
+    assert_eq!(
+        thrice.claimable_draw(),
+        Some(DrawReason::ThreefoldRepetition)
+    );
     assert_eq!(thrice.outcome(), None);
     let five = play(Position::default(), &[shuffle; 4].join(" "));
-    assert_eq!(five.outcome(), Some(Outcome::Draw(DrawReason::FivefoldRepetition)));
+    assert_eq!(
+        five.outcome(),
+        Some(Outcome::Draw(DrawReason::FivefoldRepetition))
+    );
 
     let fifty = pos("k7/8/8/8/8/8/8/KR6 w - - 100 80");
-    assert_eq!(Game::new(fifty).claimable_draw(), Some(DrawReason::FiftyMoves));
+    assert_eq!(
+        Game::new(fifty).claimable_draw(),
+        Some(DrawReason::FiftyMoves)
+    );
     let seventy_five = pos("k7/8/8/8/8/8/8/KR6 w - - 150 100");
-    assert_eq!(seventy_five.outcome(), Some(Outcome::Draw(DrawReason::SeventyFiveMoves)));
+    assert_eq!(
+        seventy_five.outcome(),
+        Some(Outcome::Draw(DrawReason::SeventyFiveMoves))
+    );
     // Checkmate on the 150th ply still wins.
     let mated = pos("R6k/8/6K1/8/8/8/8/8 b - - 150 100");
     assert_eq!(mated.outcome().and_then(|o| o.winner()), Some(Color::White));
@@ -301,5 +431,9 @@ fn castling_rights_change_the_repetition_key() {
     let without = pos("r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1");
     assert_ne!(with.repetition_key(), without.repetition_key());
     let game = play(with.clone(), "Ke2 Ke7 Ke1 Ke8");
-    assert_eq!(game.repetitions(), 1, "the kings moved: the rights are gone");
+    assert_eq!(
+        game.repetitions(),
+        1,
+        "the kings moved: the rights are gone"
+    );
 }

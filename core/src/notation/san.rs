@@ -52,7 +52,12 @@ impl Position {
                 } else {
                     out.push(role.upper_char());
                     let rivals = legal.iter().filter_map(|other| match *other {
-                        Move::Normal { role: r, from: f, to: t, .. } if r == role && t == to && f != from => Some(f),
+                        Move::Normal {
+                            role: r,
+                            from: f,
+                            to: t,
+                            ..
+                        } if r == role && t == to && f != from => Some(f),
                         _ => None,
                     });
                     let (mut any, mut same_file, mut same_rank) = (false, false, false);
@@ -88,7 +93,9 @@ impl Position {
         let syntax_error = || MoveError::Syntax {
             text: text.to_owned(),
         };
-        let core = text.trim_end_matches(['+', '#', '!', '?']).replace('0', "O");
+        let core = text
+            .trim_end_matches(['+', '#', '!', '?'])
+            .replace('0', "O");
         let san = San::from_ascii(core.as_bytes()).map_err(|_| syntax_error())?;
         let legal = self.legal_moves();
         let candidates: Vec<Move> = match san {

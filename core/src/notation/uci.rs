@@ -28,11 +28,16 @@ impl Position {
     fn uci_parts(&self, m: &Move) -> UciParts {
         match *m {
             Move::Normal {
-                from, to, promotion, ..
+                from,
+                to,
+                promotion,
+                ..
             } => (from, to, promotion),
             Move::EnPassant { from, to } => (from, to, None),
             Move::Castle { king, rook } => match self.castling_notation {
-                CastlingNotation::KingToDestination => (king, self.castling_destinations(king, rook).0, None),
+                CastlingNotation::KingToDestination => {
+                    (king, self.castling_destinations(king, rook).0, None)
+                }
                 CastlingNotation::KingToRook => (king, rook, None),
             },
         }
@@ -59,7 +64,11 @@ impl Position {
 
     pub(super) fn resolve_uci(&self, text: &str, uci: UciMove) -> Result<Move, MoveError> {
         let parts = match uci {
-            UciMove::Normal { from, to, promotion } => (from, to, promotion),
+            UciMove::Normal {
+                from,
+                to,
+                promotion,
+            } => (from, to, promotion),
             UciMove::Put { .. } | UciMove::Null => return Err(self.illegal(text)),
         };
         let legal = self.legal_moves();

@@ -60,7 +60,8 @@ pub(crate) trait RuleSet {
             return false;
         }
         if (ours & board.knights()).any() {
-            return ours.count() <= 2 && (board.by_color(!color) & !board.kings() & !board.queens()).is_empty();
+            return ours.count() <= 2
+                && (board.by_color(!color) & !board.kings() & !board.queens()).is_empty();
         }
         if (ours & board.bishops()).any() {
             let one_colour = (board.bishops() & Bitboard::DARK_SQUARES).is_empty()

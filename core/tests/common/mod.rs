@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 /// A test data file of `core/tests/data`.
 pub fn data(name: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
@@ -33,7 +35,8 @@ pub fn read_perft_file(name: &str) -> Vec<PerftCase> {
         } else if let Some(rest) = line.strip_prefix("perft ") {
             let (depth, nodes) = rest.split_once(' ').expect("perft <depth> <nodes>");
             let case = cases.last_mut().expect("id before perft");
-            case.counts.push((depth.parse().unwrap(), nodes.parse().unwrap()));
+            case.counts
+                .push((depth.parse().unwrap(), nodes.parse().unwrap()));
         }
     }
     cases
@@ -51,7 +54,10 @@ pub fn read_epd_file(name: &str) -> Vec<PerftCase> {
             let counts = parts
                 .map(|part| {
                     let (depth, nodes) = part.trim().split_once(' ').unwrap();
-                    (depth.trim_start_matches('D').parse().unwrap(), nodes.parse().unwrap())
+                    (
+                        depth.trim_start_matches('D').parse().unwrap(),
+                        nodes.parse().unwrap(),
+                    )
                 })
                 .collect();
             PerftCase {

@@ -1,0 +1,85 @@
+//! The `kingpost` command line.
+
+mod engine;
+
+use clap::{Args, Parser, Subcommand};
+use kingpost_core::{Position, Rules, Start};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "kingpost",
+    version,
+    about = "Correspondence chess server for chess and its variants"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count the legal move paths of a given depth.
+    Perft {
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Plies to look ahead.
+        #[arg(long)]
+        depth: u32,
+        /// One `<uci> <count>` line per legal move, then the total.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// List the legal moves, one `<uci> <san>` per line, sorted by UCI.
+    Moves {
+        #[command(flatten)]
+        position: PositionArgs,
+    },
+    /// Play moves (UCI or SAN) and print the resulting extended FEN, then
+    /// the outcome if the game is over.
+    Play {
+        #[command(flatten)]
+        position: PositionArgs,
+        /// The moves, in order.
+        moves: Vec<String>,
+    },
+}
+
+/// The position a chess command starts from.
+#[derive(Debug, Args)]
+struct PositionArgs {
+    /// The rule set: standard.
+    #[arg(long, default_value = "standard")]
+    rules: String,
+    /// The start: standard, chess960:<0-959> or shuffle:<0-2879>.
+    #[arg(long, conflicts_with = "fen")]
+    start: Option<String>,
+    /// An extended FEN to start from instead.
+    #[arg(long)]
+    fen: Option<String>,
+}
+
+impl PositionArgs {
+    fn position(&self) -> Result<Position, Box<dyn std::error::Error>> {
+        let rules: Rules = self.rules.parse()?;
+        let start = match (&self.fen, &self.start) {
+            (Some(fen), _) => Start::Fen(fen.clone()),
+            (None, Some(start)) => start.parse()?,
+            (None, None) => Start::Standard,
+        };
+        Ok(Position::from_start(rules, &start)?)
+    }
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
+    let mut out = std::io::stdout().lock();
+    match cli.command {
+        Command::Perft {
+            position,
+            depth,
+            divide,
+        } => engine::perft(&mut out, &position.position()?, depth, divide),
+        Command::Moves { position } => engine::moves(&mut out, &position.position()?),
+        Command::Play { position, moves } => engine::play(&mut out, position.position()?, &moves),
+    }
+}

@@ -1,0 +1,92 @@
+//! The `kingpost` rules commands, run as a user runs them.
+
+use std::process::{Command, Output};
+
+fn kingpost(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kingpost"))
+        .args(args)
+        .output()
+        .expect("kingpost runs")
+}
+
+fn stdout(args: &[&str]) -> String {
+    let output = kingpost(args);
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// A failing command prints one error line and exits non-zero.
+fn error(args: &[&str]) -> String {
+    let output = kingpost(args);
+    assert!(!output.status.success(), "{args:?} should fail");
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    stderr
+}
+
+#[test]
+fn perft_counts_and_divides() {
+    assert_eq!(stdout(&["perft", "--depth", "3"]), "8902\n");
+    let divide = stdout(&["perft", "--depth", "2", "--divide"]);
+    let lines: Vec<&str> = divide.lines().collect();
+    assert_eq!(lines.len(), 20 + 2);
+    assert_eq!(lines[0], "a2a3 20");
+    assert_eq!(lines[21], "400");
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    assert_eq!(
+        stdout(&["perft", "--fen", kiwipete, "--depth", "2"]),
+        "2039\n"
+    );
+    // Chess960 array 518 is the usual array.
+    assert_eq!(
+        stdout(&["perft", "--start", "chess960:518", "--depth", "3"]),
+        "8902\n"
+    );
+}
+
+#[test]
+fn moves_lists_uci_and_san_sorted() {
+    let out = stdout(&["moves", "--fen", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.contains(&"e1g1 O-O"));
+    assert!(lines.contains(&"e1c1 O-O-O"));
+    assert!(lines.contains(&"a1a8 Rxa8+"));
+    let mut sorted = lines.clone();
+    sorted.sort();
+    assert_eq!(lines, sorted);
+}
+
+#[test]
+fn play_prints_fen_and_outcome() {
+    let out = stdout(&["play", "f3", "e7e5", "g4", "Qh4#"]);
+    assert_eq!(
+        out,
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3\n0-1 checkmate\n"
+    );
+    assert_eq!(
+        stdout(&["play", "e4"]),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
+    );
+}
+
+#[test]
+fn bad_input_is_one_clear_error() {
+    assert!(error(&["moves", "--rules", "atomic"]).contains("unknown rule set `atomic`"));
+    assert!(error(&["moves", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"]).contains("no king"));
+    assert!(
+        error(&[
+            "moves",
+            "--fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1"
+        ])
+        .contains("field 5")
+    );
+    assert!(error(&["play", "e4", "e4"]).contains("move 2 (e4)"));
+    assert!(error(&["play", "f3", "e5", "g4", "Qh4", "a3"]).contains("the game is over"));
+    assert!(error(&["perft", "--start", "chess960:960", "--depth", "1"]).contains("959"));
+}
