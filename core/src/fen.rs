@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use shakmaty::{Bitboard, Board, CastlingSide, Color, File, Piece, Rank, Role, Square};
+use shakmaty::{Bitboard, Board, ByColor, CastlingSide, Color, File, Piece, Rank, Role, Square};
 
 use crate::{Position, PositionError, Rules, position::CastlingNotation};
 
@@ -16,6 +16,8 @@ pub enum FenField {
     EnPassant,
     Halfmoves,
     Fullmoves,
+    /// Field 7: the rule set's once-per-game rights.
+    Rights,
 }
 
 impl fmt::Display for FenField {
@@ -27,6 +29,7 @@ impl fmt::Display for FenField {
             FenField::EnPassant => "field 4 (en passant)",
             FenField::Halfmoves => "field 5 (halfmove clock)",
             FenField::Fullmoves => "field 6 (move number)",
+            FenField::Rights => "field 7 (variant rights)",
         })
     }
 }
@@ -63,7 +66,7 @@ impl Position {
     /// positions. The halfmove and move-number fields may be left out.
     pub fn from_fen(rules: Rules, fen: &str) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
-        let max = 6;
+        let max = 6 + usize::from(rules.rights_letter().is_some());
         if fields.len() < 4 || fields.len() > max {
             return Err(FenError::FieldCount {
                 rules,
@@ -81,7 +84,12 @@ impl Position {
             ep_square: parse_ep_square(fields[3])?,
             halfmoves: parse_counter(fields.get(4), FenField::Halfmoves, 0)?,
             fullmoves: parse_counter(fields.get(5), FenField::Fullmoves, 1)?,
+            rights: ByColor::new_with(|_| false),
             castling_notation: CastlingNotation::KingToDestination,
+        };
+        pos.rights = match (fields.get(6), rules.rights_letter()) {
+            (Some(text), Some(letter)) => parse_rights(text, letter)?,
+            _ => rules.default_rights(&pos),
         };
         if pos.fullmoves == 0 {
             return Err(invalid(FenField::Fullmoves, "the move number starts at 1"));
@@ -121,7 +129,7 @@ impl Position {
         let ep = self
             .legal_ep_square()
             .map_or_else(|| "-".to_owned(), |sq| sq.to_string());
-        format!(
+        let mut fen = format!(
             "{} {} {} {} {} {}",
             self.board.board_fen(),
             self.turn.char(),
@@ -129,7 +137,12 @@ impl Position {
             ep,
             self.halfmoves,
             self.fullmoves
-        )
+        );
+        if let Some(letter) = self.rules.rights_letter() {
+            fen.push(' ');
+            fen.push_str(&rights_fen(self.rights, letter));
+        }
+        fen
     }
 
     /// X-FEN castling: `K`/`Q` for the outermost rook on a side of the
@@ -273,6 +286,45 @@ fn parse_castling(pos: &Position, text: &str) -> Result<Bitboard, FenError> {
         rooks.add(square);
     }
     Ok(rooks)
+}
+
+/// Field 7: the right's letter upper-case for White, lower-case for Black.
+fn parse_rights(text: &str, letter: char) -> Result<ByColor<bool>, FenError> {
+    let mut rights = ByColor::new_with(|_| false);
+    if text == "-" {
+        return Ok(rights);
+    }
+    for ch in text.chars() {
+        let color = match ch {
+            _ if ch == letter.to_ascii_uppercase() => Color::White,
+            _ if ch == letter.to_ascii_lowercase() => Color::Black,
+            _ => {
+                let (upper, lower) = (letter.to_ascii_uppercase(), letter.to_ascii_lowercase());
+                return Err(invalid(
+                    FenField::Rights,
+                    format!("`{ch}` is not `{upper}`, `{lower}` or `-`"),
+                ));
+            }
+        };
+        if std::mem::replace(rights.get_mut(color), true) {
+            return Err(invalid(FenField::Rights, format!("`{ch}` is given twice")));
+        }
+    }
+    Ok(rights)
+}
+
+fn rights_fen(rights: ByColor<bool>, letter: char) -> String {
+    let mut out = String::new();
+    if rights.white {
+        out.push(letter.to_ascii_uppercase());
+    }
+    if rights.black {
+        out.push(letter.to_ascii_lowercase());
+    }
+    if out.is_empty() {
+        out.push('-');
+    }
+    out
 }
 
 fn outermost_rook(pos: &Position, color: Color, side: CastlingSide) -> Option<Square> {

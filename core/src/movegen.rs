@@ -52,7 +52,44 @@ impl Position {
             }
         }
 
-        self.rules.add_extra_moves(self, moves);
+        let mut extra = MoveList::new();
+        self.rules.add_extra_candidates(self, moves, &mut extra);
+        // By reference: moving the list into an iterator would copy all of it.
+        for m in &extra {
+            if self.is_safe_after(*m) {
+                moves.push(*m);
+            }
+        }
+    }
+
+    /// Every move that obeys the rules except the one that the mover's king
+    /// must not be left in check: the input of an independent, brute-force
+    /// legality check (play each and test the king), for tests.
+    #[doc(hidden)]
+    pub fn pseudo_legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        let target = !self.us() & !self.board.kings();
+        self.gen_en_passant(&mut moves);
+        self.gen_non_king(target, &mut moves);
+        if let Some(king) = self.board.king_of(self.turn) {
+            self.push_normal(
+                Role::King,
+                king,
+                attacks::king_attacks(king) & target,
+                &mut moves,
+            );
+        }
+        self.gen_castling(&mut moves);
+        let mut extra = MoveList::new();
+        self.rules.add_extra_candidates(self, &moves, &mut extra);
+        moves.extend(extra);
+        moves
+    }
+
+    /// Whether `m`, a pseudo-legal move, leaves the mover's king out of check.
+    #[doc(hidden)]
+    pub fn is_legal_by_trial(&self, m: Move) -> bool {
+        self.is_safe_after(m)
     }
 
     /// Whether `m` is legal here.
@@ -249,7 +286,8 @@ impl Position {
                 (self.board.attacks_to(king, !self.turn, occupied) & !Bitboard::from(captured))
                     .is_empty()
             }
-            Move::Castle { .. } => true,
+            // Castling checks its own squares; the rule set checks the moves it adds.
+            Move::Castle { .. } | Move::Teleport { .. } | Move::Switch { .. } => true,
         }
     }
 }

@@ -18,26 +18,42 @@ pub enum Move {
     EnPassant { from: Square, to: Square },
     /// Castling, named by the squares of the king and the rook that castle.
     Castle { king: Square, rook: Square },
+    /// Teleporting Kings: the king's once-per-game move to a far square.
+    Teleport { from: Square, to: Square },
+    /// Switching: two adjacent own units exchange squares. `first` is the
+    /// square written first (RULES.md, notation): the non-king one when a
+    /// king takes part, otherwise the lower one. `promotion` is what a pawn
+    /// that lands on its last rank becomes.
+    Switch {
+        first: Square,
+        second: Square,
+        promotion: Option<Role>,
+    },
 }
 
 /// Room for every legal move of any position of any rule set.
 pub type MoveList = ArrayVec<Move, 512>;
 
 impl Move {
-    /// The square the moving unit leaves.
+    /// The square the moving unit leaves (a switch's first square).
     pub const fn from(&self) -> Square {
         match *self {
-            Move::Normal { from, .. } | Move::EnPassant { from, .. } => from,
+            Move::Normal { from, .. }
+            | Move::EnPassant { from, .. }
+            | Move::Teleport { from, .. } => from,
             Move::Castle { king, .. } => king,
+            Move::Switch { first, .. } => first,
         }
     }
 
-    /// The role of the unit that moves (the king, for castling).
-    pub const fn role(&self) -> Role {
+    /// The origin and destination of a move that carries one unit from one
+    /// square to another: not castling, not a switch.
+    pub const fn from_to(&self) -> Option<(Square, Square)> {
         match *self {
-            Move::Normal { role, .. } => role,
-            Move::EnPassant { .. } => Role::Pawn,
-            Move::Castle { .. } => Role::King,
+            Move::Normal { from, to, .. }
+            | Move::EnPassant { from, to }
+            | Move::Teleport { from, to } => Some((from, to)),
+            Move::Castle { .. } | Move::Switch { .. } => None,
         }
     }
 
@@ -46,7 +62,7 @@ impl Move {
         match *self {
             Move::Normal { capture, .. } => capture,
             Move::EnPassant { .. } => Some(Role::Pawn),
-            Move::Castle { .. } => None,
+            Move::Castle { .. } | Move::Teleport { .. } | Move::Switch { .. } => None,
         }
     }
 
@@ -56,14 +72,20 @@ impl Move {
 
     pub const fn promotion(&self) -> Option<Role> {
         match *self {
-            Move::Normal { promotion, .. } => promotion,
+            Move::Normal { promotion, .. } | Move::Switch { promotion, .. } => promotion,
             _ => None,
         }
     }
 
-    /// Whether the move resets the 50-move counter: a capture or a pawn move.
+    /// Whether the move resets the 50-move counter: a capture, a pawn
+    /// move, or a promotion (a switch is otherwise reversible).
     pub const fn is_zeroing(&self) -> bool {
-        matches!(self.role(), Role::Pawn) || self.is_capture()
+        match *self {
+            Move::Normal { role, capture, .. } => matches!(role, Role::Pawn) || capture.is_some(),
+            Move::EnPassant { .. } => true,
+            Move::Switch { promotion, .. } => promotion.is_some(),
+            Move::Castle { .. } | Move::Teleport { .. } => false,
+        }
     }
 
     /// The side a castling move castles to.

@@ -1,7 +1,7 @@
 //! A position of any rule set: the board and every right that decides what
 //! may happen next.
 
-use shakmaty::{Bitboard, Board, CastlingSide, Color, Role, Square, attacks};
+use shakmaty::{Bitboard, Board, ByColor, CastlingSide, Color, Role, Square, attacks};
 
 use crate::{Move, Outcome, Rules, outcome::DrawReason};
 
@@ -28,6 +28,9 @@ pub struct Position {
     pub(crate) ep_square: Option<Square>,
     pub(crate) halfmoves: u32,
     pub(crate) fullmoves: u32,
+    /// The rule set's once-per-game right of each side (RULES.md, extended
+    /// FEN, field 7): the teleport in Teleporting Kings. Unused elsewhere.
+    pub(crate) rights: ByColor<bool>,
     pub(crate) castling_notation: CastlingNotation,
 }
 
@@ -81,6 +84,12 @@ impl Position {
     /// The FEN move number.
     pub const fn fullmoves(&self) -> u32 {
         self.fullmoves
+    }
+
+    /// Whether `color` still holds the rule set's once-per-game right
+    /// (the teleport in Teleporting Kings).
+    pub const fn has_right(&self, color: Color) -> bool {
+        *self.rights.get(color)
     }
 
     pub const fn castling_notation(&self) -> CastlingNotation {
@@ -190,12 +199,48 @@ impl Position {
                 self.board.set_piece_at(rook_to, rook_piece);
                 self.castling_rooks &= !Bitboard::from_rank(color.backrank());
             }
+            Move::Teleport { from, to } => {
+                self.board.discard_piece_at(from);
+                self.board.set_piece_at(to, Role::King.of(color));
+                self.castling_rooks &= !Bitboard::from_rank(color.backrank());
+                *self.rights.get_mut(color) = false;
+            }
+            Move::Switch {
+                first,
+                second,
+                promotion,
+            } => {
+                let a = self.board.remove_piece_at(first).expect("first unit");
+                let b = self.board.remove_piece_at(second).expect("second unit");
+                self.board.set_piece_at(second, a);
+                self.board.set_piece_at(first, b);
+                if let Some(role) = promotion {
+                    let promoted = (Bitboard::from(first) | Bitboard::from(second))
+                        & self.board.pawns()
+                        & Bitboard::from_rank((!color).backrank());
+                    for square in promoted {
+                        self.board.set_piece_at(square, role.of(color));
+                    }
+                }
+                if a.role == Role::King || b.role == Role::King {
+                    self.castling_rooks &= !Bitboard::from_rank(color.backrank());
+                }
+                self.castling_rooks &= !(Bitboard::from(first) | Bitboard::from(second));
+            }
         }
 
         if color.is_black() {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = !color;
+    }
+
+    /// Whether `m`, played here, leaves the mover's king out of check: the
+    /// legality test of the moves a rule set adds.
+    pub(crate) fn is_safe_after(&self, m: Move) -> bool {
+        let mut after = self.clone();
+        after.play_unchecked(m);
+        after.checkers_of(self.turn).is_empty()
     }
 
     /// Whether `color` lacks mating material (RULES.md, insufficient material).

@@ -1,7 +1,7 @@
 //! Start positions (RULES.md, starts): the usual array, the 960 Chess960
 //! arrays by Scharnagl number, the 2880 shuffle arrays, and FEN.
 
-use shakmaty::{Bitboard, Board, Color, File, Rank, Role, Square};
+use shakmaty::{Bitboard, Board, ByColor, Color, File, Rank, Role, Square};
 
 use crate::{FenError, Position, Rules, position::CastlingNotation};
 
@@ -202,7 +202,7 @@ impl Position {
         } else {
             notation
         };
-        let pos = Position {
+        let mut pos = Position {
             rules,
             board,
             turn: Color::White,
@@ -210,8 +210,10 @@ impl Position {
             ep_square: None,
             halfmoves: 0,
             fullmoves: 1,
+            rights: ByColor::new_with(|_| false),
             castling_notation: notation,
         };
+        pos.rights = rules.default_rights(&pos);
         debug_assert_eq!(pos.validate(), Ok(()));
         Ok(pos)
     }

@@ -30,6 +30,8 @@ static CASTLING_ROOK: [u64; 64] = keys(2);
 /// One key per file of a legal en-passant capture.
 static EP_FILE: [u64; 8] = keys(3);
 static BLACK_TO_MOVE: u64 = splitmix64(4);
+/// One key per side holding the rule set's once-per-game right.
+static RIGHT: [u64; 2] = keys(5);
 
 fn piece_index(piece: Piece) -> usize {
     (piece.role as usize - 1) * 2 + piece.color as usize
@@ -49,6 +51,11 @@ impl Position {
         }
         for rook in self.castling_rooks {
             key ^= CASTLING_ROOK[rook as usize];
+        }
+        for color in Color::ALL {
+            if self.has_right(color) {
+                key ^= RIGHT[color as usize];
+            }
         }
         if let Some(ep) = self.legal_ep_square() {
             key ^= EP_FILE[ep.file() as usize];

@@ -437,3 +437,25 @@ fn castling_rights_change_the_repetition_key() {
         "the kings moved: the rights are gone"
     );
 }
+
+// Common laws: the legal moves are exactly the pseudo-legal moves after which
+// the mover's king is not in check, on random standard and Chess960 games.
+#[test]
+fn random_standard_games_keep_the_invariants() {
+    use rand::Rng;
+    let positions = common::check_random_games(Rules::Standard, 13, 100, 200, |rng| {
+        if rng.random_bool(0.5) {
+            Start::Standard
+        } else {
+            Start::Chess960(rng.random_range(0..960))
+        }
+    });
+    assert!(positions > 5_000);
+}
+
+// Perft of the published positions by the brute-force route too.
+#[test]
+fn brute_force_perft_agrees_on_kiwipete() {
+    let kiwipete = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    assert_eq!(common::brute_force_perft(&kiwipete, 3), 97862);
+}

@@ -47,7 +47,7 @@ enum Command {
 /// The position a chess command starts from.
 #[derive(Debug, Args)]
 struct PositionArgs {
-    /// The rule set: standard.
+    /// The rule set: standard, teleporting-kings or switching.
     #[arg(long, default_value = "standard")]
     rules: String,
     /// The start: standard, chess960:<0-959> or shuffle:<0-2879>.

@@ -1,6 +1,8 @@
 //! SAN as RULES.md writes it, with disambiguation and `+`/`#` suffixes.
+//! Teleports are written as king moves (`Kc5`), switches as the first
+//! unit's letter and both squares (`Rb8c8`, `a7b8=Q`).
 
-use shakmaty::{CastlingSide, Role, san::San};
+use shakmaty::{CastlingSide, Role, Square, san::San};
 
 use super::MoveError;
 use crate::{Move, MoveList, Position};
@@ -24,6 +26,13 @@ impl Position {
         out
     }
 
+    /// The role of the unit on `square`, which the move generator knows is there.
+    fn role_on(&self, square: Square) -> Role {
+        self.board
+            .role_at(square)
+            .expect("a unit on the move's square")
+    }
+
     fn san_without_suffix(&self, m: &Move, legal: &MoveList) -> String {
         let mut out = String::new();
         match *m {
@@ -33,62 +42,69 @@ impl Position {
                     _ => "O-O-O",
                 });
             }
-            Move::EnPassant { from, to } => {
-                out.push(from.file().char());
-                out.push('x');
-                out.push_str(&to.to_string());
+            Move::Switch { first, second, .. } => {
+                let role = self.role_on(first);
+                if role != Role::Pawn {
+                    out.push(role.upper_char());
+                }
+                out.push_str(&first.to_string());
+                out.push_str(&second.to_string());
             }
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
+            Move::Normal { .. } | Move::EnPassant { .. } | Move::Teleport { .. } => {
+                let (from, to) = m.from_to().expect("a move from one square to another");
+                let role = self.role_on(from);
                 if role == Role::Pawn {
-                    if capture.is_some() {
+                    if m.is_capture() {
                         out.push(from.file().char());
                     }
                 } else {
                     out.push(role.upper_char());
-                    let rivals = legal.iter().filter_map(|other| match *other {
-                        Move::Normal {
-                            role: r,
-                            from: f,
-                            to: t,
-                            ..
-                        } if r == role && t == to && f != from => Some(f),
-                        _ => None,
-                    });
-                    let (mut any, mut same_file, mut same_rank) = (false, false, false);
-                    for rival in rivals {
-                        any = true;
-                        same_file |= rival.file() == from.file();
-                        same_rank |= rival.rank() == from.rank();
-                    }
-                    if any && (!same_file || same_rank) {
-                        out.push(from.file().char());
-                    }
-                    if same_file {
-                        out.push(from.rank().char());
-                    }
+                    self.push_disambiguation(&mut out, role, from, to, legal);
                 }
-                if capture.is_some() {
+                if m.is_capture() {
                     out.push('x');
                 }
                 out.push_str(&to.to_string());
-                if let Some(promotion) = promotion {
-                    out.push('=');
-                    out.push(promotion.upper_char());
-                }
             }
+        }
+        if let Some(promotion) = m.promotion() {
+            out.push('=');
+            out.push(promotion.upper_char());
         }
         out
     }
 
+    /// The file, rank or both of `from` when another unit of the same role
+    /// could also move to `to`.
+    fn push_disambiguation(
+        &self,
+        out: &mut String,
+        role: Role,
+        from: Square,
+        to: Square,
+        legal: &MoveList,
+    ) {
+        let (mut any, mut same_file, mut same_rank) = (false, false, false);
+        for (rival, _) in legal
+            .iter()
+            .filter_map(Move::from_to)
+            .filter(|&(f, t)| t == to && f != from && self.role_on(f) == role)
+        {
+            any = true;
+            same_file |= rival.file() == from.file();
+            same_rank |= rival.rank() == from.rank();
+        }
+        if any && (!same_file || same_rank) {
+            out.push(from.file().char());
+        }
+        if same_file {
+            out.push(from.rank().char());
+        }
+    }
+
     /// Reads a move in SAN. Check and mate suffixes, annotations (`!`, `?`)
     /// and a missing or surplus capture mark are tolerated; `0-0` is read
-    /// as `O-O`.
+    /// as `O-O`, and the switch form `Sb8c8` as the switch of those squares.
     pub fn parse_san(&self, text: &str) -> Result<Move, MoveError> {
         let syntax_error = || MoveError::Syntax {
             text: text.to_owned(),
@@ -96,8 +112,17 @@ impl Position {
         let core = text
             .trim_end_matches(['+', '#', '!', '?'])
             .replace('0', "O");
-        let san = San::from_ascii(core.as_bytes()).map_err(|_| syntax_error())?;
         let legal = self.legal_moves();
+        if let Some(squares) = core.strip_prefix('S') {
+            let (a, b) = parse_square_pair(squares).ok_or_else(syntax_error)?;
+            let switches = legal
+                .iter()
+                .filter(|m| matches!(**m, Move::Switch { first, second, .. } if (first, second) == (a, b) || (first, second) == (b, a)))
+                .copied()
+                .collect();
+            return self.single_candidate(text, switches);
+        }
+        let san = San::from_ascii(core.as_bytes()).map_err(|_| syntax_error())?;
         let candidates: Vec<Move> = match san {
             San::Castle(side) => legal
                 .iter()
@@ -115,14 +140,19 @@ impl Position {
                 .iter()
                 .filter(|m| {
                     let (from, dest) = match **m {
-                        Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
-                        Move::Castle { .. } => return false,
+                        Move::Switch { first, second, .. } => (first, second),
+                        _ => match m.from_to() {
+                            Some(squares) => squares,
+                            None => return false,
+                        },
                     };
-                    m.role() == role
+                    self.role_on(from) == role
                         && dest == to
                         && m.promotion() == promotion
                         && file.is_none_or(|f| f == from.file())
                         && rank.is_none_or(|r| r == from.rank())
+                        // A switch is always written with both its squares.
+                        && (!matches!(m, Move::Switch { .. }) || (file.is_some() && rank.is_some()))
                 })
                 .copied()
                 .collect(),
@@ -130,4 +160,12 @@ impl Position {
         };
         self.single_candidate(text, candidates)
     }
+}
+
+fn parse_square_pair(text: &str) -> Option<(Square, Square)> {
+    if text.len() != 4 {
+        return None;
+    }
+    let (a, b) = text.split_at(2);
+    Some((a.parse().ok()?, b.parse().ok()?))
 }

@@ -33,13 +33,30 @@ impl Position {
                 promotion,
                 ..
             } => (from, to, promotion),
-            Move::EnPassant { from, to } => (from, to, None),
+            Move::EnPassant { from, to } | Move::Teleport { from, to } => (from, to, None),
+            Move::Switch {
+                first,
+                second,
+                promotion,
+            } => (first, second, promotion),
             Move::Castle { king, rook } => match self.castling_notation {
                 CastlingNotation::KingToDestination => {
                     (king, self.castling_destinations(king, rook).0, None)
                 }
                 CastlingNotation::KingToRook => (king, rook, None),
             },
+        }
+    }
+
+    /// A switch's alias: its squares in the other order.
+    fn switch_alias(m: &Move) -> Option<UciParts> {
+        match *m {
+            Move::Switch {
+                first,
+                second,
+                promotion,
+            } => Some((second, first, promotion)),
+            _ => None,
         }
     }
 
@@ -76,12 +93,22 @@ impl Position {
             return Ok(*m);
         }
         // Canonical forms take precedence, so an alias only stands where no
-        // legal move has those squares.
-        let aliases: Vec<Move> = legal
+        // legal move has those squares; a castling alias before a switch's
+        // (RULES.md: a king-first pair that names a legal castling is that
+        // castling).
+        let castlings: Vec<Move> = legal
             .iter()
             .filter(|m| self.castling_alias(m) == Some(parts))
             .copied()
             .collect();
-        self.single_candidate(text, aliases)
+        if !castlings.is_empty() {
+            return self.single_candidate(text, castlings);
+        }
+        let switches: Vec<Move> = legal
+            .iter()
+            .filter(|m| Self::switch_alias(m) == Some(parts))
+            .copied()
+            .collect();
+        self.single_candidate(text, switches)
     }
 }

@@ -8,10 +8,12 @@
 //! uses: it calls a hook.
 
 mod standard;
+mod switching;
+mod teleporting_kings;
 
 use std::{fmt, str::FromStr};
 
-use shakmaty::{Bitboard, CastlingSide, Color, File, Rank, Square};
+use shakmaty::{Bitboard, ByColor, CastlingSide, Color, File, Rank, Square};
 
 use crate::{MoveList, Position, StartKind};
 
@@ -37,8 +39,10 @@ pub(crate) trait RuleSet {
         }
     }
 
-    /// Moves this rule set adds to the common ones. Each must be legal.
-    fn add_extra_moves(_pos: &Position, _moves: &mut MoveList) {}
+    /// Moves this rule set adds to the common ones, by its own conditions
+    /// but before the test that the mover's king is safe afterwards, which
+    /// the pipeline applies. `common` holds the legal common moves.
+    fn add_extra_candidates(_pos: &Position, _common: &MoveList, _candidates: &mut MoveList) {}
 
     /// Squares on which `color` may have pawns.
     fn pawn_squares(_color: Color) -> Bitboard {
@@ -71,6 +75,18 @@ pub(crate) trait RuleSet {
         true
     }
 
+    /// The letter of the rule set's once-per-game right in FEN field 7
+    /// (`T` for White, `t` for Black), if it has one.
+    fn rights_letter() -> Option<char> {
+        None
+    }
+
+    /// The rights a fresh game would have in `pos`: for a start, or a FEN
+    /// without field 7.
+    fn default_rights(_pos: &Position) -> ByColor<bool> {
+        ByColor::new_with(|_| false)
+    }
+
     /// The kinds of start this rule set is played from.
     fn starts() -> &'static [StartKind] {
         &[StartKind::Standard, StartKind::Chess960, StartKind::Fen]
@@ -87,6 +103,10 @@ pub(crate) trait RuleSet {
 pub enum Rules {
     /// Chess by the FIDE laws, from the usual array or a Chess960 array.
     Standard,
+    /// Each king may teleport once per game.
+    TeleportingKings,
+    /// Two adjacent own units may exchange squares instead of a move.
+    Switching,
 }
 
 /// Calls `$method` of the rule set that `$rules` names.
@@ -94,18 +114,24 @@ macro_rules! dispatch {
     ($rules:expr, $method:ident($($arg:expr),*)) => {
         match $rules {
             Rules::Standard => <standard::Standard as RuleSet>::$method($($arg),*),
+            Rules::TeleportingKings => {
+                <teleporting_kings::TeleportingKings as RuleSet>::$method($($arg),*)
+            }
+            Rules::Switching => <switching::Switching as RuleSet>::$method($($arg),*),
         }
     };
 }
 
 impl Rules {
     /// Every rule set, in the order of RULES.md.
-    pub const ALL: [Rules; 1] = [Rules::Standard];
+    pub const ALL: [Rules; 3] = [Rules::Standard, Rules::TeleportingKings, Rules::Switching];
 
     /// The key of the rule set in the API and the CLI (`standard`).
     pub const fn key(self) -> &'static str {
         match self {
             Rules::Standard => "standard",
+            Rules::TeleportingKings => "teleporting-kings",
+            Rules::Switching => "switching",
         }
     }
 
@@ -115,6 +141,10 @@ impl Rules {
         match (self, chess960) {
             (Rules::Standard, false) => "Standard",
             (Rules::Standard, true) => "Chess960",
+            (Rules::TeleportingKings, false) => "Teleporting Kings",
+            (Rules::TeleportingKings, true) => "Teleporting Kings 960",
+            (Rules::Switching, false) => "Switching",
+            (Rules::Switching, true) => "Switching 960",
         }
     }
 
@@ -130,8 +160,13 @@ impl Rules {
         dispatch!(self, castling_files(side))
     }
 
-    pub(crate) fn add_extra_moves(self, pos: &Position, moves: &mut MoveList) {
-        dispatch!(self, add_extra_moves(pos, moves))
+    pub(crate) fn add_extra_candidates(
+        self,
+        pos: &Position,
+        common: &MoveList,
+        candidates: &mut MoveList,
+    ) {
+        dispatch!(self, add_extra_candidates(pos, common, candidates))
     }
 
     pub(crate) fn pawn_squares(self, color: Color) -> Bitboard {
@@ -144,6 +179,14 @@ impl Rules {
 
     pub(crate) fn has_insufficient_material(self, pos: &Position, color: Color) -> bool {
         dispatch!(self, has_insufficient_material(pos, color))
+    }
+
+    pub(crate) fn rights_letter(self) -> Option<char> {
+        dispatch!(self, rights_letter())
+    }
+
+    pub(crate) fn default_rights(self, pos: &Position) -> ByColor<bool> {
+        dispatch!(self, default_rights(pos))
     }
 
     /// The kinds of start this rule set is played from.

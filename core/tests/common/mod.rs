@@ -68,3 +68,86 @@ pub fn read_epd_file(name: &str) -> Vec<PerftCase> {
         })
         .collect()
 }
+
+use kingpost_core::{Game, Move, Position, Rules, Start};
+use rand::{Rng, SeedableRng, rngs::SmallRng};
+
+/// Perft by an independent route: every pseudo-legal move is played and
+/// kept only if the mover's king is then safe.
+pub fn brute_force_perft(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    brute_force_legal(pos)
+        .into_iter()
+        .map(|m| {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            brute_force_perft(&child, depth - 1)
+        })
+        .sum()
+}
+
+/// The legal moves by the brute-force route.
+pub fn brute_force_legal(pos: &Position) -> Vec<Move> {
+    pos.pseudo_legal_moves()
+        .into_iter()
+        .filter(|m| pos.is_legal_by_trial(*m))
+        .collect()
+}
+
+/// Checks, at every position of `games` random games of `rules` from starts
+/// drawn by `start`: the legal moves are the brute-force ones; every move's
+/// UCI and SAN read back to it; the FEN reads back to the same FEN.
+/// Returns the number of positions checked.
+pub fn check_random_games(
+    rules: Rules,
+    seed: u64,
+    games: usize,
+    max_plies: usize,
+    start: impl Fn(&mut SmallRng) -> Start,
+) -> usize {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut positions = 0;
+    for _ in 0..games {
+        let initial = Position::from_start(rules, &start(&mut rng)).unwrap();
+        let mut game = Game::new(initial);
+        for _ in 0..max_plies {
+            let pos = game.position();
+            positions += 1;
+            check_position(pos);
+            if game.outcome().is_some() {
+                break;
+            }
+            let legal = pos.legal_moves();
+            game.play_unchecked(legal[rng.random_range(0..legal.len())]);
+        }
+    }
+    positions
+}
+
+fn check_position(pos: &Position) {
+    let fen = pos.fen();
+    let reparsed = Position::from_fen(pos.rules(), &fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    assert_eq!(reparsed.fen(), fen, "FEN round trip");
+    assert_eq!(reparsed.repetition_key(), pos.repetition_key(), "{fen}");
+
+    let legal = pos.legal_moves();
+    let mut sorted: Vec<String> = legal.iter().map(|m| format!("{m:?}")).collect();
+    let mut brute: Vec<String> = brute_force_legal(pos)
+        .iter()
+        .map(|m| format!("{m:?}"))
+        .collect();
+    sorted.sort();
+    brute.sort();
+    assert_eq!(
+        sorted, brute,
+        "legal moves = pseudo-legal moves that leave the king safe, in {fen}"
+    );
+
+    for m in &legal {
+        for text in [pos.uci(m), pos.san_among(m, &legal)] {
+            assert_eq!(pos.parse_move(&text).as_ref(), Ok(m), "{text} in {fen}");
+        }
+    }
+}

@@ -1,0 +1,45 @@
+//! `teleporting-kings` (RULES.md, Teleporting Kings): each king may, once
+//! per game, move to a far empty square that is not attacked.
+
+use shakmaty::{Bitboard, ByColor, attacks};
+
+use super::RuleSet;
+use crate::{Move, MoveList, Position};
+
+#[derive(Debug)]
+pub(crate) struct TeleportingKings;
+
+impl RuleSet for TeleportingKings {
+    /// Candidates by rules 1, 3 and 4; rule 2 (the square is not attacked
+    /// once the king has left) is the pipeline's king-safety test.
+    fn add_extra_candidates(pos: &Position, common: &MoveList, candidates: &mut MoveList) {
+        let Some(king) = pos.board().king_of(pos.turn()) else {
+            return;
+        };
+        if !pos.has_right(pos.turn()) || pos.is_check() {
+            return;
+        }
+        // Rule 4: a king move onto a legal castling destination is that castling.
+        let castling_destinations: Bitboard = common
+            .iter()
+            .filter_map(|m| match *m {
+                Move::Castle { king, rook } => Some(pos.castling_destinations(king, rook).0),
+                _ => None,
+            })
+            .collect();
+        let targets =
+            !pos.board().occupied() & !attacks::king_attacks(king) & !castling_destinations;
+        for to in targets {
+            candidates.push(Move::Teleport { from: king, to });
+        }
+    }
+
+    fn rights_letter() -> Option<char> {
+        Some('T')
+    }
+
+    /// Teleports unspent.
+    fn default_rights(_pos: &Position) -> ByColor<bool> {
+        ByColor::new_with(|_| true)
+    }
+}
