@@ -47,6 +47,24 @@ const CASES: &[Case] = &[
         fen: USUAL,
         depth: 4,
     },
+    Case {
+        name: "captive-kings",
+        rules: Rules::CaptiveKings,
+        fen: "rnbqKbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQkBNR w KQkq - 0 1 Cc",
+        depth: 4,
+    },
+    Case {
+        name: "bunker-leap",
+        rules: Rules::BunkerLeap,
+        fen: USUAL,
+        depth: 4,
+    },
+    Case {
+        name: "pre-chess",
+        rules: Rules::BunkerLeap,
+        fen: "8/pppppppp/8/8/8/8/PPPPPPPP/8[KQRRBBNNkqrrbbnn] w - - 0 1 -",
+        depth: 4,
+    },
 ];
 
 fn median(mut xs: Vec<f64>) -> f64 {

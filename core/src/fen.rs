@@ -3,9 +3,13 @@
 
 use std::fmt;
 
-use shakmaty::{Bitboard, Board, ByColor, CastlingSide, Color, File, Piece, Rank, Role, Square};
+use shakmaty::{
+    Bitboard, Board, ByColor, ByRole, CastlingSide, Color, File, Piece, Rank, Role, Square,
+};
 
-use crate::{Position, PositionError, Rules, position::CastlingNotation};
+use crate::{
+    Position, PositionError, Rules, StartKind, position::CastlingNotation, variant::prechess,
+};
 
 /// A field of a FEN, named in parse errors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,15 +80,17 @@ impl Position {
             });
         }
 
+        let (board_text, holdings) = split_holdings(rules, fields[0])?;
         let mut pos = Position {
             rules,
-            board: parse_placement(fields[0])?,
+            board: parse_placement(board_text)?,
             turn: parse_turn(fields[1])?,
             castling_rooks: Bitboard::EMPTY,
             ep_square: parse_ep_square(fields[3])?,
             halfmoves: parse_counter(fields.get(4), FenField::Halfmoves, 0)?,
             fullmoves: parse_counter(fields.get(5), FenField::Fullmoves, 1)?,
             rights: ByColor::new_with(|_| false),
+            holdings,
             castling_notation: CastlingNotation::KingToDestination,
         };
         pos.rights = match (fields.get(6), rules.rights_letter()) {
@@ -131,7 +137,7 @@ impl Position {
             .map_or_else(|| "-".to_owned(), |sq| sq.to_string());
         let mut fen = format!(
             "{} {} {} {} {} {}",
-            self.board.board_fen(),
+            self.board_fen_with_holdings(),
             self.turn.char(),
             self.castling_fen(),
             ep,
@@ -143,6 +149,24 @@ impl Position {
             fen.push_str(&rights_fen(self.rights, letter));
         }
         fen
+    }
+
+    /// The placement field, with the units still to place in brackets
+    /// during the Pre-chess placement phase.
+    fn board_fen_with_holdings(&self) -> String {
+        let mut out = self.board.board_fen().to_string();
+        if !self.is_placement_done() {
+            out.push('[');
+            for color in Color::ALL {
+                for role in prechess::PLACED_ROLES {
+                    for _ in 0..*self.holdings(color).get(role) {
+                        out.push(role.of(color).char());
+                    }
+                }
+            }
+            out.push(']');
+        }
+        out
     }
 
     /// X-FEN castling: `K`/`Q` for the outermost rook on a side of the
@@ -174,6 +198,37 @@ impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.fen())
     }
+}
+
+/// Splits `board[holdings]`; holdings belong to rule sets with a Pre-chess start.
+fn split_holdings(rules: Rules, text: &str) -> Result<(&str, ByColor<ByRole<u8>>), FenError> {
+    let field = FenField::Placement;
+    let mut holdings = ByColor::<ByRole<u8>>::default();
+    let Some((board, rest)) = text.split_once('[') else {
+        return Ok((text, holdings));
+    };
+    let inside = rest
+        .strip_suffix(']')
+        .ok_or_else(|| invalid(field, "the holdings in brackets are not closed by `]`"))?;
+    if !inside.is_empty() && !rules.starts().contains(&StartKind::Prechess) {
+        return Err(invalid(
+            field,
+            format!("{rules} has no placement phase, so no holdings"),
+        ));
+    }
+    for ch in inside.chars() {
+        let piece = Piece::from_char(ch)
+            .filter(|piece| piece.role != Role::Pawn)
+            .ok_or_else(|| {
+                invalid(
+                    field,
+                    format!("`{ch}` in the holdings is not a piece to place"),
+                )
+            })?;
+        let count = holdings.get_mut(piece.color).get_mut(piece.role);
+        *count = count.saturating_add(1);
+    }
+    Ok((board, holdings))
 }
 
 fn parse_placement(text: &str) -> Result<Board, FenError> {

@@ -7,7 +7,7 @@
 
 use shakmaty::{Bitboard, File, Role, Square, attacks};
 
-use crate::{Move, MoveList, Position};
+use crate::{Move, MoveList, Position, variant::prechess};
 
 impl Position {
     /// Every legal move in this position.
@@ -21,21 +21,23 @@ impl Position {
     /// fast path for callers that generate many times (perft, search).
     pub fn legal_moves_into(&self, moves: &mut MoveList) {
         moves.clear();
+        if !self.is_placement_done() {
+            prechess::add_placements(self, moves);
+            return;
+        }
+        let castling_is_common = self.rules.castling_checks_attacks();
         // Units never capture a king, even one that check cannot touch.
         let target = !self.us() & !self.board.kings();
-        let king = self
-            .board
-            .king_of(self.turn)
-            .filter(|_| self.rules.can_be_checked(self, self.turn));
-
-        match king {
+        match self.checkable_king() {
             Some(king) => {
                 let has_ep = self.gen_en_passant(moves);
                 let checkers = self.checkers();
                 if checkers.is_empty() {
                     self.gen_non_king(target, moves);
                     self.gen_safe_king(king, target, moves);
-                    self.gen_castling(moves);
+                    if castling_is_common {
+                        self.gen_castling(moves);
+                    }
                 } else {
                     self.gen_evasions(king, checkers, moves);
                 }
@@ -48,11 +50,17 @@ impl Position {
                 // No king that check can reach: nothing restricts the moves.
                 self.gen_en_passant(moves);
                 self.gen_non_king(target, moves);
-                self.gen_castling(moves);
+                if castling_is_common {
+                    self.gen_castling(moves);
+                }
             }
         }
 
         let mut extra = MoveList::new();
+        if !castling_is_common {
+            // Castling without conditions on attacks is tested like any added move.
+            self.gen_castling(&mut extra);
+        }
         self.rules.add_extra_candidates(self, moves, &mut extra);
         // By reference: moving the list into an iterator would copy all of it.
         for m in &extra {
@@ -68,10 +76,15 @@ impl Position {
     #[doc(hidden)]
     pub fn pseudo_legal_moves(&self) -> MoveList {
         let mut moves = MoveList::new();
+        if !self.is_placement_done() {
+            prechess::add_placements(self, &mut moves);
+            return moves;
+        }
         let target = !self.us() & !self.board.kings();
         self.gen_en_passant(&mut moves);
         self.gen_non_king(target, &mut moves);
-        if let Some(king) = self.board.king_of(self.turn) {
+        // A king that check cannot reach moves only as its rule set says.
+        if let Some(king) = self.checkable_king() {
             self.push_normal(
                 Role::King,
                 king,
@@ -90,6 +103,13 @@ impl Position {
     #[doc(hidden)]
     pub fn is_legal_by_trial(&self, m: Move) -> bool {
         self.is_safe_after(m)
+    }
+
+    /// The square of the mover's king, if check can reach it.
+    fn checkable_king(&self) -> Option<Square> {
+        self.board
+            .king_of(self.turn)
+            .filter(|_| self.rules.can_be_checked(self, self.turn))
     }
 
     /// Whether `m` is legal here.
@@ -238,7 +258,8 @@ impl Position {
         };
         let rights = self.castling_rooks & Bitboard::from_rank(self.turn.backrank());
         for rook in rights {
-            if self.is_castling_possible(king, rook) {
+            if self.rules.may_castle_with(self, king, rook) && self.is_castling_possible(king, rook)
+            {
                 moves.push(Move::Castle { king, rook });
             }
         }
@@ -253,7 +274,7 @@ impl Position {
         if ((king_path | rook_path) & others).any() {
             return false;
         }
-        if !self.rules.can_be_checked(self, self.turn) {
+        if !self.rules.castling_checks_attacks() {
             return true;
         }
         let them = !self.turn;
@@ -287,7 +308,7 @@ impl Position {
                     .is_empty()
             }
             // Castling checks its own squares; the rule set checks the moves it adds.
-            Move::Castle { .. } | Move::Teleport { .. } | Move::Switch { .. } => true,
+            _ => true,
         }
     }
 }

@@ -16,10 +16,14 @@ pub enum Move {
     },
     /// A pawn captures en passant, moving to the square the enemy pawn passed.
     EnPassant { from: Square, to: Square },
-    /// Castling, named by the squares of the king and the rook that castle.
+    /// Castling, named by the squares of the king and the rook that castle
+    /// (in Captive Kings the king is the enemy's).
     Castle { king: Square, rook: Square },
     /// Teleporting Kings: the king's once-per-game move to a far square.
     Teleport { from: Square, to: Square },
+    /// King to Bunker Leap: the king's once-per-game leap along its first
+    /// rank to the b- or g-file.
+    Leap { from: Square, to: Square },
     /// Switching: two adjacent own units exchange squares. `first` is the
     /// square written first (RULES.md, notation): the non-king one when a
     /// king takes part, otherwise the lower one. `promotion` is what a pawn
@@ -29,31 +33,23 @@ pub enum Move {
         second: Square,
         promotion: Option<Role>,
     },
+    /// Pre-chess: a unit from the mover's holding placed on a square.
+    Put { role: Role, to: Square },
 }
 
 /// Room for every legal move of any position of any rule set.
 pub type MoveList = ArrayVec<Move, 512>;
 
 impl Move {
-    /// The square the moving unit leaves (a switch's first square).
-    pub const fn from(&self) -> Square {
-        match *self {
-            Move::Normal { from, .. }
-            | Move::EnPassant { from, .. }
-            | Move::Teleport { from, .. } => from,
-            Move::Castle { king, .. } => king,
-            Move::Switch { first, .. } => first,
-        }
-    }
-
     /// The origin and destination of a move that carries one unit from one
-    /// square to another: not castling, not a switch.
+    /// square to another: not castling, a switch or a placement.
     pub const fn from_to(&self) -> Option<(Square, Square)> {
         match *self {
             Move::Normal { from, to, .. }
             | Move::EnPassant { from, to }
-            | Move::Teleport { from, to } => Some((from, to)),
-            Move::Castle { .. } | Move::Switch { .. } => None,
+            | Move::Teleport { from, to }
+            | Move::Leap { from, to } => Some((from, to)),
+            Move::Castle { .. } | Move::Switch { .. } | Move::Put { .. } => None,
         }
     }
 
@@ -62,7 +58,7 @@ impl Move {
         match *self {
             Move::Normal { capture, .. } => capture,
             Move::EnPassant { .. } => Some(Role::Pawn),
-            Move::Castle { .. } | Move::Teleport { .. } | Move::Switch { .. } => None,
+            _ => None,
         }
     }
 
@@ -78,13 +74,13 @@ impl Move {
     }
 
     /// Whether the move resets the 50-move counter: a capture, a pawn
-    /// move, or a promotion (a switch is otherwise reversible).
+    /// move, a promotion (a switch is otherwise reversible) or a placement.
     pub const fn is_zeroing(&self) -> bool {
         match *self {
             Move::Normal { role, capture, .. } => matches!(role, Role::Pawn) || capture.is_some(),
-            Move::EnPassant { .. } => true,
+            Move::EnPassant { .. } | Move::Put { .. } => true,
             Move::Switch { promotion, .. } => promotion.is_some(),
-            Move::Castle { .. } | Move::Teleport { .. } => false,
+            Move::Castle { .. } | Move::Teleport { .. } | Move::Leap { .. } => false,
         }
     }
 

@@ -8,6 +8,8 @@ use shakmaty::Color;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WinReason {
     Checkmate,
+    /// Captive Kings: the winner's free king reached its own first rank.
+    GoalRank,
 }
 
 /// Why a game was drawn, as the rules decide it or a claim asks.
@@ -66,6 +68,10 @@ impl Outcome {
                 reason: WinReason::Checkmate,
                 ..
             } => "checkmate",
+            Outcome::Decisive {
+                reason: WinReason::GoalRank,
+                ..
+            } => "goal_rank",
             Outcome::Draw(reason) => match reason {
                 DrawReason::Stalemate => "stalemate",
                 DrawReason::InsufficientMaterial => "insufficient_material",

@@ -1,7 +1,7 @@
 //! A position of any rule set: the board and every right that decides what
 //! may happen next.
 
-use shakmaty::{Bitboard, Board, ByColor, CastlingSide, Color, Role, Square, attacks};
+use shakmaty::{Bitboard, Board, ByColor, ByRole, CastlingSide, Color, Role, Square, attacks};
 
 use crate::{Move, Outcome, Rules, outcome::DrawReason};
 
@@ -29,8 +29,11 @@ pub struct Position {
     pub(crate) halfmoves: u32,
     pub(crate) fullmoves: u32,
     /// The rule set's once-per-game right of each side (RULES.md, extended
-    /// FEN, field 7): the teleport in Teleporting Kings. Unused elsewhere.
+    /// FEN, field 7): the teleport in Teleporting Kings, captivity in
+    /// Captive Kings, the leap in King to Bunker Leap. Unused elsewhere.
     pub(crate) rights: ByColor<bool>,
+    /// Units still to place in the Pre-chess placement phase.
+    pub(crate) holdings: ByColor<ByRole<u8>>,
     pub(crate) castling_notation: CastlingNotation,
 }
 
@@ -43,6 +46,8 @@ pub enum PositionError {
     TooManyKings(Color),
     #[error("a {color:?} pawn stands on {square}, where it cannot be")]
     PawnOnImpossibleSquare { color: Color, square: Square },
+    #[error("the kings stand next to each other")]
+    KingsAdjacent,
     #[error("the side not to move ({0:?}) is in check")]
     OppositeCheck(Color),
     #[error("the side to move is in check from {0} units, which no legal move can cause")]
@@ -55,6 +60,10 @@ pub enum PositionError {
     DuplicateCastlingRight { color: Color },
     #[error("en-passant square {0} is not the square a pawn just passed")]
     InvalidEnPassant(Square),
+    #[error("{color:?} cannot hold that right here: {reason}")]
+    InvalidRight { color: Color, reason: &'static str },
+    #[error("the units to place do not fit the empty squares of the first ranks")]
+    InvalidHoldings,
 }
 
 impl Position {
@@ -86,8 +95,8 @@ impl Position {
         self.fullmoves
     }
 
-    /// Whether `color` still holds the rule set's once-per-game right
-    /// (the teleport in Teleporting Kings).
+    /// Whether `color` still holds the rule set's once-per-game right: the
+    /// teleport, captivity or the leap.
     pub const fn has_right(&self, color: Color) -> bool {
         *self.rights.get(color)
     }
@@ -158,6 +167,13 @@ impl Position {
     /// Plays a move without checking that it is legal.
     pub fn play_unchecked(&mut self, m: Move) {
         let color = self.turn;
+        // Before the right is spent: captivity decides who castles with whom.
+        if let Some(king) = self.moving_king(&m) {
+            self.discard_castling_with(king);
+        }
+        if self.rules.spends_right(self, &m) {
+            *self.rights.get_mut(color) = false;
+        }
         self.ep_square = None;
         self.halfmoves = if m.is_zeroing() {
             0
@@ -176,11 +192,6 @@ impl Position {
                 if role == Role::Pawn && from.file() == to.file() && from.distance(to) == 2 {
                     self.ep_square = Some(Square::new((u32::from(from) + u32::from(to)) / 2));
                 }
-                if role == Role::King {
-                    self.castling_rooks &= !Bitboard::from_rank(color.backrank());
-                }
-                // A rook that moves or is captured loses its castling right.
-                self.castling_rooks &= !(Bitboard::from(from) | Bitboard::from(to));
                 self.board.discard_piece_at(from);
                 self.board
                     .set_piece_at(to, promotion.unwrap_or(role).of(color));
@@ -197,13 +208,12 @@ impl Position {
                 let rook_piece = self.board.remove_piece_at(rook).expect("castling rook");
                 self.board.set_piece_at(king_to, king_piece);
                 self.board.set_piece_at(rook_to, rook_piece);
+                // The castler's rights are spent, whichever king castled.
                 self.castling_rooks &= !Bitboard::from_rank(color.backrank());
             }
-            Move::Teleport { from, to } => {
+            Move::Teleport { from, to } | Move::Leap { from, to } => {
                 self.board.discard_piece_at(from);
                 self.board.set_piece_at(to, Role::King.of(color));
-                self.castling_rooks &= !Bitboard::from_rank(color.backrank());
-                *self.rights.get_mut(color) = false;
             }
             Move::Switch {
                 first,
@@ -222,11 +232,22 @@ impl Position {
                         self.board.set_piece_at(square, role.of(color));
                     }
                 }
-                if a.role == Role::King || b.role == Role::King {
-                    self.castling_rooks &= !Bitboard::from_rank(color.backrank());
-                }
-                self.castling_rooks &= !(Bitboard::from(first) | Bitboard::from(second));
             }
+            Move::Put { role, to } => {
+                *self.holdings.get_mut(color).get_mut(role) -= 1;
+                self.board.set_piece_at(to, role.of(color));
+                if self.is_placement_done() {
+                    self.castling_rooks = self.initial_castling_rooks();
+                    self.rights = self.rules.default_rights(self);
+                }
+            }
+        }
+        // A rook that moves, is switched or is captured loses its right.
+        if let Some((from, to)) = m.from_to().or(match m {
+            Move::Switch { first, second, .. } => Some((first, second)),
+            _ => None,
+        }) {
+            self.castling_rooks &= !(Bitboard::from(from) | Bitboard::from(to));
         }
 
         if color.is_black() {
@@ -235,12 +256,72 @@ impl Position {
         self.turn = !color;
     }
 
+    /// The square of the king that `m` moves by itself, if any: castling
+    /// is not counted here, it spends the castler's rights itself.
+    fn moving_king(&self, m: &Move) -> Option<Square> {
+        match *m {
+            Move::Normal {
+                role: Role::King,
+                from,
+                ..
+            }
+            | Move::Teleport { from, .. }
+            | Move::Leap { from, .. } => Some(from),
+            Move::Switch { first, second, .. } => [first, second]
+                .into_iter()
+                .find(|&sq| self.board.role_at(sq) == Some(Role::King)),
+            _ => None,
+        }
+    }
+
+    /// Drops the castling rights of whichever side castles with the king
+    /// on `king`, which is about to move.
+    fn discard_castling_with(&mut self, king: Square) {
+        for color in Color::ALL {
+            if self.rules.castling_king(self, color) == Some(king) {
+                self.castling_rooks &= !Bitboard::from_rank(color.backrank());
+            }
+        }
+    }
+
+    /// Whether every unit of the placement phase stands on the board.
+    pub fn is_placement_done(&self) -> bool {
+        self.holdings
+            .iter()
+            .all(|side| side.iter().all(|&n| n == 0))
+    }
+
+    /// The units `color` still has to place.
+    pub fn holdings(&self, color: Color) -> &ByRole<u8> {
+        self.holdings.get(color)
+    }
+
+    /// The castling rights of a fresh array: for each king on its first
+    /// rank, the outermost rook of its side on each side of it.
+    pub(crate) fn initial_castling_rooks(&self) -> Bitboard {
+        let mut rooks = Bitboard::EMPTY;
+        for color in Color::ALL {
+            let Some(king) = self.rules.castling_king(self, color) else {
+                continue;
+            };
+            let candidates =
+                self.board.by_piece(Role::Rook.of(color)) & Bitboard::from_rank(color.backrank());
+            rooks.extend(candidates.first().filter(|&rook| rook < king));
+            rooks.extend(candidates.last().filter(|&rook| rook > king));
+        }
+        rooks
+    }
+
     /// Whether `m`, played here, leaves the mover's king out of check: the
     /// legality test of the moves a rule set adds.
     pub(crate) fn is_safe_after(&self, m: Move) -> bool {
         let mut after = self.clone();
         after.play_unchecked(m);
-        after.checkers_of(self.turn).is_empty()
+        let kings = after.board.kings();
+        let kings_adjacent = kings
+            .first()
+            .is_some_and(|king| (attacks::king_attacks(king) & kings).any());
+        after.checkers_of(self.turn).is_empty() && !kings_adjacent
     }
 
     /// Whether `color` lacks mating material (RULES.md, insufficient material).
@@ -257,6 +338,9 @@ impl Position {
     /// insufficient material, the 75-move rule. Repetitions need the game's
     /// history: see [`crate::Game::outcome`].
     pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(outcome) = self.rules.outcome(self) {
+            return Some(outcome);
+        }
         if self.legal_moves().is_empty() {
             return Some(if self.is_check() {
                 Outcome::checkmate(!self.turn)
@@ -281,11 +365,12 @@ impl Position {
     /// Checks the position against the rules that every reachable one obeys.
     pub(crate) fn validate(&self) -> Result<(), PositionError> {
         for color in Color::ALL {
-            let kings = self.board.by_piece(Role::King.of(color));
-            if kings.is_empty() {
+            let kings = self.board.by_piece(Role::King.of(color)).count()
+                + usize::from(*self.holdings(color).get(Role::King));
+            if kings == 0 {
                 return Err(PositionError::MissingKing(color));
             }
-            if kings.more_than_one() {
+            if kings > 1 {
                 return Err(PositionError::TooManyKings(color));
             }
             let misplaced =
@@ -294,6 +379,13 @@ impl Position {
                 return Err(PositionError::PawnOnImpossibleSquare { color, square });
             }
             self.validate_castling(color)?;
+        }
+        if let (Some(white), Some(black)) = (
+            self.board.king_of(Color::White),
+            self.board.king_of(Color::Black),
+        ) && white.distance(black) <= 1
+        {
+            return Err(PositionError::KingsAdjacent);
         }
         if self.checkers_of(!self.turn).any() {
             return Err(PositionError::OppositeCheck(!self.turn));
@@ -305,7 +397,40 @@ impl Position {
         if let Some(ep) = self.ep_square {
             self.validate_ep_square(ep)?;
         }
-        Ok(())
+        self.validate_holdings()?;
+        self.rules.validate(self)
+    }
+
+    /// In the placement phase, White places first and the sides alternate,
+    /// and each side's units fill exactly the empty squares of its first rank.
+    fn validate_holdings(&self) -> Result<(), PositionError> {
+        if self.is_placement_done() {
+            return Ok(());
+        }
+        let count = |color: Color| {
+            self.holdings(color)
+                .iter()
+                .map(|&n| usize::from(n))
+                .sum::<usize>()
+        };
+        let free =
+            |color: Color| (Bitboard::from_rank(color.backrank()) & !self.board.occupied()).count();
+        let turn_fits = match self.turn {
+            Color::White => count(Color::White) == count(Color::Black),
+            Color::Black => count(Color::White) + 1 == count(Color::Black),
+        };
+        let fills = Color::ALL
+            .into_iter()
+            .all(|color| count(color) == free(color));
+        if turn_fits
+            && fills
+            && *self.holdings(Color::White).get(Role::Pawn) == 0
+            && *self.holdings(Color::Black).get(Role::Pawn) == 0
+        {
+            Ok(())
+        } else {
+            Err(PositionError::InvalidHoldings)
+        }
     }
 
     fn validate_castling(&self, color: Color) -> Result<(), PositionError> {

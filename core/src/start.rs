@@ -3,7 +3,7 @@
 
 use shakmaty::{Bitboard, Board, ByColor, Color, File, Rank, Role, Square};
 
-use crate::{FenError, Position, Rules, position::CastlingNotation};
+use crate::{FenError, Position, Rules, position::CastlingNotation, variant::prechess};
 
 /// The number of Chess960 arrays.
 pub const CHESS960_COUNT: u16 = 960;
@@ -21,6 +21,8 @@ pub enum Start {
     Chess960(u16),
     /// A shuffle array by its id, 0..2880.
     Shuffle(u16),
+    /// Empty back ranks and a placement phase (King to Bunker Leap).
+    Prechess,
     /// A position given as extended FEN.
     Fen(String),
 }
@@ -31,6 +33,7 @@ pub enum StartKind {
     Standard,
     Chess960,
     Shuffle,
+    Prechess,
     Fen,
 }
 
@@ -40,6 +43,7 @@ impl StartKind {
             StartKind::Standard => "standard",
             StartKind::Chess960 => "chess960",
             StartKind::Shuffle => "shuffle",
+            StartKind::Prechess => "prechess",
             StartKind::Fen => "fen",
         }
     }
@@ -51,6 +55,7 @@ impl Start {
             Start::Standard => StartKind::Standard,
             Start::Chess960(_) => StartKind::Chess960,
             Start::Shuffle(_) => StartKind::Shuffle,
+            Start::Prechess => StartKind::Prechess,
             Start::Fen(_) => StartKind::Fen,
         }
     }
@@ -58,18 +63,19 @@ impl Start {
 
 /// A start that does not parse.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a start: expected standard, chess960:<0-959> or shuffle:<0-2879>")]
+#[error("`{0}` is not a start: expected standard, chess960:<0-959>, shuffle:<0-2879> or prechess")]
 pub struct ParseStartError(pub String);
 
 impl std::str::FromStr for Start {
     type Err = ParseStartError;
 
-    /// Reads `standard`, `chess960:<n>` or `shuffle:<id>` (a FEN start is
-    /// given as the FEN itself).
+    /// Reads `standard`, `chess960:<n>`, `shuffle:<id>` or `prechess` (a
+    /// FEN start is given as the FEN itself).
     fn from_str(text: &str) -> Result<Start, ParseStartError> {
         let error = || ParseStartError(text.to_owned());
         match text.split_once(':') {
             None if text == "standard" => Ok(Start::Standard),
+            None if text == "prechess" => Ok(Start::Prechess),
             Some(("chess960", n)) => n.parse().map(Start::Chess960).map_err(|_| error()),
             Some(("shuffle", id)) => id.parse().map(Start::Shuffle).map_err(|_| error()),
             _ => Err(error()),
@@ -180,23 +186,29 @@ impl Position {
                 kind: start.kind(),
             });
         }
-        let (array, notation) = match *start {
+        let (board, holdings, notation) = match *start {
             Start::Standard => (
-                shuffle_array(USUAL_ARRAY).expect("usual array"),
+                board_from_array(shuffle_array(USUAL_ARRAY).expect("usual array")),
+                ByColor::default(),
                 CastlingNotation::KingToDestination,
             ),
             Start::Chess960(n) => (
-                chess960_array(n).ok_or(StartError::Chess960OutOfRange(n))?,
+                board_from_array(chess960_array(n).ok_or(StartError::Chess960OutOfRange(n))?),
+                ByColor::default(),
                 CastlingNotation::KingToRook,
             ),
             Start::Shuffle(id) => (
-                shuffle_array(id).ok_or(StartError::ShuffleOutOfRange(id))?,
+                board_from_array(shuffle_array(id).ok_or(StartError::ShuffleOutOfRange(id))?),
+                ByColor::default(),
+                CastlingNotation::KingToRook,
+            ),
+            Start::Prechess => (
+                prechess::board(),
+                prechess::full_holdings(),
                 CastlingNotation::KingToRook,
             ),
             Start::Fen(ref fen) => return Ok(Position::from_fen(rules, fen)?),
         };
-        let board = board_from_array(array);
-        let castling_rooks = board.rooks() & Bitboard::BACKRANKS;
         let notation = if rules.always_king_to_rook_castling() {
             CastlingNotation::KingToRook
         } else {
@@ -206,14 +218,19 @@ impl Position {
             rules,
             board,
             turn: Color::White,
-            castling_rooks,
+            castling_rooks: Bitboard::EMPTY,
             ep_square: None,
             halfmoves: 0,
             fullmoves: 1,
             rights: ByColor::new_with(|_| false),
+            holdings,
             castling_notation: notation,
         };
+        rules.set_up_array(&mut pos.board);
+        // Rights follow from the array: captivity and leaps first, since
+        // they decide which king castles.
         pos.rights = rules.default_rights(&pos);
+        pos.castling_rooks = pos.initial_castling_rooks();
         debug_assert_eq!(pos.validate(), Ok(()));
         Ok(pos)
     }

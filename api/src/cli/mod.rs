@@ -47,10 +47,10 @@ enum Command {
 /// The position a chess command starts from.
 #[derive(Debug, Args)]
 struct PositionArgs {
-    /// The rule set: standard, teleporting-kings or switching.
+    /// The rule set: standard, teleporting-kings, switching, captive-kings or bunker-leap.
     #[arg(long, default_value = "standard")]
     rules: String,
-    /// The start: standard, chess960:<0-959> or shuffle:<0-2879>.
+    /// The start: standard, chess960:<0-959>, shuffle:<0-2879> or prechess.
     #[arg(long, conflicts_with = "fen")]
     start: Option<String>,
     /// An extended FEN to start from instead.

@@ -50,7 +50,15 @@ impl Position {
                 out.push_str(&first.to_string());
                 out.push_str(&second.to_string());
             }
-            Move::Normal { .. } | Move::EnPassant { .. } | Move::Teleport { .. } => {
+            Move::Put { role, to } => {
+                out.push(role.upper_char());
+                out.push('@');
+                out.push_str(&to.to_string());
+            }
+            Move::Normal { .. }
+            | Move::EnPassant { .. }
+            | Move::Teleport { .. }
+            | Move::Leap { .. } => {
                 let (from, to) = m.from_to().expect("a move from one square to another");
                 let role = self.role_on(from);
                 if role == Role::Pawn {
@@ -156,7 +164,12 @@ impl Position {
                 })
                 .copied()
                 .collect(),
-            San::Put { .. } | San::Null => Vec::new(),
+            San::Put { role, to } => legal
+                .iter()
+                .filter(|m| **m == Move::Put { role, to })
+                .copied()
+                .collect(),
+            San::Null => Vec::new(),
         };
         self.single_candidate(text, candidates)
     }

@@ -17,7 +17,12 @@ pub(super) fn parse_syntax(text: &str) -> Option<UciMove> {
 impl Position {
     /// The canonical UCI of a move of this position.
     pub fn uci(&self, m: &Move) -> String {
-        let (from, to, promotion) = self.uci_parts(m);
+        let Some((from, to, promotion)) = self.uci_parts(m) else {
+            let Move::Put { role, to } = *m else {
+                unreachable!("only placements name no squares pair")
+            };
+            return format!("{}@{to}", role.upper_char());
+        };
         let mut out = format!("{from}{to}");
         if let Some(role) = promotion {
             out.push(role.char());
@@ -25,15 +30,18 @@ impl Position {
         out
     }
 
-    fn uci_parts(&self, m: &Move) -> UciParts {
-        match *m {
+    /// The squares a move's UCI names; a placement (`K@e1`) names none.
+    fn uci_parts(&self, m: &Move) -> Option<UciParts> {
+        Some(match *m {
             Move::Normal {
                 from,
                 to,
                 promotion,
                 ..
             } => (from, to, promotion),
-            Move::EnPassant { from, to } | Move::Teleport { from, to } => (from, to, None),
+            Move::EnPassant { from, to }
+            | Move::Teleport { from, to }
+            | Move::Leap { from, to } => (from, to, None),
             Move::Switch {
                 first,
                 second,
@@ -45,7 +53,8 @@ impl Position {
                 }
                 CastlingNotation::KingToRook => (king, rook, None),
             },
-        }
+            Move::Put { .. } => return None,
+        })
     }
 
     /// A switch's alias: its squares in the other order.
@@ -80,16 +89,24 @@ impl Position {
     }
 
     pub(super) fn resolve_uci(&self, text: &str, uci: UciMove) -> Result<Move, MoveError> {
+        let legal = self.legal_moves();
         let parts = match uci {
             UciMove::Normal {
                 from,
                 to,
                 promotion,
             } => (from, to, promotion),
-            UciMove::Put { .. } | UciMove::Null => return Err(self.illegal(text)),
+            UciMove::Put { role, to } => {
+                let put = Move::Put { role, to };
+                return if legal.contains(&put) {
+                    Ok(put)
+                } else {
+                    Err(self.illegal(text))
+                };
+            }
+            UciMove::Null => return Err(self.illegal(text)),
         };
-        let legal = self.legal_moves();
-        if let Some(m) = legal.iter().find(|m| self.uci_parts(m) == parts) {
+        if let Some(m) = legal.iter().find(|m| self.uci_parts(m) == Some(parts)) {
             return Ok(*m);
         }
         // Canonical forms take precedence, so an alias only stands where no

@@ -7,15 +7,18 @@
 //! dispatches to it. Nothing outside this module asks which rule set a game
 //! uses: it calls a hook.
 
+mod bunker_leap;
+mod captive_kings;
+pub(crate) mod prechess;
 mod standard;
 mod switching;
 mod teleporting_kings;
 
 use std::{fmt, str::FromStr};
 
-use shakmaty::{Bitboard, ByColor, CastlingSide, Color, File, Rank, Square};
+use shakmaty::{Bitboard, Board, ByColor, CastlingSide, Color, File, Rank, Square};
 
-use crate::{MoveList, Position, StartKind};
+use crate::{Move, MoveList, Outcome, Position, PositionError, StartKind};
 
 /// The hooks of the legality pipeline, with the common laws as defaults.
 pub(crate) trait RuleSet {
@@ -39,10 +42,32 @@ pub(crate) trait RuleSet {
         }
     }
 
+    /// Whether the rook on `rook` may castle now, beside the right itself
+    /// and the path (which the pipeline checks).
+    fn may_castle_with(_pos: &Position, _king: Square, _rook: Square) -> bool {
+        true
+    }
+
+    /// Whether castling needs the king out of check and its path
+    /// unattacked. Without, castling is tested like any added move.
+    fn castling_checks_attacks() -> bool {
+        true
+    }
+
     /// Moves this rule set adds to the common ones, by its own conditions
     /// but before the test that the mover's king is safe afterwards, which
     /// the pipeline applies. `common` holds the legal common moves.
     fn add_extra_candidates(_pos: &Position, _common: &MoveList, _candidates: &mut MoveList) {}
+
+    /// Whether `m` spends the mover's once-per-game right.
+    fn spends_right(_pos: &Position, _m: &Move) -> bool {
+        false
+    }
+
+    /// A win or loss this rule set decides beyond checkmate, in `pos`.
+    fn outcome(_pos: &Position) -> Option<Outcome> {
+        None
+    }
 
     /// Squares on which `color` may have pawns.
     fn pawn_squares(_color: Color) -> Bitboard {
@@ -87,6 +112,14 @@ pub(crate) trait RuleSet {
         ByColor::new_with(|_| false)
     }
 
+    /// Checks the rule set's own state in a parsed position.
+    fn validate(_pos: &Position) -> Result<(), PositionError> {
+        Ok(())
+    }
+
+    /// Turns a chosen array into this rule set's start.
+    fn set_up_array(_board: &mut Board) {}
+
     /// The kinds of start this rule set is played from.
     fn starts() -> &'static [StartKind] {
         &[StartKind::Standard, StartKind::Chess960, StartKind::Fen]
@@ -107,6 +140,12 @@ pub enum Rules {
     TeleportingKings,
     /// Two adjacent own units may exchange squares instead of a move.
     Switching,
+    /// The kings start on each other's squares, immune to check until they
+    /// first move, and race to their own first rank.
+    CaptiveKings,
+    /// King to Bunker Leap: b/c and g/f castling and a once-per-game leap
+    /// along the first rank, from Shuffle and Pre-chess starts too.
+    BunkerLeap,
 }
 
 /// Calls `$method` of the rule set that `$rules` names.
@@ -118,13 +157,21 @@ macro_rules! dispatch {
                 <teleporting_kings::TeleportingKings as RuleSet>::$method($($arg),*)
             }
             Rules::Switching => <switching::Switching as RuleSet>::$method($($arg),*),
+            Rules::CaptiveKings => <captive_kings::CaptiveKings as RuleSet>::$method($($arg),*),
+            Rules::BunkerLeap => <bunker_leap::BunkerLeap as RuleSet>::$method($($arg),*),
         }
     };
 }
 
 impl Rules {
     /// Every rule set, in the order of RULES.md.
-    pub const ALL: [Rules; 3] = [Rules::Standard, Rules::TeleportingKings, Rules::Switching];
+    pub const ALL: [Rules; 5] = [
+        Rules::Standard,
+        Rules::TeleportingKings,
+        Rules::Switching,
+        Rules::CaptiveKings,
+        Rules::BunkerLeap,
+    ];
 
     /// The key of the rule set in the API and the CLI (`standard`).
     pub const fn key(self) -> &'static str {
@@ -132,6 +179,8 @@ impl Rules {
             Rules::Standard => "standard",
             Rules::TeleportingKings => "teleporting-kings",
             Rules::Switching => "switching",
+            Rules::CaptiveKings => "captive-kings",
+            Rules::BunkerLeap => "bunker-leap",
         }
     }
 
@@ -145,6 +194,9 @@ impl Rules {
             (Rules::TeleportingKings, true) => "Teleporting Kings 960",
             (Rules::Switching, false) => "Switching",
             (Rules::Switching, true) => "Switching 960",
+            (Rules::CaptiveKings, false) => "Captive Kings",
+            (Rules::CaptiveKings, true) => "Captive Kings 960",
+            (Rules::BunkerLeap, _) => "King to Bunker Leap",
         }
     }
 
@@ -160,6 +212,14 @@ impl Rules {
         dispatch!(self, castling_files(side))
     }
 
+    pub(crate) fn may_castle_with(self, pos: &Position, king: Square, rook: Square) -> bool {
+        dispatch!(self, may_castle_with(pos, king, rook))
+    }
+
+    pub(crate) fn castling_checks_attacks(self) -> bool {
+        dispatch!(self, castling_checks_attacks())
+    }
+
     pub(crate) fn add_extra_candidates(
         self,
         pos: &Position,
@@ -167,6 +227,14 @@ impl Rules {
         candidates: &mut MoveList,
     ) {
         dispatch!(self, add_extra_candidates(pos, common, candidates))
+    }
+
+    pub(crate) fn spends_right(self, pos: &Position, m: &Move) -> bool {
+        dispatch!(self, spends_right(pos, m))
+    }
+
+    pub(crate) fn outcome(self, pos: &Position) -> Option<Outcome> {
+        dispatch!(self, outcome(pos))
     }
 
     pub(crate) fn pawn_squares(self, color: Color) -> Bitboard {
@@ -187,6 +255,14 @@ impl Rules {
 
     pub(crate) fn default_rights(self, pos: &Position) -> ByColor<bool> {
         dispatch!(self, default_rights(pos))
+    }
+
+    pub(crate) fn validate(self, pos: &Position) -> Result<(), PositionError> {
+        dispatch!(self, validate(pos))
+    }
+
+    pub(crate) fn set_up_array(self, board: &mut Board) {
+        dispatch!(self, set_up_array(board))
     }
 
     /// The kinds of start this rule set is played from.

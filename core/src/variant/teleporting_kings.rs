@@ -34,6 +34,11 @@ impl RuleSet for TeleportingKings {
         }
     }
 
+    /// A teleport spends the teleport; nothing else does.
+    fn spends_right(_pos: &Position, m: &Move) -> bool {
+        matches!(m, Move::Teleport { .. })
+    }
+
     fn rights_letter() -> Option<char> {
         Some('T')
     }
