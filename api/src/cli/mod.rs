@@ -1,8 +1,10 @@
 //! The `kingpost` command line.
 
 mod engine;
+mod service;
 
 use clap::{Args, Parser, Subcommand};
+use kingpost_api::server;
 use kingpost_core::{Position, Rules, Start};
 
 #[derive(Debug, Parser)]
@@ -18,6 +20,28 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run the server (SQLite in the working directory unless told otherwise).
+    Serve {
+        /// The address to listen on.
+        #[arg(long, env = "KINGPOST_BIND", default_value = server::DEFAULT_BIND)]
+        bind: String,
+        #[command(flatten)]
+        database: DatabaseArgs,
+        /// The JWT signing secret; without it one is generated and kept in the database.
+        #[arg(long, env = "KINGPOST_JWT_SECRET", hide_env_values = true)]
+        jwt_secret: Option<String>,
+    },
+    /// Run the database migrations and exit.
+    Migrate {
+        #[command(flatten)]
+        database: DatabaseArgs,
+    },
+    /// Write the OpenAPI document.
+    Openapi {
+        /// Where to write it (`-` for stdout).
+        #[arg(long, default_value = "openapi/openapi.json")]
+        output: String,
+    },
     /// Count the legal move paths of a given depth.
     Perft {
         #[command(flatten)]
@@ -42,6 +66,14 @@ enum Command {
         /// The moves, in order.
         moves: Vec<String>,
     },
+}
+
+/// The database a service command uses.
+#[derive(Debug, Args)]
+struct DatabaseArgs {
+    /// `postgres://...` for Postgres, otherwise a SQLite file.
+    #[arg(long, env = "DATABASE_URL", default_value = server::DEFAULT_DATABASE_URL)]
+    database_url: String,
 }
 
 /// The position a chess command starts from.
@@ -74,6 +106,17 @@ impl PositionArgs {
 pub fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
     let mut out = std::io::stdout().lock();
     match cli.command {
+        Command::Serve {
+            bind,
+            database,
+            jwt_secret,
+        } => Ok(service::serve(
+            &bind,
+            &database.database_url,
+            jwt_secret.as_deref(),
+        )?),
+        Command::Migrate { database } => Ok(service::migrate(&database.database_url)?),
+        Command::Openapi { output } => Ok(service::openapi(&output)?),
         Command::Perft {
             position,
             depth,

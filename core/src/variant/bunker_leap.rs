@@ -121,4 +121,10 @@ impl RuleSet for BunkerLeap {
     fn always_king_to_rook_castling() -> bool {
         true
     }
+
+    fn notation() -> &'static str {
+        "Castling is the king to the rook (e1h1), O-O on the h-side and O-O-O on the a-side. The \
+         leap is a king move: UCI e1b1, SAN Kb1. Pre-chess placements: K@e1, holdings in FEN \
+         brackets. FEN field 7: Ll."
+    }
 }

@@ -87,6 +87,11 @@ impl RuleSet for CaptiveKings {
         Some('C')
     }
 
+    fn notation() -> &'static str {
+        "Castling is written from the enemy king's square: e1g1, O-O. A goal-rank win is marked \
+         with #. FEN field 7: Cc (captive kings)."
+    }
+
     /// A king on the enemy's first rank is captive in a fresh game.
     fn default_rights(pos: &Position) -> ByColor<bool> {
         ByColor::new_with(|color| {

@@ -129,6 +129,13 @@ pub(crate) trait RuleSet {
     fn always_king_to_rook_castling() -> bool {
         false
     }
+
+    /// How this rule set's own moves are written, for client authors.
+    fn notation() -> &'static str {
+        "Castling from the usual array is the king to its destination (e1g1), from every other \
+         start the king to the rook (b1h1); each form is accepted as an alias where unambiguous. \
+         SAN O-O and O-O-O."
+    }
 }
 
 /// A rule set of RULES.md.
@@ -272,6 +279,11 @@ impl Rules {
 
     pub(crate) fn always_king_to_rook_castling(self) -> bool {
         dispatch!(self, always_king_to_rook_castling())
+    }
+
+    /// How this rule set's own moves are written (RULES.md, notation).
+    pub fn notation(self) -> &'static str {
+        dispatch!(self, notation())
     }
 }
 

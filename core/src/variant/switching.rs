@@ -52,6 +52,12 @@ impl RuleSet for Switching {
         }
     }
 
+    fn notation() -> &'static str {
+        "A switch names both squares, the non-king one first when a king takes part, otherwise \
+         the lower: UCI b8c8 (either order accepted, unless king-first names a legal castling), \
+         SAN Rb8c8; with promotion a7b8q, a7b8=Q. The form Sb8c8 is read too."
+    }
+
     /// Rule 3: a pawn may stand on its own first rank, never on its last.
     fn pawn_squares(color: Color) -> Bitboard {
         !Bitboard::from_rank((!color).backrank())

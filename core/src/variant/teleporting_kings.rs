@@ -43,6 +43,11 @@ impl RuleSet for TeleportingKings {
         Some('T')
     }
 
+    fn notation() -> &'static str {
+        "A teleport is written as a king move: UCI e1c5, SAN Kc5. A king move onto a legal \
+         castling destination is that castling. FEN field 7: Tt."
+    }
+
     /// Teleports unspent.
     fn default_rights(_pos: &Position) -> ByColor<bool> {
         ByColor::new_with(|_| true)

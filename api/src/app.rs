@@ -1,0 +1,99 @@
+//! The application: its shared state and the one function that builds it,
+//! which `kingpost serve` and the tests both call.
+
+use std::sync::Arc;
+
+use actix_web::{
+    App, HttpResponse,
+    body::MessageBody,
+    dev::{ServiceFactory, ServiceRequest, ServiceResponse},
+    web,
+};
+use utoipa::openapi::OpenApi;
+use utoipa_actix_web::AppExt;
+
+use crate::{
+    auth::JwtKeys,
+    clock::Clock,
+    db::{DbConnection, DbPool},
+    error::{self, ApiError},
+    openapi, routes,
+};
+
+/// The largest JSON body the API reads.
+pub const JSON_LIMIT: usize = 64 * 1024;
+
+/// What every request shares. No game lives here: any instance can serve
+/// any request.
+#[derive(Debug)]
+pub struct AppState {
+    pub pool: DbPool,
+    pub keys: JwtKeys,
+    pub clock: Arc<dyn Clock>,
+}
+
+impl AppState {
+    /// Runs `f` with a pooled connection on a blocking thread.
+    pub async fn db<T, F>(&self, f: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConnection) -> Result<T, ApiError> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        web::block(move || {
+            let mut conn = pool.get()?;
+            f(&mut conn)
+        })
+        .await?
+    }
+}
+
+/// The API's routes and their OpenAPI description, from the same calls.
+fn api_routes<T>(app: utoipa_actix_web::UtoipaApp<T>) -> utoipa_actix_web::UtoipaApp<T>
+where
+    T: ServiceFactory<ServiceRequest, Config = (), Error = actix_web::Error, InitError = ()>,
+{
+    app.service(utoipa_actix_web::scope("/api/v1").configure(routes::configure))
+}
+
+/// The OpenAPI document of the API, as served and as committed.
+pub fn openapi_document() -> OpenApi {
+    let (_, paths) = api_routes(App::new().into_utoipa_app()).split_for_parts();
+    openapi::finish(paths)
+}
+
+/// Builds the application around `state`.
+pub fn build(
+    state: web::Data<AppState>,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    // The document is served at /api/v1/openapi.json: registered before the
+    // /api/v1 scope, which would otherwise answer 404 for it.
+    let app = App::new()
+        .wrap(tracing_actix_web::TracingLogger::default())
+        .app_data(state)
+        .app_data(
+            web::JsonConfig::default()
+                .limit(JSON_LIMIT)
+                .error_handler(error::json_error),
+        )
+        .app_data(web::QueryConfig::default().error_handler(error::query_error))
+        .app_data(web::PathConfig::default().error_handler(error::path_error))
+        .service(routes::docs::service(openapi_document()))
+        .into_utoipa_app();
+    api_routes(app)
+        .into_app()
+        .default_service(web::to(not_found))
+}
+
+async fn not_found() -> HttpResponse {
+    use actix_web::ResponseError;
+    ApiError::NotFound("no route for this method and path".to_owned()).error_response()
+}

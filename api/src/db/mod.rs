@@ -1,0 +1,172 @@
+//! The database: SQLite (the embedded default) or Postgres, behind one
+//! connection type, one schema and one set of queries.
+
+pub mod schema;
+
+use std::time::Duration;
+
+use diesel::{
+    Connection, PgConnection, RunQueryDsl, SqliteConnection,
+    r2d2::{self, ManageConnection, Pool, PooledConnection},
+};
+use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
+
+/// A connection to either database; queries are written once against it.
+#[derive(diesel::MultiConnection)]
+pub enum DbConnection {
+    Postgresql(PgConnection),
+    Sqlite(SqliteConnection),
+}
+
+impl std::fmt::Debug for DbConnection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            DbConnection::Postgresql(_) => "DbConnection::Postgresql",
+            DbConnection::Sqlite(_) => "DbConnection::Sqlite",
+        })
+    }
+}
+
+pub type DbPool = Pool<Manager>;
+pub type PooledDb = PooledConnection<Manager>;
+
+const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/sqlite");
+const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/postgres");
+
+/// Which database a URL names: `postgres://` or `postgresql://` is
+/// Postgres, anything else a SQLite file (or `:memory:`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Postgres,
+    Sqlite,
+}
+
+impl Backend {
+    pub fn of_url(url: &str) -> Backend {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Backend::Postgres
+        } else {
+            Backend::Sqlite
+        }
+    }
+}
+
+/// An r2d2 manager that picks the backend by the URL's scheme, never by
+/// trying one after the other (a Postgres URL must never become a file).
+#[derive(Debug)]
+pub struct Manager {
+    url: String,
+    backend: Backend,
+}
+
+impl ManageConnection for Manager {
+    type Connection = DbConnection;
+    type Error = r2d2::Error;
+
+    fn connect(&self) -> Result<DbConnection, r2d2::Error> {
+        match self.backend {
+            Backend::Postgres => PgConnection::establish(&self.url)
+                .map(DbConnection::Postgresql)
+                .map_err(r2d2::Error::ConnectionError),
+            Backend::Sqlite => {
+                let mut conn =
+                    SqliteConnection::establish(&self.url).map_err(r2d2::Error::ConnectionError)?;
+                // Writers wait for each other rather than fail; FULL syncs
+                // every commit (in WAL mode, set once in `connect`), so an
+                // acknowledged move survives a power cut.
+                for pragma in [
+                    "PRAGMA busy_timeout = 10000",
+                    "PRAGMA synchronous = FULL",
+                    "PRAGMA foreign_keys = ON",
+                ] {
+                    diesel::sql_query(pragma)
+                        .execute(&mut conn)
+                        .map_err(r2d2::Error::QueryError)?;
+                }
+                Ok(DbConnection::Sqlite(conn))
+            }
+        }
+    }
+
+    fn is_valid(&self, conn: &mut DbConnection) -> Result<(), r2d2::Error> {
+        diesel::sql_query("SELECT 1")
+            .execute(conn)
+            .map(|_| ())
+            .map_err(r2d2::Error::QueryError)
+    }
+
+    fn has_broken(&self, _conn: &mut DbConnection) -> bool {
+        false
+    }
+}
+
+/// Opens a pool on `url`.
+pub fn connect(url: &str) -> Result<DbPool, String> {
+    let backend = Backend::of_url(url);
+    if backend == Backend::Sqlite {
+        // WAL lets readers run beside the writer. The mode is kept in the
+        // file; setting it from one connection first spares the pool's
+        // connections a race for the lock it needs.
+        let mut conn =
+            SqliteConnection::establish(url).map_err(|e| format!("cannot open {url}: {e}"))?;
+        diesel::sql_query("PRAGMA journal_mode = WAL")
+            .execute(&mut conn)
+            .map_err(|e| format!("cannot set WAL mode on {url}: {e}"))?;
+    }
+    let manager = Manager {
+        url: url.to_owned(),
+        backend,
+    };
+    Pool::builder()
+        .max_size(match backend {
+            Backend::Postgres => 16,
+            Backend::Sqlite => 8,
+        })
+        .connection_timeout(Duration::from_secs(10))
+        .build(manager)
+        .map_err(|e| format!("cannot open the database at {url}: {e}"))
+}
+
+/// Runs the migrations that `conn`'s database has not had yet.
+pub fn run_migrations(conn: &mut DbConnection) -> Result<usize, String> {
+    let applied = match conn {
+        DbConnection::Postgresql(pg) => pg
+            .run_pending_migrations(POSTGRES_MIGRATIONS)
+            .map(|v| v.len()),
+        DbConnection::Sqlite(sqlite) => sqlite
+            .run_pending_migrations(SQLITE_MIGRATIONS)
+            .map(|v| v.len()),
+    };
+    applied.map_err(|e| format!("migrations failed: {e}"))
+}
+
+/// Reverts every migration: for tests of the `down.sql` files.
+pub fn revert_all_migrations(conn: &mut DbConnection) -> Result<usize, String> {
+    let reverted = match conn {
+        DbConnection::Postgresql(pg) => pg
+            .revert_all_migrations(POSTGRES_MIGRATIONS)
+            .map(|v| v.len()),
+        DbConnection::Sqlite(sqlite) => sqlite
+            .revert_all_migrations(SQLITE_MIGRATIONS)
+            .map(|v| v.len()),
+    };
+    reverted.map_err(|e| format!("reverting migrations failed: {e}"))
+}
+
+/// Runs `f` in a transaction that writes. On SQLite the write lock is
+/// taken first, so that a concurrent writer makes this one wait (up to the
+/// busy timeout) instead of failing when it upgrades a read.
+pub fn write_transaction<T, E>(
+    conn: &mut DbConnection,
+    f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+) -> Result<T, E>
+where
+    E: From<diesel::result::Error>,
+{
+    conn.transaction(|conn| {
+        if let DbConnection::Sqlite(sqlite) = conn {
+            diesel::sql_query("UPDATE settings SET key = key WHERE 0").execute(sqlite)?;
+        }
+        f(conn)
+    })
+}

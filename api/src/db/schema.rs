@@ -1,0 +1,105 @@
+//! The tables, the same in both dialects (see `migrations/`).
+
+diesel::table! {
+    settings (key) {
+        key -> Text,
+        value -> Text,
+    }
+}
+
+diesel::table! {
+    accounts (id) {
+        id -> Text,
+        username -> Text,
+        username_key -> Text,
+        password_hash -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    tokens (id) {
+        id -> Text,
+        account_id -> Text,
+        kind -> Text,
+        name -> Nullable<Text>,
+        scopes -> Text,
+        created_at -> BigInt,
+        expires_at -> BigInt,
+        revoked_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    refresh_tokens (id) {
+        id -> Text,
+        account_id -> Text,
+        family -> Text,
+        created_at -> BigInt,
+        expires_at -> BigInt,
+        used_at -> Nullable<BigInt>,
+        revoked_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    games (id) {
+        id -> Text,
+        rules -> Text,
+        start_kind -> Text,
+        start_number -> Nullable<Integer>,
+        initial_fen -> Text,
+        initial_key -> BigInt,
+        current_fen -> Text,
+        ply -> Integer,
+        status -> Text,
+        result -> Nullable<Text>,
+        termination -> Nullable<Text>,
+        white_id -> Text,
+        black_id -> Text,
+        to_move_id -> Nullable<Text>,
+        days_per_move -> Integer,
+        deadline_at -> Nullable<BigInt>,
+        created_at -> BigInt,
+        updated_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    moves (game_id, ply) {
+        game_id -> Text,
+        ply -> Integer,
+        uci -> Text,
+        san -> Text,
+        position_key -> BigInt,
+        played_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    challenges (id) {
+        id -> Text,
+        challenger_id -> Text,
+        opponent_id -> Nullable<Text>,
+        rules -> Text,
+        start_kind -> Text,
+        start_number -> Nullable<Integer>,
+        start_fen -> Nullable<Text>,
+        days_per_move -> Integer,
+        color -> Text,
+        status -> Text,
+        game_id -> Nullable<Text>,
+        created_at -> BigInt,
+        updated_at -> BigInt,
+    }
+}
+
+diesel::allow_tables_to_appear_in_same_query!(
+    accounts,
+    tokens,
+    refresh_tokens,
+    games,
+    moves,
+    challenges,
+    settings
+);

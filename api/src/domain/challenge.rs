@@ -1,0 +1,330 @@
+//! Challenges: made, accepted into a game, declined or cancelled.
+
+use kingpost_core::{CHESS960_COUNT, Position, Rules, SHUFFLE_COUNT};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::{
+    auth::new_id,
+    clock::{Millis, rfc3339},
+    db::{DbConnection, write_transaction},
+    domain::game::{core_start, new_game, spec_from_parts, stored_start, variant_name},
+    error::ApiError,
+    models::{
+        account,
+        challenge::{self, ACCEPTED, CANCELLED, ChallengeRow, DECLINED, OPEN},
+        game,
+    },
+    views::{PlayerView, StartSpec},
+};
+
+/// The days per move a game may have.
+pub const DAYS_PER_MOVE: [i32; 7] = [1, 2, 3, 5, 7, 10, 14];
+
+/// The colour the challenger asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ColorChoice {
+    White,
+    Black,
+    #[default]
+    Random,
+}
+
+impl ColorChoice {
+    fn as_str(self) -> &'static str {
+        match self {
+            ColorChoice::White => "white",
+            ColorChoice::Black => "black",
+            ColorChoice::Random => "random",
+        }
+    }
+
+    fn parse(text: &str) -> ColorChoice {
+        match text {
+            "white" => ColorChoice::White,
+            "black" => ColorChoice::Black,
+            _ => ColorChoice::Random,
+        }
+    }
+}
+
+/// A challenge to make.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "rules": "teleporting-kings",
+    "start": {"kind": "chess960", "id": 421},
+    "days_per_move": 3,
+    "color": "random",
+    "opponent": "bob"
+}))]
+pub struct CreateChallengeRequest {
+    /// A rule set key from `GET /api/v1/variants`.
+    pub rules: String,
+    /// The start; the usual array when left out.
+    #[serde(default = "standard_start")]
+    pub start: StartSpec,
+    /// One of 1, 2, 3, 5, 7, 10, 14.
+    pub days_per_move: i32,
+    /// The challenger's colour.
+    #[serde(default)]
+    pub color: ColorChoice,
+    /// The username challenged; left out, the challenge is open to anyone.
+    #[serde(default)]
+    pub opponent: Option<String>,
+}
+
+fn standard_start() -> StartSpec {
+    StartSpec::Standard
+}
+
+/// A challenge as both sides see it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChallengeView {
+    pub id: String,
+    pub challenger: PlayerView,
+    /// Null for a challenge open to anyone.
+    pub opponent: Option<PlayerView>,
+    pub rules: String,
+    pub variant: String,
+    pub start: StartSpec,
+    pub days_per_move: i32,
+    /// The challenger's colour: `white`, `black` or `random`.
+    pub color: ColorChoice,
+    /// `open`, `accepted`, `declined` or `cancelled`.
+    pub status: String,
+    /// The game, once accepted.
+    pub game_id: Option<String>,
+    pub created_at: String,
+}
+
+/// Checks a challenge and fills in what is drawn at random.
+fn resolve(request: &CreateChallengeRequest) -> Result<(Rules, StartSpec), ApiError> {
+    let rules: Rules = request
+        .rules
+        .parse()
+        .map_err(|e: kingpost_core::UnknownRules| {
+            ApiError::invalid("unknown_rules", e.to_string())
+        })?;
+    if !DAYS_PER_MOVE.contains(&request.days_per_move) {
+        return Err(ApiError::invalid(
+            "invalid_days_per_move",
+            format!("days_per_move must be one of {DAYS_PER_MOVE:?}"),
+        ));
+    }
+    let mut rng = rand::rng();
+    let start = match request.start.clone() {
+        StartSpec::Chess960 { id: None } => StartSpec::Chess960 {
+            id: Some(rng.random_range(0..CHESS960_COUNT)),
+        },
+        StartSpec::Shuffle { id: None } => StartSpec::Shuffle {
+            id: Some(rng.random_range(0..SHUFFLE_COUNT)),
+        },
+        other => other,
+    };
+    Position::from_start(rules, &core_start(&start))
+        .map_err(|e| ApiError::invalid("invalid_start", e.to_string()))?;
+    Ok((rules, start))
+}
+
+pub fn create(
+    conn: &mut DbConnection,
+    now: Millis,
+    challenger_id: &str,
+    request: &CreateChallengeRequest,
+) -> Result<String, ApiError> {
+    let (rules, start) = resolve(request)?;
+    let opponent_id = match &request.opponent {
+        None => None,
+        Some(username) => {
+            let opponent = account::find_by_username(conn, username)?
+                .ok_or_else(|| ApiError::NotFound(format!("account `{username}`")))?;
+            if opponent.id == challenger_id {
+                return Err(ApiError::invalid(
+                    "self_challenge",
+                    "you cannot challenge yourself",
+                ));
+            }
+            Some(opponent.id)
+        }
+    };
+    let (kind, number, fen) = stored_start(&start);
+    let row = ChallengeRow {
+        id: new_id(),
+        challenger_id: challenger_id.to_owned(),
+        opponent_id,
+        rules: rules.key().to_owned(),
+        start_kind: kind.to_owned(),
+        start_number: number,
+        start_fen: fen,
+        days_per_move: request.days_per_move,
+        color: request.color.as_str().to_owned(),
+        status: OPEN.to_owned(),
+        game_id: None,
+        created_at: now,
+        updated_at: now,
+    };
+    challenge::insert(conn, &row)?;
+    Ok(row.id)
+}
+
+fn find(conn: &mut DbConnection, id: &str) -> Result<ChallengeRow, ApiError> {
+    challenge::find(conn, id)?.ok_or_else(|| ApiError::NotFound(format!("challenge {id}")))
+}
+
+fn start_of(row: &ChallengeRow) -> StartSpec {
+    spec_from_parts(
+        &row.start_kind,
+        row.start_number,
+        row.start_fen.as_deref().unwrap_or_default(),
+    )
+}
+
+/// Accepts a challenge: creates the game; returns its id.
+pub fn accept(
+    conn: &mut DbConnection,
+    now: Millis,
+    id: &str,
+    account_id: &str,
+) -> Result<String, ApiError> {
+    write_transaction(conn, |conn| {
+        let row = find(conn, id)?;
+        let addressed = row
+            .opponent_id
+            .as_deref()
+            .is_none_or(|opponent| opponent == account_id);
+        if row.challenger_id == account_id || !addressed {
+            return Err(ApiError::Forbidden(
+                "this challenge is not addressed to you".to_owned(),
+            ));
+        }
+        if row.status != OPEN {
+            return Err(ApiError::ChallengeClosed);
+        }
+        let challenger_white = match ColorChoice::parse(&row.color) {
+            ColorChoice::White => true,
+            ColorChoice::Black => false,
+            ColorChoice::Random => rand::rng().random_bool(0.5),
+        };
+        let (white, black) = if challenger_white {
+            (row.challenger_id.clone(), account_id.to_owned())
+        } else {
+            (account_id.to_owned(), row.challenger_id.clone())
+        };
+        let rules: Rules = row
+            .rules
+            .parse()
+            .map_err(|e| ApiError::Internal(format!("challenge {id}: {e}")))?;
+        let game = new_game(
+            new_id(),
+            rules,
+            &start_of(&row),
+            white,
+            black,
+            row.days_per_move,
+            now,
+        )?;
+        game::insert(conn, &game)?;
+        if !challenge::close(conn, id, ACCEPTED, Some(&game.id), now)? {
+            return Err(ApiError::ChallengeClosed);
+        }
+        Ok(game.id)
+    })
+}
+
+/// Declines a challenge addressed to the caller.
+pub fn decline(
+    conn: &mut DbConnection,
+    now: Millis,
+    id: &str,
+    account_id: &str,
+) -> Result<(), ApiError> {
+    let row = find(conn, id)?;
+    if row.opponent_id.as_deref() != Some(account_id) {
+        return Err(ApiError::Forbidden(
+            "only the challenged account can decline".to_owned(),
+        ));
+    }
+    close_or_conflict(conn, id, DECLINED, now)
+}
+
+/// Withdraws the caller's own challenge.
+pub fn cancel(
+    conn: &mut DbConnection,
+    now: Millis,
+    id: &str,
+    account_id: &str,
+) -> Result<(), ApiError> {
+    let row = find(conn, id)?;
+    if row.challenger_id != account_id {
+        return Err(ApiError::Forbidden(
+            "only the challenger can cancel".to_owned(),
+        ));
+    }
+    close_or_conflict(conn, id, CANCELLED, now)
+}
+
+fn close_or_conflict(
+    conn: &mut DbConnection,
+    id: &str,
+    status: &str,
+    now: Millis,
+) -> Result<(), ApiError> {
+    if challenge::close(conn, id, status, None, now)? {
+        Ok(())
+    } else {
+        Err(ApiError::ChallengeClosed)
+    }
+}
+
+/// Views of challenge rows, with usernames.
+pub fn views(
+    conn: &mut DbConnection,
+    rows: Vec<ChallengeRow>,
+) -> Result<Vec<ChallengeView>, ApiError> {
+    let mut ids: Vec<&str> = rows.iter().map(|r| r.challenger_id.as_str()).collect();
+    ids.extend(rows.iter().filter_map(|r| r.opponent_id.as_deref()));
+    let names = account::usernames(conn, &ids)?;
+    let player = |id: &str| {
+        names
+            .iter()
+            .find(|(a, _)| a == id)
+            .map(|(_, username)| PlayerView {
+                username: username.clone(),
+            })
+    };
+    rows.iter()
+        .map(|row| {
+            let rules: Rules = row
+                .rules
+                .parse()
+                .map_err(|e| ApiError::Internal(format!("challenge {}: {e}", row.id)))?;
+            let start = start_of(row);
+            Ok(ChallengeView {
+                id: row.id.clone(),
+                challenger: player(&row.challenger_id).ok_or_else(|| {
+                    ApiError::Internal(format!("challenge {}: no challenger", row.id))
+                })?,
+                opponent: row.opponent_id.as_deref().and_then(player),
+                rules: row.rules.clone(),
+                variant: variant_name(rules, &start).to_owned(),
+                start,
+                days_per_move: row.days_per_move,
+                color: ColorChoice::parse(&row.color),
+                status: row.status.clone(),
+                game_id: row.game_id.clone(),
+                created_at: rfc3339(row.created_at),
+            })
+        })
+        .collect()
+}
+
+/// One challenge as a view.
+pub fn view(conn: &mut DbConnection, id: &str) -> Result<ChallengeView, ApiError> {
+    let row = find(conn, id)?;
+    views(conn, vec![row])?
+        .pop()
+        .ok_or_else(|| ApiError::NotFound(format!("challenge {id}")))
+}

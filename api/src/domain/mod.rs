@@ -1,0 +1,6 @@
+//! Game logic between the handlers and the database: who may do what,
+//! and what it changes. Handlers call one function here per request.
+
+pub mod challenge;
+pub mod game;
+pub mod session;

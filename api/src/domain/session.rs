@@ -1,0 +1,150 @@
+//! Sign-in sessions: a short-lived access JWT and a rotating refresh token.
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::{
+    auth::{AUDIENCE, Claims, ISSUER, JwtKeys, Scope, TokenKind, digest, new_id, new_secret},
+    clock::{DAY, MINUTE, Millis},
+    db::{DbConnection, write_transaction},
+    error::ApiError,
+    models::token::{self, RefreshToken, Token},
+};
+
+/// How long a session's access token lives.
+pub const ACCESS_LIFETIME: Millis = 15 * MINUTE;
+/// How long a refresh token can wait to be used.
+pub const REFRESH_LIFETIME: Millis = 30 * DAY;
+
+/// A signed-in session's tokens (the OAuth 2 token response).
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({
+    "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJhYmMifQ.c2lnbmF0dXJl",
+    "token_type": "Bearer",
+    "expires_in": 900,
+    "refresh_token": "Vx1qz0Lr8fN2kP5sT7wY9aC3eG6iJ4mO8uR1tB0dF2h",
+    "scope": "game:read game:play challenge:write"
+}))]
+pub struct TokenResponse {
+    /// A JWT to send as `Authorization: Bearer <access_token>`.
+    pub access_token: String,
+    /// Always `Bearer`.
+    pub token_type: String,
+    /// Seconds until the access token expires.
+    pub expires_in: i64,
+    /// Single use: trade it at `POST /api/v1/auth/refresh` for new tokens.
+    pub refresh_token: String,
+    /// The scopes of the access token, space-separated.
+    pub scope: String,
+}
+
+/// What a JWT to issue is.
+#[derive(Debug)]
+pub struct JwtSpec<'a> {
+    pub kind: TokenKind,
+    pub name: Option<String>,
+    pub scopes: &'a [Scope],
+    pub lifetime: Millis,
+}
+
+/// Records and signs a JWT for `account_id`.
+pub fn issue_jwt(
+    conn: &mut DbConnection,
+    keys: &JwtKeys,
+    account_id: &str,
+    spec: JwtSpec<'_>,
+    now: Millis,
+) -> Result<(Token, String), ApiError> {
+    let JwtSpec {
+        kind,
+        name,
+        scopes,
+        lifetime,
+    } = spec;
+    let record = Token {
+        id: new_id(),
+        account_id: account_id.to_owned(),
+        kind: kind.as_str().to_owned(),
+        name,
+        scopes: scopes
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
+        created_at: now,
+        expires_at: now + lifetime,
+        revoked_at: None,
+    };
+    token::insert(conn, &record)?;
+    let jwt = keys.sign(&Claims {
+        sub: account_id.to_owned(),
+        iss: ISSUER.to_owned(),
+        aud: AUDIENCE.to_owned(),
+        iat: now / 1000,
+        exp: record.expires_at / 1000,
+        jti: record.id.clone(),
+        scopes: scopes.to_vec(),
+        kind,
+    })?;
+    Ok((record, jwt))
+}
+
+/// Opens a session (or continues the sign-in `family` on refresh).
+pub fn issue(
+    conn: &mut DbConnection,
+    keys: &JwtKeys,
+    account_id: &str,
+    family: Option<String>,
+    now: Millis,
+) -> Result<TokenResponse, ApiError> {
+    write_transaction(conn, |conn| {
+        let spec = JwtSpec {
+            kind: TokenKind::Session,
+            name: None,
+            scopes: &Scope::ALL,
+            lifetime: ACCESS_LIFETIME,
+        };
+        let (record, access_token) = issue_jwt(conn, keys, account_id, spec, now)?;
+        let refresh_token = new_secret();
+        token::insert_refresh(
+            conn,
+            &RefreshToken {
+                id: digest(&refresh_token),
+                account_id: account_id.to_owned(),
+                family: family.unwrap_or_else(new_id),
+                created_at: now,
+                expires_at: now + REFRESH_LIFETIME,
+                used_at: None,
+                revoked_at: None,
+            },
+        )?;
+        Ok(TokenResponse {
+            access_token,
+            token_type: "Bearer".to_owned(),
+            expires_in: ACCESS_LIFETIME / 1000,
+            refresh_token,
+            scope: record.scopes,
+        })
+    })
+}
+
+/// Trades a refresh token for a new session. A token used twice revokes
+/// its whole sign-in: one of the two users of it is not its owner.
+pub fn refresh(
+    conn: &mut DbConnection,
+    keys: &JwtKeys,
+    refresh_token: &str,
+    now: Millis,
+) -> Result<TokenResponse, ApiError> {
+    let key = digest(refresh_token);
+    let record = token::find_refresh(conn, &key)?
+        .filter(|r| r.revoked_at.is_none() && r.expires_at > now)
+        .ok_or_else(|| {
+            ApiError::Unauthorized("unknown, expired or revoked refresh token".to_owned())
+        })?;
+    if !token::use_refresh(conn, &key, now)? {
+        token::revoke_family(conn, &record.family, now)?;
+        return Err(ApiError::RefreshTokenReused);
+    }
+    issue(conn, keys, &record.account_id, Some(record.family), now)
+}

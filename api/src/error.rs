@@ -1,0 +1,238 @@
+//! The one error type of the API, answered as RFC 9457
+//! `application/problem+json` with a stable `type` and `code` per cause.
+//! Internal causes are logged, never sent.
+
+use actix_web::{
+    HttpRequest, HttpResponse, ResponseError,
+    error::{JsonPayloadError, PathError, QueryPayloadError},
+    http::{StatusCode, header},
+};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// A problem report (RFC 9457).
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({
+    "type": "urn:kingpost:problem:stale-ply",
+    "title": "The game has moved on",
+    "status": 409,
+    "detail": "the move was computed for ply 3, but the game is at ply 4",
+    "code": "stale_ply",
+    "current_ply": 4
+}))]
+pub struct Problem {
+    /// A URI naming the kind of problem; stable, one per `code`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// A short summary of the kind of problem.
+    pub title: String,
+    /// The HTTP status.
+    pub status: u16,
+    /// What went wrong in this request.
+    pub detail: String,
+    /// The kind of problem as a snake_case word, for programs.
+    pub code: String,
+    /// For `stale_ply`: the ply the game is at now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_ply: Option<i32>,
+}
+
+/// Everything a request can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("{0}")]
+    MalformedRequest(String),
+    #[error("{0}")]
+    PayloadTooLarge(String),
+    #[error("{detail}")]
+    Invalid { code: &'static str, detail: String },
+    #[error("{0}")]
+    InvalidMoveSyntax(String),
+    #[error("{0}")]
+    IllegalMove(String),
+    #[error("{0}")]
+    Unauthorized(String),
+    #[error("wrong username or password")]
+    InvalidCredentials,
+    #[error("this refresh token was already used; every token of its sign-in is now revoked")]
+    RefreshTokenReused,
+    #[error("this token lacks the `{0}` scope")]
+    InsufficientScope(&'static str),
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("it is not your turn")]
+    NotYourTurn,
+    #[error("you do not play in this game")]
+    NotAPlayer,
+    #[error("not found: {0}")]
+    NotFound(String),
+    #[error("the username `{0}` is taken")]
+    UsernameTaken(String),
+    #[error("the move was computed for ply {sent}, but the game is at ply {current}")]
+    StalePly { sent: i32, current: i32 },
+    #[error("the game is over")]
+    GameFinished,
+    #[error("the challenge is no longer open")]
+    ChallengeClosed,
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl ApiError {
+    pub fn invalid(code: &'static str, detail: impl Into<String>) -> ApiError {
+        ApiError::Invalid {
+            code,
+            detail: detail.into(),
+        }
+    }
+
+    /// The stable machine-readable name of the cause.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::MalformedRequest(_) => "malformed_request",
+            ApiError::PayloadTooLarge(_) => "payload_too_large",
+            ApiError::Invalid { code, .. } => code,
+            ApiError::InvalidMoveSyntax(_) => "invalid_move_syntax",
+            ApiError::IllegalMove(_) => "illegal_move",
+            ApiError::Unauthorized(_) => "unauthorized",
+            ApiError::InvalidCredentials => "invalid_credentials",
+            ApiError::RefreshTokenReused => "refresh_token_reused",
+            ApiError::InsufficientScope(_) => "insufficient_scope",
+            ApiError::Forbidden(_) => "forbidden",
+            ApiError::NotYourTurn => "not_your_turn",
+            ApiError::NotAPlayer => "not_a_player",
+            ApiError::NotFound(_) => "not_found",
+            ApiError::UsernameTaken(_) => "username_taken",
+            ApiError::StalePly { .. } => "stale_ply",
+            ApiError::GameFinished => "game_finished",
+            ApiError::ChallengeClosed => "challenge_closed",
+            ApiError::Internal(_) => "internal_error",
+        }
+    }
+
+    fn title(&self) -> &'static str {
+        match self {
+            ApiError::MalformedRequest(_) => "The request could not be read",
+            ApiError::PayloadTooLarge(_) => "The request body is too large",
+            ApiError::Invalid { .. } => "The request is invalid",
+            ApiError::InvalidMoveSyntax(_) => "The move is not in UCI or SAN",
+            ApiError::IllegalMove(_) => "The move is illegal",
+            ApiError::Unauthorized(_)
+            | ApiError::InvalidCredentials
+            | ApiError::RefreshTokenReused => "Authentication failed",
+            ApiError::InsufficientScope(_) | ApiError::Forbidden(_) => "Not allowed",
+            ApiError::NotYourTurn => "Not your turn",
+            ApiError::NotAPlayer => "Not a player of this game",
+            ApiError::NotFound(_) => "Not found",
+            ApiError::UsernameTaken(_) => "Username taken",
+            ApiError::StalePly { .. } => "The game has moved on",
+            ApiError::GameFinished => "The game is over",
+            ApiError::ChallengeClosed => "The challenge is closed",
+            ApiError::Internal(_) => "Internal error",
+        }
+    }
+
+    pub fn to_problem(&self) -> Problem {
+        let status = self.status_code();
+        let detail = match self {
+            // Never send internal causes.
+            ApiError::Internal(_) => "the server failed; the failure is logged".to_owned(),
+            other => other.to_string(),
+        };
+        Problem {
+            kind: format!("urn:kingpost:problem:{}", self.code().replace('_', "-")),
+            title: self.title().to_owned(),
+            status: status.as_u16(),
+            detail,
+            code: self.code().to_owned(),
+            current_ply: match self {
+                ApiError::StalePly { current, .. } => Some(*current),
+                _ => None,
+            },
+        }
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            ApiError::MalformedRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Invalid { .. }
+            | ApiError::InvalidMoveSyntax(_)
+            | ApiError::IllegalMove(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Unauthorized(_)
+            | ApiError::InvalidCredentials
+            | ApiError::RefreshTokenReused => StatusCode::UNAUTHORIZED,
+            ApiError::InsufficientScope(_)
+            | ApiError::Forbidden(_)
+            | ApiError::NotYourTurn
+            | ApiError::NotAPlayer => StatusCode::FORBIDDEN,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::UsernameTaken(_)
+            | ApiError::StalePly { .. }
+            | ApiError::GameFinished
+            | ApiError::ChallengeClosed => StatusCode::CONFLICT,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        if let ApiError::Internal(cause) = self {
+            tracing::error!(%cause, "internal error");
+        }
+        let mut response = HttpResponse::build(self.status_code());
+        response.content_type("application/problem+json");
+        if self.status_code() == StatusCode::UNAUTHORIZED {
+            response.insert_header((header::WWW_AUTHENTICATE, "Bearer realm=\"kingpost\""));
+        }
+        response.json(self.to_problem())
+    }
+}
+
+impl From<diesel::result::Error> for ApiError {
+    fn from(e: diesel::result::Error) -> ApiError {
+        ApiError::Internal(format!("database: {e}"))
+    }
+}
+
+impl From<diesel::r2d2::PoolError> for ApiError {
+    fn from(e: diesel::r2d2::PoolError) -> ApiError {
+        ApiError::Internal(format!("database pool: {e}"))
+    }
+}
+
+impl From<actix_web::error::BlockingError> for ApiError {
+    fn from(e: actix_web::error::BlockingError) -> ApiError {
+        ApiError::Internal(format!("blocking task: {e}"))
+    }
+}
+
+/// Turns a JSON body that cannot be read into a problem: 413 when too large,
+/// 400 when not JSON, 422 when JSON of the wrong shape.
+pub fn json_error(err: JsonPayloadError, _req: &HttpRequest) -> actix_web::Error {
+    match err {
+        JsonPayloadError::Overflow { limit }
+        | JsonPayloadError::OverflowKnownLength { limit, .. } => {
+            ApiError::PayloadTooLarge(format!("the body is larger than {limit} bytes"))
+        }
+        JsonPayloadError::ContentType => ApiError::MalformedRequest(
+            "the body must be JSON (Content-Type: application/json)".to_owned(),
+        ),
+        JsonPayloadError::Deserialize(e) if e.is_data() => {
+            ApiError::invalid("invalid_body", e.to_string())
+        }
+        other => ApiError::MalformedRequest(other.to_string()),
+    }
+    .into()
+}
+
+/// A query string that cannot be read.
+pub fn query_error(err: QueryPayloadError, _req: &HttpRequest) -> actix_web::Error {
+    ApiError::invalid("invalid_query", err.to_string()).into()
+}
+
+/// A path parameter that cannot be read.
+pub fn path_error(err: PathError, _req: &HttpRequest) -> actix_web::Error {
+    ApiError::NotFound(format!("path: {err}")).into()
+}

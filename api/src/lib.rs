@@ -1,0 +1,14 @@
+//! kingpost-api: the correspondence chess service. Stateless: games live
+//! in the database (SQLite or Postgres), so any instance serves any request.
+
+pub mod app;
+pub mod auth;
+pub mod clock;
+pub mod db;
+pub mod domain;
+pub mod error;
+pub mod models;
+pub mod openapi;
+pub mod routes;
+pub mod server;
+pub mod views;

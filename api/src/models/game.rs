@@ -1,0 +1,197 @@
+//! Games and their moves.
+
+use diesel::prelude::*;
+
+use crate::db::{
+    DbConnection,
+    schema::{games, moves},
+};
+
+pub const STARTED: &str = "started";
+pub const FINISHED: &str = "finished";
+
+/// A game row: everything a move request needs, without replaying history.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = games)]
+pub struct GameRow {
+    pub id: String,
+    pub rules: String,
+    pub start_kind: String,
+    pub start_number: Option<i32>,
+    pub initial_fen: String,
+    /// The repetition key of the start position.
+    pub initial_key: i64,
+    pub current_fen: String,
+    pub ply: i32,
+    pub status: String,
+    pub result: Option<String>,
+    pub termination: Option<String>,
+    pub white_id: String,
+    pub black_id: String,
+    /// The account to move; none once the game is over.
+    pub to_move_id: Option<String>,
+    pub days_per_move: i32,
+    pub deadline_at: Option<i64>,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = moves)]
+pub struct MoveRow {
+    pub game_id: String,
+    pub ply: i32,
+    pub uci: String,
+    pub san: String,
+    /// The repetition key of the position after the move.
+    pub position_key: i64,
+    pub played_at: i64,
+}
+
+/// The new state of a game after a move.
+#[derive(Debug, AsChangeset)]
+#[diesel(table_name = games, treat_none_as_null = true)]
+pub struct GameAdvance {
+    pub current_fen: String,
+    pub ply: i32,
+    pub status: String,
+    pub result: Option<String>,
+    pub termination: Option<String>,
+    pub to_move_id: Option<String>,
+    pub deadline_at: Option<i64>,
+    pub updated_at: i64,
+}
+
+pub fn insert(conn: &mut DbConnection, game: &GameRow) -> QueryResult<()> {
+    diesel::insert_into(games::table)
+        .values(game)
+        .execute(conn)
+        .map(|_| ())
+}
+
+pub fn find(conn: &mut DbConnection, id: &str) -> QueryResult<Option<GameRow>> {
+    games::table
+        .find(id)
+        .select(GameRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Applies `advance` if the game is still at `ply` and under way: the
+/// guard that lets only one of two racing moves through, on any instance.
+pub fn advance(
+    conn: &mut DbConnection,
+    id: &str,
+    ply: i32,
+    advance: &GameAdvance,
+) -> QueryResult<bool> {
+    diesel::update(
+        games::table
+            .filter(games::id.eq(id))
+            .filter(games::ply.eq(ply))
+            .filter(games::status.eq(STARTED)),
+    )
+    .set(advance)
+    .execute(conn)
+    .map(|n| n == 1)
+}
+
+pub fn insert_move(conn: &mut DbConnection, row: &MoveRow) -> QueryResult<()> {
+    diesel::insert_into(moves::table)
+        .values(row)
+        .execute(conn)
+        .map(|_| ())
+}
+
+pub fn moves_of(conn: &mut DbConnection, game_id: &str) -> QueryResult<Vec<MoveRow>> {
+    moves::table
+        .filter(moves::game_id.eq(game_id))
+        .order(moves::ply)
+        .select(MoveRow::as_select())
+        .load(conn)
+}
+
+/// How many positions after plies `from_ply..` of the game had `key`.
+pub fn count_positions_since(
+    conn: &mut DbConnection,
+    game_id: &str,
+    key: i64,
+    from_ply: i32,
+) -> QueryResult<i64> {
+    moves::table
+        .filter(moves::game_id.eq(game_id))
+        .filter(moves::ply.ge(from_ply))
+        .filter(moves::position_key.eq(key))
+        .count()
+        .get_result(conn)
+}
+
+/// Which of an account's games to list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listing {
+    /// Under way, soonest deadline first.
+    Ongoing,
+    /// Under way and the account to move, soonest deadline first.
+    MyTurn,
+    /// Over, most recently finished first.
+    Finished,
+}
+
+/// One page of an account's games after the cursor `(sort key, id)`.
+pub fn list(
+    conn: &mut DbConnection,
+    account_id: &str,
+    listing: Listing,
+    after: Option<(i64, String)>,
+    limit: i64,
+) -> QueryResult<Vec<GameRow>> {
+    let mut query = games::table
+        .filter(
+            games::white_id
+                .eq(account_id)
+                .or(games::black_id.eq(account_id)),
+        )
+        .select(GameRow::as_select())
+        .limit(limit)
+        .into_boxed();
+    match listing {
+        Listing::Ongoing | Listing::MyTurn => {
+            query = query.filter(games::status.eq(STARTED));
+            if listing == Listing::MyTurn {
+                query = query.filter(games::to_move_id.eq(account_id));
+            }
+            if let Some((deadline, id)) = after {
+                query = query.filter(
+                    games::deadline_at
+                        .gt(deadline)
+                        .or(games::deadline_at.eq(deadline).and(games::id.gt(id))),
+                );
+            }
+            query
+                .order((games::deadline_at.asc(), games::id.asc()))
+                .load(conn)
+        }
+        Listing::Finished => {
+            query = query.filter(games::status.eq(FINISHED));
+            if let Some((updated, id)) = after {
+                query = query.filter(
+                    games::updated_at
+                        .lt(updated)
+                        .or(games::updated_at.eq(updated).and(games::id.gt(id))),
+                );
+            }
+            query
+                .order((games::updated_at.desc(), games::id.asc()))
+                .load(conn)
+        }
+    }
+}
+
+/// How many games await a move by the account.
+pub fn count_my_turn(conn: &mut DbConnection, account_id: &str) -> QueryResult<i64> {
+    games::table
+        .filter(games::status.eq(STARTED))
+        .filter(games::to_move_id.eq(account_id))
+        .count()
+        .get_result(conn)
+}

@@ -1,0 +1,8 @@
+//! Database rows and the queries beside them. Rows never go on the wire:
+//! handlers turn them into views.
+
+pub mod account;
+pub mod challenge;
+pub mod game;
+pub mod setting;
+pub mod token;

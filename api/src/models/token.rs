@@ -1,0 +1,131 @@
+//! Issued JWTs (by `jti`) and refresh tokens (by digest).
+
+use diesel::prelude::*;
+
+use crate::{
+    clock::Millis,
+    db::{
+        DbConnection,
+        schema::{accounts, refresh_tokens, tokens},
+    },
+};
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = tokens)]
+pub struct Token {
+    pub id: String,
+    pub account_id: String,
+    pub kind: String,
+    pub name: Option<String>,
+    pub scopes: String,
+    pub created_at: i64,
+    pub expires_at: i64,
+    pub revoked_at: Option<i64>,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = refresh_tokens)]
+pub struct RefreshToken {
+    pub id: String,
+    pub account_id: String,
+    pub family: String,
+    pub created_at: i64,
+    pub expires_at: i64,
+    pub used_at: Option<i64>,
+    pub revoked_at: Option<i64>,
+}
+
+pub fn insert(conn: &mut DbConnection, token: &Token) -> QueryResult<()> {
+    diesel::insert_into(tokens::table)
+        .values(token)
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// The token with this `jti` and its owner's username, if neither revoked nor expired.
+pub fn find_live(
+    conn: &mut DbConnection,
+    id: &str,
+    now: Millis,
+) -> QueryResult<Option<(Token, String)>> {
+    tokens::table
+        .inner_join(accounts::table.on(accounts::id.eq(tokens::account_id)))
+        .filter(tokens::id.eq(id))
+        .filter(tokens::revoked_at.is_null())
+        .filter(tokens::expires_at.gt(now))
+        .select((Token::as_select(), accounts::username))
+        .first(conn)
+        .optional()
+}
+
+/// An account's personal tokens that are still live, newest first.
+pub fn list_personal(
+    conn: &mut DbConnection,
+    account_id: &str,
+    now: Millis,
+) -> QueryResult<Vec<Token>> {
+    tokens::table
+        .filter(tokens::account_id.eq(account_id))
+        .filter(tokens::kind.eq("personal"))
+        .filter(tokens::revoked_at.is_null())
+        .filter(tokens::expires_at.gt(now))
+        .order((tokens::created_at.desc(), tokens::id))
+        .select(Token::as_select())
+        .load(conn)
+}
+
+/// Revokes one of an account's tokens; whether there was such a live token.
+pub fn revoke(
+    conn: &mut DbConnection,
+    account_id: &str,
+    id: &str,
+    now: Millis,
+) -> QueryResult<bool> {
+    diesel::update(
+        tokens::table
+            .filter(tokens::id.eq(id))
+            .filter(tokens::account_id.eq(account_id))
+            .filter(tokens::revoked_at.is_null()),
+    )
+    .set(tokens::revoked_at.eq(now))
+    .execute(conn)
+    .map(|n| n == 1)
+}
+
+pub fn insert_refresh(conn: &mut DbConnection, token: &RefreshToken) -> QueryResult<()> {
+    diesel::insert_into(refresh_tokens::table)
+        .values(token)
+        .execute(conn)
+        .map(|_| ())
+}
+
+pub fn find_refresh(conn: &mut DbConnection, digest: &str) -> QueryResult<Option<RefreshToken>> {
+    refresh_tokens::table
+        .find(digest)
+        .select(RefreshToken::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Marks a refresh token used, if nobody used it first; whether this call did.
+pub fn use_refresh(conn: &mut DbConnection, digest: &str, now: Millis) -> QueryResult<bool> {
+    diesel::update(
+        refresh_tokens::table
+            .filter(refresh_tokens::id.eq(digest))
+            .filter(refresh_tokens::used_at.is_null()),
+    )
+    .set(refresh_tokens::used_at.eq(now))
+    .execute(conn)
+    .map(|n| n == 1)
+}
+
+/// Revokes every refresh token of a sign-in.
+pub fn revoke_family(conn: &mut DbConnection, family: &str, now: Millis) -> QueryResult<usize> {
+    diesel::update(
+        refresh_tokens::table
+            .filter(refresh_tokens::family.eq(family))
+            .filter(refresh_tokens::revoked_at.is_null()),
+    )
+    .set(refresh_tokens::revoked_at.eq(now))
+    .execute(conn)
+}

@@ -1,0 +1,143 @@
+//! `/api/v1/accounts` and `/api/v1/account`.
+
+use actix_web::{HttpResponse, get, http::header, post, web};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::{
+    app::AppState,
+    auth::{Auth, hash_password, new_id},
+    clock::rfc3339,
+    error::{ApiError, Problem},
+    models::account::{self, Account, username_key},
+};
+
+/// A new account.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"username": "alice", "password": "correct horse battery"}))]
+pub struct CreateAccountRequest {
+    /// 3 to 20 characters: letters, digits, `_` and `-`, beginning with a
+    /// letter or digit. Unique regardless of case.
+    pub username: String,
+    /// 8 to 128 characters.
+    pub password: String,
+}
+
+/// An account, as its owner sees it.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"id": "q8Xz3LmN0pR5sT7u", "username": "alice", "created_at": "2026-11-30T12:00:00.000Z"}))]
+pub struct AccountView {
+    pub id: String,
+    pub username: String,
+    pub created_at: String,
+}
+
+impl From<Account> for AccountView {
+    fn from(account: Account) -> AccountView {
+        AccountView {
+            id: account.id,
+            username: account.username,
+            created_at: rfc3339(account.created_at),
+        }
+    }
+}
+
+fn check_username(username: &str) -> Result<(), ApiError> {
+    let valid_chars = username
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    let starts_well = username
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphanumeric());
+    if (3..=20).contains(&username.len()) && valid_chars && starts_well {
+        Ok(())
+    } else {
+        Err(ApiError::invalid(
+            "invalid_username",
+            "a username has 3 to 20 letters, digits, `_` or `-`, and begins with a letter or digit",
+        ))
+    }
+}
+
+fn check_password(password: &str) -> Result<(), ApiError> {
+    if (8..=128).contains(&password.chars().count()) {
+        Ok(())
+    } else {
+        Err(ApiError::invalid(
+            "invalid_password",
+            "a password has 8 to 128 characters",
+        ))
+    }
+}
+
+/// Register an account.
+#[utoipa::path(
+    tag = "accounts",
+    request_body = CreateAccountRequest,
+    responses(
+        (status = 201, description = "The account", body = AccountView),
+        (status = 409, description = "The username is taken", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid username or password", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/accounts")]
+pub async fn create_account(
+    state: web::Data<AppState>,
+    body: web::Json<CreateAccountRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let CreateAccountRequest { username, password } = body.into_inner();
+    check_username(&username)?;
+    check_password(&password)?;
+    let now = state.clock.now();
+    let created = state
+        .db(move |conn| {
+            if account::find_by_username(conn, &username)?.is_some() {
+                return Err(ApiError::UsernameTaken(username));
+            }
+            let account = Account {
+                id: new_id(),
+                username_key: username_key(&username),
+                username,
+                password_hash: hash_password(&password)?,
+                created_at: now,
+            };
+            // The unique key settles a race between two registrations.
+            account::insert(conn, &account).map_err(|e| match e {
+                diesel::result::Error::DatabaseError(
+                    diesel::result::DatabaseErrorKind::UniqueViolation,
+                    _,
+                ) => ApiError::UsernameTaken(account.username.clone()),
+                other => other.into(),
+            })?;
+            Ok(account)
+        })
+        .await?;
+    Ok(HttpResponse::Created()
+        .insert_header((header::LOCATION, "/api/v1/account"))
+        .json(AccountView::from(created)))
+}
+
+/// The caller's account.
+#[utoipa::path(
+    tag = "accounts",
+    responses(
+        (status = 200, description = "The account", body = AccountView),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/account")]
+pub async fn get_account(
+    state: web::Data<AppState>,
+    auth: Auth,
+) -> Result<web::Json<AccountView>, ApiError> {
+    let account = state
+        .db(move |conn| {
+            account::find(conn, &auth.account_id)?
+                .ok_or_else(|| ApiError::NotFound("account".to_owned()))
+        })
+        .await?;
+    Ok(web::Json(account.into()))
+}

@@ -1,0 +1,208 @@
+//! `/api/v1/challenges`: offers of games.
+
+use actix_web::{HttpResponse, delete, get, http::header, post, web};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::{
+    app::AppState,
+    auth::{Auth, Scope},
+    domain::{
+        challenge::{self, ChallengeView, CreateChallengeRequest},
+        game,
+    },
+    error::{ApiError, Problem},
+    models::challenge as rows,
+    views::GameView,
+};
+
+/// The caller's challenges.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChallengeList {
+    /// Open challenges addressed to the caller.
+    pub incoming: Vec<ChallengeView>,
+    /// Open challenges the caller made.
+    pub outgoing: Vec<ChallengeView>,
+    /// Open challenges to anyone, by others (the newest 50).
+    pub open: Vec<ChallengeView>,
+}
+
+/// Challenge an account, or anyone.
+#[utoipa::path(
+    tag = "challenges",
+    request_body = CreateChallengeRequest,
+    responses(
+        (status = 201, description = "The challenge", body = ChallengeView),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The token lacks `challenge:write`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such opponent", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Unknown rule set, start not of the rule set, bad FEN, bad days per move", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["challenge:write"]))
+)]
+#[post("/challenges")]
+pub async fn create_challenge(
+    state: web::Data<AppState>,
+    auth: Auth,
+    body: web::Json<CreateChallengeRequest>,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::ChallengeWrite)?;
+    let now = state.clock.now();
+    let view = state
+        .db(move |conn| {
+            let id = challenge::create(conn, now, &auth.account_id, &body)?;
+            challenge::view(conn, &id)
+        })
+        .await?;
+    Ok(HttpResponse::Created()
+        .insert_header((header::LOCATION, format!("/api/v1/challenges/{}", view.id)))
+        .json(view))
+}
+
+/// The caller's incoming and outgoing challenges, and open ones by others.
+#[utoipa::path(
+    tag = "challenges",
+    responses(
+        (status = 200, description = "The challenges", body = ChallengeList),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/challenges")]
+pub async fn list_challenges(
+    state: web::Data<AppState>,
+    auth: Auth,
+) -> Result<web::Json<ChallengeList>, ApiError> {
+    let list = state
+        .db(move |conn| {
+            let me = &auth.account_id;
+            let incoming = rows::incoming(conn, me)?;
+            let outgoing = rows::outgoing(conn, me)?;
+            let open = rows::open_to_anyone(conn, me, 50)?;
+            Ok(ChallengeList {
+                incoming: challenge::views(conn, incoming)?,
+                outgoing: challenge::views(conn, outgoing)?,
+                open: challenge::views(conn, open)?,
+            })
+        })
+        .await?;
+    Ok(web::Json(list))
+}
+
+/// One challenge.
+#[utoipa::path(
+    tag = "challenges",
+    params(("id" = String, Path, description = "The challenge")),
+    responses(
+        (status = 200, description = "The challenge", body = ChallengeView),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such challenge", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/challenges/{id}")]
+pub async fn get_challenge(
+    state: web::Data<AppState>,
+    _auth: Auth,
+    id: web::Path<String>,
+) -> Result<web::Json<ChallengeView>, ApiError> {
+    let id = id.into_inner();
+    Ok(web::Json(
+        state.db(move |conn| challenge::view(conn, &id)).await?,
+    ))
+}
+
+/// Accept a challenge: the game begins.
+#[utoipa::path(
+    tag = "challenges",
+    params(("id" = String, Path, description = "The challenge")),
+    responses(
+        (status = 201, description = "The new game", body = GameView),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not addressed to the caller, or the token lacks `challenge:write`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such challenge", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The challenge is no longer open", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["challenge:write"]))
+)]
+#[post("/challenges/{id}/accept")]
+pub async fn accept_challenge(
+    state: web::Data<AppState>,
+    auth: Auth,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::ChallengeWrite)?;
+    let now = state.clock.now();
+    let id = id.into_inner();
+    let view = state
+        .db(move |conn| {
+            let game_id = challenge::accept(conn, now, &id, &auth.account_id)?;
+            game::view(conn, &game_id)
+        })
+        .await?;
+    Ok(HttpResponse::Created()
+        .insert_header((header::LOCATION, format!("/api/v1/games/{}", view.id)))
+        .json(view))
+}
+
+/// Decline a challenge addressed to the caller.
+#[utoipa::path(
+    tag = "challenges",
+    params(("id" = String, Path, description = "The challenge")),
+    responses(
+        (status = 200, description = "The declined challenge", body = ChallengeView),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not addressed to the caller, or the token lacks `challenge:write`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such challenge", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The challenge is no longer open", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["challenge:write"]))
+)]
+#[post("/challenges/{id}/decline")]
+pub async fn decline_challenge(
+    state: web::Data<AppState>,
+    auth: Auth,
+    id: web::Path<String>,
+) -> Result<web::Json<ChallengeView>, ApiError> {
+    auth.require(Scope::ChallengeWrite)?;
+    let now = state.clock.now();
+    let id = id.into_inner();
+    let view = state
+        .db(move |conn| {
+            challenge::decline(conn, now, &id, &auth.account_id)?;
+            challenge::view(conn, &id)
+        })
+        .await?;
+    Ok(web::Json(view))
+}
+
+/// Withdraw the caller's own challenge.
+#[utoipa::path(
+    tag = "challenges",
+    params(("id" = String, Path, description = "The challenge")),
+    responses(
+        (status = 200, description = "The cancelled challenge", body = ChallengeView),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the caller's challenge, or the token lacks `challenge:write`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such challenge", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The challenge is no longer open", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["challenge:write"]))
+)]
+#[delete("/challenges/{id}")]
+pub async fn cancel_challenge(
+    state: web::Data<AppState>,
+    auth: Auth,
+    id: web::Path<String>,
+) -> Result<web::Json<ChallengeView>, ApiError> {
+    auth.require(Scope::ChallengeWrite)?;
+    let now = state.clock.now();
+    let id = id.into_inner();
+    let view = state
+        .db(move |conn| {
+            challenge::cancel(conn, now, &id, &auth.account_id)?;
+            challenge::view(conn, &id)
+        })
+        .await?;
+    Ok(web::Json(view))
+}

@@ -1,0 +1,288 @@
+//! `/api/v1/games`: reading games and playing moves.
+
+use actix_web::{
+    HttpRequest, HttpResponse, get,
+    http::header::{ETAG, IF_NONE_MATCH},
+    post, web,
+};
+use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::{
+    app::AppState,
+    auth::{Auth, Scope},
+    clock::rfc3339,
+    domain::game::{self, position_of, variant_name},
+    error::{ApiError, Problem},
+    models::{
+        account,
+        game::{self as rows, GameRow, Listing, STARTED},
+    },
+    views::{GameStatus, GameView, PlayerView, Side},
+};
+
+/// A move to play.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"move": "e2e4", "ply": 0}))]
+pub struct MoveRequest {
+    /// The move in UCI or SAN (RULES.md, notation).
+    #[serde(rename = "move")]
+    pub text: String,
+    /// The game's `ply` the move was computed for: a guard against stale
+    /// and repeated requests.
+    pub ply: i32,
+}
+
+/// Which games to list.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StatusFilter {
+    #[default]
+    Ongoing,
+    Finished,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ListGamesQuery {
+    /// `ongoing` (default; soonest deadline first) or `finished` (latest first).
+    #[serde(default)]
+    pub status: StatusFilter,
+    /// Only ongoing games where it is the caller's move.
+    #[serde(default)]
+    pub my_turn: bool,
+    /// Games per page, 1 to 100 (default 50).
+    pub limit: Option<i64>,
+    /// The `next_cursor` of the previous page.
+    pub cursor: Option<String>,
+}
+
+/// A game in a list.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameSummary {
+    pub id: String,
+    pub rules: String,
+    pub variant: String,
+    pub white: PlayerView,
+    pub black: PlayerView,
+    pub fen: String,
+    pub ply: i32,
+    pub turn: Side,
+    pub status: GameStatus,
+    pub result: Option<String>,
+    pub termination: Option<String>,
+    /// Whether the caller is to move.
+    pub my_turn: bool,
+    pub deadline: Option<String>,
+    pub updated_at: String,
+}
+
+/// One page of the caller's games.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameList {
+    pub games: Vec<GameSummary>,
+    /// Pass as `cursor` for the next page; null on the last.
+    pub next_cursor: Option<String>,
+    /// How many games await the caller's move.
+    pub my_turn_count: i64,
+}
+
+fn encode_cursor(key: i64, id: &str) -> String {
+    URL_SAFE_NO_PAD.encode(format!("{key}:{id}"))
+}
+
+fn decode_cursor(cursor: &str) -> Result<(i64, String), ApiError> {
+    let bad = || ApiError::invalid("invalid_cursor", "the cursor is not one this API gave");
+    let text = URL_SAFE_NO_PAD.decode(cursor).map_err(|_| bad())?;
+    let text = String::from_utf8(text).map_err(|_| bad())?;
+    let (key, id) = text.split_once(':').ok_or_else(bad)?;
+    Ok((key.parse().map_err(|_| bad())?, id.to_owned()))
+}
+
+fn summary(row: GameRow, names: &[(String, String)], me: &str) -> Result<GameSummary, ApiError> {
+    let name = |id: &str| PlayerView {
+        username: names
+            .iter()
+            .find(|(a, _)| a == id)
+            .map(|(_, u)| u.clone())
+            .unwrap_or_default(),
+    };
+    let pos = position_of(&row)?;
+    let rules = pos.rules();
+    Ok(GameSummary {
+        variant: variant_name(rules, &game::start_of(&row)).to_owned(),
+        white: name(&row.white_id),
+        black: name(&row.black_id),
+        turn: Side::from(pos.turn()),
+        status: if row.status == STARTED {
+            GameStatus::Started
+        } else {
+            GameStatus::Finished
+        },
+        my_turn: row.to_move_id.as_deref() == Some(me),
+        deadline: row.deadline_at.map(rfc3339),
+        updated_at: rfc3339(row.updated_at),
+        fen: row.current_fen,
+        id: row.id,
+        rules: row.rules,
+        ply: row.ply,
+        result: row.result,
+        termination: row.termination,
+    })
+}
+
+/// The caller's games, a page at a time.
+#[utoipa::path(
+    tag = "games",
+    params(ListGamesQuery),
+    responses(
+        (status = 200, description = "A page of games", body = GameList),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The token lacks `game:read`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid filter or cursor", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["game:read"]))
+)]
+#[get("/games")]
+pub async fn list_games(
+    state: web::Data<AppState>,
+    auth: Auth,
+    query: web::Query<ListGamesQuery>,
+) -> Result<web::Json<GameList>, ApiError> {
+    auth.require(Scope::GameRead)?;
+    let query = query.into_inner();
+    let limit = query.limit.unwrap_or(50);
+    if !(1..=100).contains(&limit) {
+        return Err(ApiError::invalid("invalid_query", "limit is 1 to 100"));
+    }
+    let listing = match (query.status, query.my_turn) {
+        (StatusFilter::Finished, true) => {
+            return Err(ApiError::invalid(
+                "invalid_query",
+                "a finished game is nobody's turn",
+            ));
+        }
+        (StatusFilter::Finished, false) => Listing::Finished,
+        (StatusFilter::Ongoing, true) => Listing::MyTurn,
+        (StatusFilter::Ongoing, false) => Listing::Ongoing,
+    };
+    let after = query.cursor.as_deref().map(decode_cursor).transpose()?;
+    let list = state
+        .db(move |conn| {
+            let me = auth.account_id;
+            let rows = rows::list(conn, &me, listing, after, limit + 1)?;
+            let my_turn_count = rows::count_my_turn(conn, &me)?;
+            let has_more = rows.len() as i64 > limit;
+            let page: Vec<GameRow> = rows.into_iter().take(limit as usize).collect();
+            let next_cursor = page.last().filter(|_| has_more).map(|last| {
+                let key = match listing {
+                    Listing::Finished => last.updated_at,
+                    Listing::Ongoing | Listing::MyTurn => last.deadline_at.unwrap_or(i64::MAX),
+                };
+                encode_cursor(key, &last.id)
+            });
+            let ids: Vec<&str> = page
+                .iter()
+                .flat_map(|g| [g.white_id.as_str(), g.black_id.as_str()])
+                .collect();
+            let names = account::usernames(conn, &ids)?;
+            let games = page
+                .into_iter()
+                .map(|row| summary(row, &names, &me))
+                .collect::<Result<_, _>>()?;
+            Ok(GameList {
+                games,
+                next_cursor,
+                my_turn_count,
+            })
+        })
+        .await?;
+    Ok(web::Json(list))
+}
+
+fn with_etag(view: GameView) -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((ETAG, game::etag(&view)))
+        .json(view)
+}
+
+/// A game: players, positions, moves, legal moves, deadline. Answers
+/// `304 Not Modified` when `If-None-Match` carries its current `ETag`.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "The game")),
+    responses(
+        (status = 200, description = "The game", body = GameView, headers(("ETag" = String, description = "Changes with every ply and status"))),
+        (status = 304, description = "Unchanged since the ETag sent"),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The token lacks `game:read`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["game:read"]))
+)]
+#[get("/games/{id}")]
+pub async fn get_game(
+    state: web::Data<AppState>,
+    auth: Auth,
+    id: web::Path<String>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::GameRead)?;
+    let id = id.into_inner();
+    let view = state.db(move |conn| game::view(conn, &id)).await?;
+    let etag = game::etag(&view);
+    let matches = req
+        .headers()
+        .get(IF_NONE_MATCH)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| {
+            value
+                .split(',')
+                .any(|tag| tag.trim() == etag || tag.trim() == "*")
+        });
+    if matches {
+        return Ok(HttpResponse::NotModified()
+            .insert_header((ETAG, etag))
+            .finish());
+    }
+    Ok(with_etag(view))
+}
+
+/// Play a move. Checked against the rules, stored, and answered with the
+/// new state; the game's `ply` guards against stale and repeated requests.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "The game")),
+    request_body = MoveRequest,
+    responses(
+        (status = 200, description = "The game after the move", body = GameView, headers(("ETag" = String, description = "The new state's tag"))),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the caller's game or turn (`not_a_player`, `not_your_turn`), or the token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Stale or repeated `ply` (`stale_ply`, with `current_ply`), or the game is over (`game_finished`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The move does not parse (`invalid_move_syntax`) or is illegal (`illegal_move`)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["game:play"]))
+)]
+#[post("/games/{id}/moves")]
+pub async fn play_move(
+    state: web::Data<AppState>,
+    auth: Auth,
+    id: web::Path<String>,
+    body: web::Json<MoveRequest>,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::GamePlay)?;
+    let now = state.clock.now();
+    let id = id.into_inner();
+    let MoveRequest { text, ply } = body.into_inner();
+    let view = state
+        .db(move |conn| {
+            game::play_move(conn, now, &id, &auth.account_id, &text, ply)?;
+            game::view(conn, &id)
+        })
+        .await?;
+    Ok(with_etag(view))
+}

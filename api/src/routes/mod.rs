@@ -1,0 +1,35 @@
+//! The HTTP handlers: each parses its request, calls one domain or model
+//! function, and turns the result into a response.
+
+pub mod accounts;
+pub mod challenges;
+pub mod docs;
+pub mod games;
+pub mod positions;
+pub mod session;
+pub mod tokens;
+pub mod variants;
+
+use utoipa_actix_web::service_config::ServiceConfig;
+
+/// Every route under `/api/v1`.
+pub fn configure(cfg: &mut ServiceConfig<'_>) {
+    cfg.service(accounts::create_account)
+        .service(accounts::get_account)
+        .service(session::create_session_token)
+        .service(session::refresh_session_token)
+        .service(tokens::create_personal_token)
+        .service(tokens::list_personal_tokens)
+        .service(tokens::revoke_token)
+        .service(variants::list_variants)
+        .service(challenges::create_challenge)
+        .service(challenges::list_challenges)
+        .service(challenges::get_challenge)
+        .service(challenges::accept_challenge)
+        .service(challenges::decline_challenge)
+        .service(challenges::cancel_challenge)
+        .service(games::list_games)
+        .service(games::get_game)
+        .service(games::play_move)
+        .service(positions::analyze_position);
+}

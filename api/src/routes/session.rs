@@ -1,0 +1,104 @@
+//! `/api/v1/auth`: signing in with a password, and refreshing.
+
+use actix_web::{post, web};
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use crate::{
+    app::AppState,
+    auth::verify_password,
+    domain::session::{self, TokenResponse},
+    error::{ApiError, Problem},
+    models::account,
+};
+
+/// The OAuth 2 password grant.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"grant_type": "password", "username": "alice", "password": "correct horse battery"}))]
+pub struct PasswordGrantRequest {
+    /// Always `password`.
+    pub grant_type: PasswordGrant,
+    pub username: String,
+    pub password: String,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PasswordGrant {
+    Password,
+}
+
+/// A refresh token to trade.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"refresh_token": "Vx1qz0Lr8fN2kP5sT7wY9aC3eG6iJ4mO8uR1tB0dF2h"}))]
+pub struct RefreshRequest {
+    pub refresh_token: String,
+}
+
+/// Sign in: a short-lived access token and a refresh token.
+#[utoipa::path(
+    tag = "auth",
+    request_body = PasswordGrantRequest,
+    responses(
+        (status = 200, description = "The session's tokens", body = TokenResponse),
+        (status = 401, description = "Wrong username or password", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/auth/token")]
+pub async fn create_session_token(
+    state: web::Data<AppState>,
+    body: web::Json<PasswordGrantRequest>,
+) -> Result<web::Json<TokenResponse>, ApiError> {
+    let PasswordGrantRequest {
+        username, password, ..
+    } = body.into_inner();
+    let now = state.clock.now();
+    let app = state.clone();
+    let tokens = state
+        .db(move |conn| {
+            let account = account::find_by_username(conn, &username)?;
+            // Verify against a hash even for an unknown name: the answer
+            // takes as long either way.
+            let hash = account
+                .as_ref()
+                .map_or(DUMMY_HASH, |a| a.password_hash.as_str());
+            let verified = verify_password(&password, hash);
+            match account {
+                Some(account) if verified => {
+                    session::issue(conn, &app.keys, &account.id, None, now)
+                }
+                _ => Err(ApiError::InvalidCredentials),
+            }
+        })
+        .await?;
+    Ok(web::Json(tokens))
+}
+
+/// The argon2id hash of a random password no one knows.
+const DUMMY_HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$Xz0D6n7u6ZfKJ1nQ7m6vG3m0cJz4p2b8ZkV9sS0mN1Q";
+
+/// Trade a refresh token for new tokens. Each refresh token works once; a
+/// second use revokes the sign-in.
+#[utoipa::path(
+    tag = "auth",
+    request_body = RefreshRequest,
+    responses(
+        (status = 200, description = "New tokens", body = TokenResponse),
+        (status = 401, description = "Unknown, expired, revoked or reused refresh token", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/auth/refresh")]
+pub async fn refresh_session_token(
+    state: web::Data<AppState>,
+    body: web::Json<RefreshRequest>,
+) -> Result<web::Json<TokenResponse>, ApiError> {
+    let now = state.clock.now();
+    let app = state.clone();
+    let refresh_token = body.into_inner().refresh_token;
+    let tokens = state
+        .db(move |conn| session::refresh(conn, &app.keys, &refresh_token, now))
+        .await?;
+    Ok(web::Json(tokens))
+}

@@ -1,0 +1,80 @@
+//! Starting the service: logging, the database, the signing key, the
+//! HTTP server.
+
+use std::{io::IsTerminal, sync::Arc};
+
+use actix_web::{HttpServer, web};
+use tracing_subscriber::{EnvFilter, fmt::format::FmtSpan};
+
+use crate::{
+    app::{self, AppState},
+    auth::{JwtKeys, new_secret},
+    clock::SystemClock,
+    db::{self, DbPool},
+    models::setting,
+};
+
+/// The SQLite file used when no database URL is given.
+pub const DEFAULT_DATABASE_URL: &str = "kingpost.sqlite3";
+pub const DEFAULT_BIND: &str = "127.0.0.1:8080";
+
+/// Structured logs on stderr; every request closes its span with one line
+/// carrying its method, route, status and latency. `RUST_LOG` filters.
+pub fn init_logging() {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_span_events(FmtSpan::CLOSE)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// Opens the database at `url` and brings its schema up to date.
+pub fn open_database(url: &str) -> Result<DbPool, String> {
+    let pool = db::connect(url)?;
+    let mut conn = pool
+        .get()
+        .map_err(|e| format!("cannot connect to {url}: {e}"))?;
+    let applied = db::run_migrations(&mut conn)?;
+    if applied > 0 {
+        tracing::info!(applied, "database migrated");
+    }
+    Ok(pool)
+}
+
+/// The JWT signing key: `secret` when given, otherwise one generated once
+/// and kept in the database (a development default, said in a warning).
+pub fn jwt_keys(pool: &DbPool, secret: Option<&str>) -> Result<JwtKeys, String> {
+    if let Some(secret) = secret.filter(|s| !s.is_empty()) {
+        return JwtKeys::from_secret(secret.as_bytes());
+    }
+    tracing::warn!(
+        "KINGPOST_JWT_SECRET is not set: signing tokens with a secret generated and kept in the database. \
+         Set KINGPOST_JWT_SECRET in production."
+    );
+    let mut conn = pool.get().map_err(|e| format!("database: {e}"))?;
+    let secret = setting::get_or_insert(&mut conn, "jwt_secret", &new_secret())
+        .map_err(|e| format!("database: {e}"))?;
+    JwtKeys::from_secret(secret.as_bytes())
+}
+
+/// Serves the API on `bind` until the process is stopped.
+pub fn serve(bind: &str, database_url: &str, jwt_secret: Option<&str>) -> Result<(), String> {
+    let pool = open_database(database_url)?;
+    let keys = jwt_keys(&pool, jwt_secret)?;
+    let state = web::Data::new(AppState {
+        pool,
+        keys,
+        clock: Arc::new(SystemClock),
+    });
+    let server = HttpServer::new(move || app::build(state.clone()))
+        .bind(bind)
+        .map_err(|e| format!("cannot listen on {bind}: {e}"))?;
+    for address in server.addrs() {
+        tracing::info!("kingpost listening on http://{address} (docs at http://{address}/docs)");
+    }
+    actix_web::rt::System::new()
+        .block_on(server.run())
+        .map_err(|e| format!("server: {e}"))
+}

@@ -1,0 +1,134 @@
+//! Wire types shared by several routes: what clients read.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// Where a game begins (RULES.md, starts).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum StartSpec {
+    /// The usual array.
+    Standard,
+    /// A Chess960 array by Scharnagl number 0..959, random when left out.
+    Chess960 {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u16>,
+    },
+    /// A shuffle array by id 0..2879 (King to Bunker Leap), random when left out.
+    Shuffle {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u16>,
+    },
+    /// Empty back ranks and a placement phase (King to Bunker Leap).
+    Prechess,
+    /// Any legal position of the rule set, as extended FEN.
+    Fen { fen: String },
+}
+
+/// A player of a game or a challenge.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct PlayerView {
+    pub username: String,
+}
+
+/// A side: `white` or `black`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    White,
+    Black,
+}
+
+impl From<kingpost_core::Color> for Side {
+    fn from(color: kingpost_core::Color) -> Side {
+        match color {
+            kingpost_core::Color::White => Side::White,
+            kingpost_core::Color::Black => Side::Black,
+        }
+    }
+}
+
+/// A move played, as the move list shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct MoveView {
+    /// 1 for White's first move.
+    pub ply: i32,
+    /// Canonical UCI (RULES.md, notation).
+    pub uci: String,
+    /// SAN with check and mate marks.
+    pub san: String,
+    /// RFC 3339, UTC.
+    pub played_at: String,
+}
+
+/// A legal move in both notations.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct LegalMoveView {
+    pub uci: String,
+    pub san: String,
+}
+
+/// Whether the game is under way or over.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GameStatus {
+    Started,
+    Finished,
+}
+
+/// A game as its players and watchers see it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(example = json!({
+    "id": "Jt3kQ8mZp0aLx7Rc",
+    "rules": "teleporting-kings",
+    "variant": "Teleporting Kings",
+    "start": {"kind": "standard"},
+    "white": {"username": "alice"},
+    "black": {"username": "bob"},
+    "initial_fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 Tt",
+    "fen": "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 Tt",
+    "ply": 1,
+    "turn": "black",
+    "status": "started",
+    "result": null,
+    "termination": null,
+    "check": false,
+    "days_per_move": 3,
+    "deadline": "2026-12-03T12:00:00.000Z",
+    "moves": [{"ply": 1, "uci": "e2e4", "san": "e4", "played_at": "2026-11-30T12:00:00.000Z"}],
+    "legal_moves": [{"uci": "e7e5", "san": "e5"}],
+    "created_at": "2026-11-30T11:00:00.000Z",
+    "updated_at": "2026-11-30T12:00:00.000Z"
+}))]
+pub struct GameView {
+    pub id: String,
+    /// The rule set's key.
+    pub rules: String,
+    /// The PGN `Variant` name.
+    pub variant: String,
+    pub start: StartSpec,
+    pub white: PlayerView,
+    pub black: PlayerView,
+    pub initial_fen: String,
+    /// The current position, as extended FEN.
+    pub fen: String,
+    /// Plies played so far: send it back with the next move.
+    pub ply: i32,
+    pub turn: Side,
+    pub status: GameStatus,
+    /// `1-0`, `0-1` or `1/2-1/2` once finished.
+    pub result: Option<String>,
+    /// How the game ended: `checkmate`, `stalemate`, `goal_rank`,
+    /// `insufficient_material`, `fivefold_repetition`, `seventy_five_moves`, ...
+    pub termination: Option<String>,
+    /// Whether the side to move is in check.
+    pub check: bool,
+    pub days_per_move: i32,
+    /// When the side to move loses on time (RFC 3339, UTC).
+    pub deadline: Option<String>,
+    pub moves: Vec<MoveView>,
+    /// The legal moves of the side to move; empty once finished.
+    pub legal_moves: Vec<LegalMoveView>,
+    pub created_at: String,
+    pub updated_at: String,
+}

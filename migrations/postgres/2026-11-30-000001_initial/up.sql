@@ -1,0 +1,90 @@
+-- Times are milliseconds since the Unix epoch (UTC), the same in both dialects.
+CREATE TABLE settings (
+    key TEXT PRIMARY KEY NOT NULL,
+    value TEXT NOT NULL
+);
+
+CREATE TABLE accounts (
+    id TEXT PRIMARY KEY NOT NULL,
+    username TEXT NOT NULL,
+    username_key TEXT NOT NULL UNIQUE,
+    password_hash TEXT NOT NULL,
+    created_at BIGINT NOT NULL
+);
+
+-- Every issued JWT, by its jti: revocation and expiry are checked here.
+CREATE TABLE tokens (
+    id TEXT PRIMARY KEY NOT NULL,
+    account_id TEXT NOT NULL REFERENCES accounts (id),
+    kind TEXT NOT NULL,
+    name TEXT,
+    scopes TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL,
+    revoked_at BIGINT
+);
+CREATE INDEX tokens_by_account ON tokens (account_id, kind);
+
+-- Refresh tokens by the SHA-256 of their value; one family per sign-in.
+CREATE TABLE refresh_tokens (
+    id TEXT PRIMARY KEY NOT NULL,
+    account_id TEXT NOT NULL REFERENCES accounts (id),
+    family TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL,
+    used_at BIGINT,
+    revoked_at BIGINT
+);
+CREATE INDEX refresh_tokens_by_family ON refresh_tokens (family);
+
+CREATE TABLE games (
+    id TEXT PRIMARY KEY NOT NULL,
+    rules TEXT NOT NULL,
+    start_kind TEXT NOT NULL,
+    start_number INTEGER,
+    initial_fen TEXT NOT NULL,
+    initial_key BIGINT NOT NULL,
+    current_fen TEXT NOT NULL,
+    ply INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    result TEXT,
+    termination TEXT,
+    white_id TEXT NOT NULL REFERENCES accounts (id),
+    black_id TEXT NOT NULL REFERENCES accounts (id),
+    to_move_id TEXT REFERENCES accounts (id),
+    days_per_move INTEGER NOT NULL,
+    deadline_at BIGINT,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL
+);
+CREATE INDEX games_by_white ON games (white_id, status, deadline_at);
+CREATE INDEX games_by_black ON games (black_id, status, deadline_at);
+CREATE INDEX games_by_mover ON games (to_move_id, deadline_at);
+
+CREATE TABLE moves (
+    game_id TEXT NOT NULL REFERENCES games (id),
+    ply INTEGER NOT NULL,
+    uci TEXT NOT NULL,
+    san TEXT NOT NULL,
+    position_key BIGINT NOT NULL,
+    played_at BIGINT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
+
+CREATE TABLE challenges (
+    id TEXT PRIMARY KEY NOT NULL,
+    challenger_id TEXT NOT NULL REFERENCES accounts (id),
+    opponent_id TEXT REFERENCES accounts (id),
+    rules TEXT NOT NULL,
+    start_kind TEXT NOT NULL,
+    start_number INTEGER,
+    start_fen TEXT,
+    days_per_move INTEGER NOT NULL,
+    color TEXT NOT NULL,
+    status TEXT NOT NULL,
+    game_id TEXT REFERENCES games (id),
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL
+);
+CREATE INDEX challenges_by_challenger ON challenges (challenger_id, status);
+CREATE INDEX challenges_by_opponent ON challenges (opponent_id, status);
