@@ -1,0 +1,178 @@
+//! Challenges: made, listed, accepted, declined, cancelled, refused.
+
+use serde_json::json;
+
+use crate::{
+    on_both_databases,
+    support::{Db, clock, delete, get, init, post, sign_up, state},
+};
+
+on_both_databases!(challenge_lifecycle, challenge_refusals);
+
+async fn challenge_lifecycle(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up(&app, "alice").await;
+    let bob = sign_up(&app, "bob").await;
+    let carol = sign_up(&app, "carol").await;
+
+    let direct = post("/api/v1/challenges")
+        .token(&alice)
+        .json(json!({"rules": "switching", "start": {"kind": "chess960"}, "days_per_move": 7, "opponent": "Bob"}))
+        .send(&app)
+        .await;
+    let direct = direct.assert_status(201).clone();
+    let id = direct["id"].as_str().unwrap();
+    let drawn = direct["start"]["id"].as_u64().unwrap();
+    assert!(drawn < 960, "a Chess960 array is drawn when none is given");
+    assert_eq!(direct["variant"], "Switching 960");
+    assert_eq!(direct["color"], "random");
+    assert_eq!(direct["opponent"]["username"], "bob");
+
+    let open = post("/api/v1/challenges")
+        .token(&alice)
+        .json(json!({"rules": "bunker-leap", "start": {"kind": "shuffle", "id": 1000}, "days_per_move": 1, "color": "black"}))
+        .send(&app)
+        .await;
+    let open_id = open.assert_status(201)["id"].as_str().unwrap().to_owned();
+
+    let bobs = get("/api/v1/challenges").token(&bob).send(&app).await;
+    let bobs = bobs.assert_status(200);
+    assert_eq!(bobs["incoming"][0]["id"], id);
+    assert_eq!(bobs["open"][0]["id"], open_id.as_str());
+    let alices = get("/api/v1/challenges").token(&alice).send(&app).await;
+    assert_eq!(alices.body["outgoing"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        alices.body["open"],
+        json!([]),
+        "one's own open challenges are outgoing"
+    );
+
+    // Carol cannot take a challenge addressed to Bob, Bob can.
+    post(format!("/api/v1/challenges/{id}/accept"))
+        .token(&carol)
+        .send(&app)
+        .await
+        .assert_problem(403, "forbidden");
+    let game = post(format!("/api/v1/challenges/{id}/accept"))
+        .token(&bob)
+        .send(&app)
+        .await;
+    let game = game.assert_status(201).clone();
+    assert_eq!(game["start"]["id"].as_u64(), Some(drawn));
+    assert_eq!(game["days_per_move"], 7);
+    let challenge = get(format!("/api/v1/challenges/{id}"))
+        .token(&alice)
+        .send(&app)
+        .await;
+    assert_eq!(challenge.body["status"], "accepted");
+    assert_eq!(challenge.body["game_id"], game["id"]);
+    post(format!("/api/v1/challenges/{id}/accept"))
+        .token(&bob)
+        .send(&app)
+        .await
+        .assert_problem(409, "challenge_closed");
+
+    // Anyone but the challenger takes an open challenge; the colour is as asked.
+    post(format!("/api/v1/challenges/{open_id}/accept"))
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_problem(403, "forbidden");
+    let game = post(format!("/api/v1/challenges/{open_id}/accept"))
+        .token(&carol)
+        .send(&app)
+        .await;
+    let game = game.assert_status(201);
+    assert_eq!(game["black"]["username"], "alice");
+    assert_eq!(game["white"]["username"], "carol");
+    assert_eq!(
+        game["fen"],
+        "nbnqbkrr/pppppppp/8/8/8/8/PPPPPPPP/NBNQBKRR w Kk - 0 1 Ll"
+    );
+
+    // Declined and cancelled challenges close.
+    let declined = post("/api/v1/challenges")
+        .token(&alice)
+        .json(json!({"rules": "standard", "days_per_move": 3, "opponent": "bob"}))
+        .send(&app)
+        .await;
+    let declined_id = declined.body["id"].as_str().unwrap().to_owned();
+    post(format!("/api/v1/challenges/{declined_id}/decline"))
+        .token(&carol)
+        .send(&app)
+        .await
+        .assert_problem(403, "forbidden");
+    let answer = post(format!("/api/v1/challenges/{declined_id}/decline"))
+        .token(&bob)
+        .send(&app)
+        .await;
+    assert_eq!(answer.assert_status(200)["status"], "declined");
+    let cancelled = post("/api/v1/challenges")
+        .token(&alice)
+        .json(json!({"rules": "standard", "days_per_move": 3}))
+        .send(&app)
+        .await;
+    let cancelled_id = cancelled.body["id"].as_str().unwrap().to_owned();
+    delete(format!("/api/v1/challenges/{cancelled_id}"))
+        .token(&bob)
+        .send(&app)
+        .await
+        .assert_problem(403, "forbidden");
+    let answer = delete(format!("/api/v1/challenges/{cancelled_id}"))
+        .token(&alice)
+        .send(&app)
+        .await;
+    assert_eq!(answer.assert_status(200)["status"], "cancelled");
+    post(format!("/api/v1/challenges/{cancelled_id}/accept"))
+        .token(&bob)
+        .send(&app)
+        .await
+        .assert_problem(409, "challenge_closed");
+}
+
+async fn challenge_refusals(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up(&app, "alice").await;
+    sign_up(&app, "bob").await;
+    let challenge = |body: serde_json::Value| post("/api/v1/challenges").token(&alice).json(body);
+    challenge(json!({"rules": "atomic", "days_per_move": 3}))
+        .send(&app)
+        .await
+        .assert_problem(422, "unknown_rules");
+    challenge(json!({"rules": "standard", "days_per_move": 4}))
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_days_per_move");
+    challenge(json!({"rules": "standard", "start": {"kind": "prechess"}, "days_per_move": 3}))
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_start");
+    challenge(
+        json!({"rules": "standard", "start": {"kind": "chess960", "id": 960}, "days_per_move": 3}),
+    )
+    .send(&app)
+    .await
+    .assert_problem(422, "invalid_start");
+    let bad_fen = challenge(json!({"rules": "standard", "start": {"kind": "fen", "fen": "8/8/8/8/8/8/8/8 w - - 0 1"}, "days_per_move": 3}))
+        .send(&app)
+        .await;
+    bad_fen.assert_problem(422, "invalid_start");
+    assert!(bad_fen.body["detail"].as_str().unwrap().contains("no king"));
+    challenge(json!({"rules": "standard", "start": {"kind": "random"}, "days_per_move": 3}))
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_body");
+    challenge(json!({"rules": "standard", "days_per_move": 3, "opponent": "nobody"}))
+        .send(&app)
+        .await
+        .assert_problem(404, "not_found");
+    challenge(json!({"rules": "standard", "days_per_move": 3, "opponent": "alice"}))
+        .send(&app)
+        .await
+        .assert_problem(422, "self_challenge");
+    post("/api/v1/challenges/nope/accept")
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_problem(404, "not_found");
+}

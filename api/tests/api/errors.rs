@@ -1,0 +1,264 @@
+//! Every mistake a client can make with a game gets a clear 4xx problem
+//! and changes nothing.
+
+use serde_json::{Value, json};
+
+use crate::{
+    on_both_databases,
+    support::{Db, clock, get, init, play_all, post, sign_up, start_game, state},
+};
+
+on_both_databases!(
+    move_errors_change_nothing,
+    request_shape_errors,
+    unknown_routes_and_games
+);
+
+async fn move_errors_change_nothing(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up(&app, "alice").await;
+    let bob = sign_up(&app, "bob").await;
+    let carol = sign_up(&app, "carol").await;
+    let game = start_game(
+        &app,
+        &alice,
+        &bob,
+        "bob",
+        "standard",
+        json!({"kind": "standard"}),
+    )
+    .await;
+    let game = play_all(&app, &game, &alice, &bob, &["e4"]).await;
+    let id = game["id"].as_str().unwrap();
+    let path = format!("/api/v1/games/{id}/moves");
+    let before = get(format!("/api/v1/games/{id}"))
+        .token(&alice)
+        .send(&app)
+        .await;
+    let etag = before.headers.get("etag").unwrap().clone();
+
+    let cases: Vec<(&str, Value, u16, &str)> = vec![
+        (
+            bob.as_str(),
+            json!({"move": "e5", "ply": 0}),
+            409,
+            "stale_ply",
+        ),
+        (
+            bob.as_str(),
+            json!({"move": "e5", "ply": 2}),
+            409,
+            "stale_ply",
+        ),
+        (
+            alice.as_str(),
+            json!({"move": "d4", "ply": 1}),
+            403,
+            "not_your_turn",
+        ),
+        (
+            carol.as_str(),
+            json!({"move": "e5", "ply": 1}),
+            403,
+            "not_a_player",
+        ),
+        (
+            bob.as_str(),
+            json!({"move": "e4e5", "ply": 1}),
+            422,
+            "illegal_move",
+        ),
+        (
+            bob.as_str(),
+            json!({"move": "Ke7", "ply": 1}),
+            422,
+            "illegal_move",
+        ),
+        (
+            bob.as_str(),
+            json!({"move": "hello", "ply": 1}),
+            422,
+            "invalid_move_syntax",
+        ),
+        (
+            bob.as_str(),
+            json!({"move": "e5", "ply": "1"}),
+            422,
+            "invalid_body",
+        ),
+        (bob.as_str(), json!({"move": "e5"}), 422, "invalid_body"),
+        (
+            bob.as_str(),
+            json!({"move": "e5", "ply": 1, "promotion": "q"}),
+            422,
+            "invalid_body",
+        ),
+    ];
+    for (token, body, status, code) in cases {
+        let answer = post(&path).token(token).json(body.clone()).send(&app).await;
+        answer.assert_problem(status, code);
+        if code == "stale_ply" {
+            assert_eq!(answer.body["current_ply"], 1, "{body}");
+        }
+        if code == "illegal_move" {
+            let named = body["move"].as_str().unwrap();
+            assert!(
+                answer.body["detail"].as_str().unwrap().contains(named),
+                "the error names the move"
+            );
+        }
+    }
+    // Not JSON at all, and a body over the limit.
+    post(&path)
+        .token(&bob)
+        .raw("application/json", "{\"move\": \"e5\",")
+        .send(&app)
+        .await
+        .assert_problem(400, "malformed_request");
+    post(&path)
+        .token(&bob)
+        .raw("text/plain", "e5")
+        .send(&app)
+        .await
+        .assert_problem(400, "malformed_request");
+    let huge = format!("{{\"move\": \"{}\", \"ply\": 1}}", "e".repeat(100_000));
+    post(&path)
+        .token(&bob)
+        .raw("application/json", huge)
+        .send(&app)
+        .await
+        .assert_problem(413, "payload_too_large");
+
+    let after = get(format!("/api/v1/games/{id}"))
+        .token(&alice)
+        .send(&app)
+        .await;
+    assert_eq!(after.headers.get("etag").unwrap(), &etag, "nothing changed");
+    assert_eq!(after.body, before.body);
+
+    // The retried move after success is a stale ply, not a second move.
+    let ok = post(&path)
+        .token(&bob)
+        .json(json!({"move": "e5", "ply": 1}))
+        .send(&app)
+        .await;
+    ok.assert_status(200);
+    post(&path)
+        .token(&bob)
+        .json(json!({"move": "e5", "ply": 1}))
+        .send(&app)
+        .await
+        .assert_problem(409, "stale_ply");
+    let game = get(format!("/api/v1/games/{id}"))
+        .token(&alice)
+        .send(&app)
+        .await;
+    assert_eq!(game.body["moves"].as_array().unwrap().len(), 2);
+
+    // A finished game takes no more moves.
+    let game = play_all(
+        &app,
+        &game.body,
+        &alice,
+        &bob,
+        &["Qh5", "Nc6", "Bc4", "Nf6", "Qxf7"],
+    )
+    .await;
+    assert_eq!(game["termination"], "checkmate");
+    post(&path)
+        .token(&bob)
+        .json(json!({"move": "Ke7", "ply": 7}))
+        .send(&app)
+        .await
+        .assert_problem(409, "game_finished");
+}
+
+async fn request_shape_errors(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up(&app, "alice").await;
+    let account = |body: Value| post("/api/v1/accounts").json(body);
+    account(json!({"username": "ab", "password": "long enough"}))
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_username");
+    account(json!({"username": "-dash", "password": "long enough"}))
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_username");
+    account(json!({"username": "dave", "password": "short"}))
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_password");
+    account(json!({"username": "ALICE", "password": "long enough"}))
+        .send(&app)
+        .await
+        .assert_problem(409, "username_taken");
+    account(json!({"username": "dave"}))
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_body");
+
+    let analyze = |body: Value| post("/api/v1/positions/analyze").json(body);
+    analyze(json!({"rules": "atomic", "fen": "8/8/8/8/8/8/8/8 w - - 0 1"}))
+        .send(&app)
+        .await
+        .assert_problem(422, "unknown_rules");
+    let bad_fen = analyze(json!({"rules": "standard", "fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1"})).send(&app).await;
+    bad_fen.assert_problem(422, "invalid_fen");
+    assert!(bad_fen.body["detail"].as_str().unwrap().contains("field 5"));
+    let impossible =
+        analyze(json!({"rules": "standard", "fen": "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1"}))
+            .send(&app)
+            .await;
+    impossible.assert_problem(422, "invalid_fen");
+    let ok = analyze(json!({"rules": "switching", "fen": "1RB3k1/5ppp/8/8/8/8/8/K7 w - - 0 1"}))
+        .send(&app)
+        .await;
+    let moves = ok.assert_status(200)["legal_moves"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert!(moves.contains(&json!({"uci": "b8c8", "san": "Rb8c8#"})));
+
+    let list = get("/api/v1/games?limit=0").token(&alice).send(&app).await;
+    list.assert_problem(422, "invalid_query");
+    get("/api/v1/games?status=nonsense")
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_query");
+    get("/api/v1/games?cursor=%%%")
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_cursor");
+    get("/api/v1/games?cursor=bm9wZQ")
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_cursor");
+}
+
+async fn unknown_routes_and_games(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up(&app, "alice").await;
+    get("/api/v1/games/nope")
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_problem(404, "not_found");
+    post("/api/v1/games/nope/moves")
+        .token(&alice)
+        .json(json!({"move": "e4", "ply": 0}))
+        .send(&app)
+        .await
+        .assert_problem(404, "not_found");
+    get("/api/v1/nowhere")
+        .send(&app)
+        .await
+        .assert_problem(404, "not_found");
+    get("/nowhere")
+        .send(&app)
+        .await
+        .assert_problem(404, "not_found");
+}

@@ -1,0 +1,40 @@
+//! The API's integration tests: the real app, built as `kingpost serve`
+//! builds it, against SQLite and (when `KINGPOST_TEST_DATABASE_URL` is set,
+//! as CI sets it) against Postgres.
+
+mod support;
+
+mod auth;
+mod challenges;
+mod concurrency;
+mod end_to_end;
+mod errors;
+mod flows;
+mod games;
+mod openapi;
+
+/// Runs each named test function (an `async fn(Db)`) once on SQLite and
+/// once on Postgres, in modules `sqlite` and `postgres`.
+#[macro_export]
+macro_rules! on_both_databases {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[actix_web::test]
+                async fn $name() {
+                    super::$name($crate::support::Db::sqlite()).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[actix_web::test]
+                async fn $name() {
+                    if let Some(db) = $crate::support::Db::postgres() {
+                        super::$name(db).await;
+                    }
+                }
+            )*
+        }
+    };
+}

@@ -1,0 +1,339 @@
+//! The test harness: the real app (the builder `kingpost serve` uses) on a
+//! fresh SQLite file or a fresh Postgres schema, a clock the test moves,
+//! and helpers that speak JSON.
+
+use std::{
+    io::Write,
+    sync::{Arc, Once},
+};
+
+use actix_web::{
+    body::MessageBody,
+    dev::{Service, ServiceResponse},
+    http::{Method, StatusCode, header::HeaderMap},
+    test, web,
+};
+use diesel::{Connection, PgConnection, RunQueryDsl};
+use kingpost_api::{
+    app::{self, AppState},
+    auth::{JwtKeys, new_id},
+    clock::ManualClock,
+    server,
+};
+use serde_json::{Value, json};
+
+/// The secret the test apps sign with, so tests can forge tokens.
+pub const SECRET: &str = "test-secret-0123456789abcdefghijklmnopqrstuvwxyz";
+
+/// 2026-11-30T12:00:00Z.
+pub const START_TIME: i64 = 1_796_040_000_000;
+
+/// A database for one test, dropped after it.
+#[derive(Debug)]
+pub enum Db {
+    Sqlite(std::path::PathBuf),
+    Postgres { base: String, schema: String },
+}
+
+impl Db {
+    pub fn sqlite() -> Db {
+        Db::Sqlite(std::env::temp_dir().join(format!("kingpost-test-{}.sqlite3", new_id())))
+    }
+
+    /// A fresh schema in the database `KINGPOST_TEST_DATABASE_URL` names,
+    /// or `None` (and a note on stderr) when it is not set.
+    pub fn postgres() -> Option<Db> {
+        let Ok(base) = std::env::var("KINGPOST_TEST_DATABASE_URL") else {
+            static NOTE: Once = Once::new();
+            NOTE.call_once(|| {
+                // Straight to stderr: the test harness captures `eprintln!`.
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "postgres half skipped: set KINGPOST_TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)"
+                );
+            });
+            return None;
+        };
+        let schema = format!("t_{}", new_id().to_ascii_lowercase());
+        let mut conn = PgConnection::establish(&base).expect("the test Postgres answers");
+        diesel::sql_query(format!("CREATE SCHEMA {schema}"))
+            .execute(&mut conn)
+            .unwrap();
+        Some(Db::Postgres { base, schema })
+    }
+
+    pub fn url(&self) -> String {
+        match self {
+            Db::Sqlite(path) => path.display().to_string(),
+            Db::Postgres { base, schema } => {
+                let separator = if base.contains('?') { '&' } else { '?' };
+                format!("{base}{separator}options=-csearch_path%3D{schema}")
+            }
+        }
+    }
+}
+
+impl Drop for Db {
+    fn drop(&mut self) {
+        match self {
+            Db::Sqlite(path) => {
+                for suffix in ["", "-wal", "-shm"] {
+                    let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+                }
+            }
+            Db::Postgres { base, schema } => {
+                if let Ok(mut conn) = PgConnection::establish(base) {
+                    let _ = diesel::sql_query(format!("DROP SCHEMA {schema} CASCADE"))
+                        .execute(&mut conn);
+                }
+            }
+        }
+    }
+}
+
+/// The state of one app instance on `db`, with a manual clock.
+pub fn state(db: &Db, clock: Arc<ManualClock>) -> web::Data<AppState> {
+    let pool = server::open_database(&db.url()).expect("database opens and migrates");
+    web::Data::new(AppState {
+        pool,
+        keys: JwtKeys::from_secret(SECRET.as_bytes()).unwrap(),
+        clock,
+    })
+}
+
+/// An answer, its body read as JSON (or `Null` when empty).
+#[derive(Debug)]
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Value,
+}
+
+impl Answer {
+    /// Asserts a problem+json answer with this status and code.
+    #[track_caller]
+    pub fn assert_problem(&self, status: u16, code: &str) -> &Answer {
+        assert_eq!(self.status.as_u16(), status, "{:#}", self.body);
+        assert_eq!(self.body["code"], code, "{:#}", self.body);
+        assert_eq!(self.body["status"], status);
+        assert_eq!(
+            self.body["type"],
+            format!("urn:kingpost:problem:{}", code.replace('_', "-"))
+        );
+        let content_type = self.headers.get("content-type").unwrap().to_str().unwrap();
+        assert_eq!(content_type, "application/problem+json");
+        self
+    }
+
+    #[track_caller]
+    pub fn assert_status(&self, status: u16) -> &Value {
+        assert_eq!(self.status.as_u16(), status, "{:#}", self.body);
+        &self.body
+    }
+}
+
+/// A request to the app.
+pub struct Call<'a> {
+    pub method: Method,
+    pub path: String,
+    pub token: Option<&'a str>,
+    pub body: Option<Value>,
+    pub raw: Option<(&'static str, Vec<u8>)>,
+    pub headers: Vec<(&'static str, String)>,
+}
+
+impl<'a> Call<'a> {
+    pub fn new(method: Method, path: impl Into<String>) -> Call<'a> {
+        Call {
+            method,
+            path: path.into(),
+            token: None,
+            body: None,
+            raw: None,
+            headers: Vec::new(),
+        }
+    }
+
+    pub fn token(mut self, token: &'a str) -> Self {
+        self.token = Some(token);
+        self
+    }
+
+    pub fn json(mut self, body: Value) -> Self {
+        self.body = Some(body);
+        self
+    }
+
+    /// A body sent as is, with its content type.
+    pub fn raw(mut self, content_type: &'static str, body: impl Into<Vec<u8>>) -> Self {
+        self.raw = Some((content_type, body.into()));
+        self
+    }
+
+    pub fn header(mut self, name: &'static str, value: impl Into<String>) -> Self {
+        self.headers.push((name, value.into()));
+        self
+    }
+
+    pub async fn send<S, B>(self, app: &S) -> Answer
+    where
+        S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+        B: MessageBody,
+    {
+        let mut req = test::TestRequest::default()
+            .method(self.method)
+            .uri(&self.path);
+        if let Some(token) = self.token {
+            req = req.insert_header(("Authorization", format!("Bearer {token}")));
+        }
+        for (name, value) in self.headers {
+            req = req.insert_header((name, value));
+        }
+        if let Some(body) = self.body {
+            req = req.set_json(body);
+        }
+        if let Some((content_type, body)) = self.raw {
+            req = req
+                .insert_header(("content-type", content_type))
+                .set_payload(body);
+        }
+        let response = test::call_service(app, req.to_request()).await;
+        let status = response.status();
+        let headers = response.headers().clone();
+        let bytes = test::read_body(response).await;
+        let body = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes)
+                .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()))
+        };
+        Answer {
+            status,
+            headers,
+            body,
+        }
+    }
+}
+
+pub fn get<'a>(path: impl Into<String>) -> Call<'a> {
+    Call::new(Method::GET, path)
+}
+
+pub fn post<'a>(path: impl Into<String>) -> Call<'a> {
+    Call::new(Method::POST, path)
+}
+
+pub fn delete<'a>(path: impl Into<String>) -> Call<'a> {
+    Call::new(Method::DELETE, path)
+}
+
+/// Registers `username` and signs in: the session's access token.
+pub async fn sign_up<S, B>(app: &S, username: &str) -> String
+where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let password = format!("{username}-password");
+    post("/api/v1/accounts")
+        .json(json!({"username": username, "password": password}))
+        .send(app)
+        .await
+        .assert_status(201);
+    sign_in(app, username, &password).await["access_token"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// The token response of a password sign-in.
+pub async fn sign_in<S, B>(app: &S, username: &str, password: &str) -> Value
+where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    post("/api/v1/auth/token")
+        .json(json!({"grant_type": "password", "username": username, "password": password}))
+        .send(app)
+        .await
+        .assert_status(200)
+        .clone()
+}
+
+/// `challenger` challenges `opponent` (as White) and the opponent accepts:
+/// the new game's view.
+pub async fn start_game<S, B>(
+    app: &S,
+    challenger: &str,
+    opponent: &str,
+    opponent_name: &str,
+    rules: &str,
+    start: Value,
+) -> Value
+where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let challenge = post("/api/v1/challenges")
+        .token(challenger)
+        .json(json!({"rules": rules, "start": start, "days_per_move": 3, "color": "white", "opponent": opponent_name}))
+        .send(app)
+        .await;
+    let id = challenge.assert_status(201)["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    post(format!("/api/v1/challenges/{id}/accept"))
+        .token(opponent)
+        .send(app)
+        .await
+        .assert_status(201)
+        .clone()
+}
+
+/// Plays `moves` alternately for `white` and `black` from the game's ply.
+pub async fn play_all<S, B>(
+    app: &S,
+    game: &Value,
+    white: &str,
+    black: &str,
+    moves: &[&str],
+) -> Value
+where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let id = game["id"].as_str().unwrap();
+    let mut state = game.clone();
+    for m in moves {
+        let ply = state["ply"].as_i64().unwrap();
+        let token = if state["turn"] == "white" {
+            white
+        } else {
+            black
+        };
+        let answer = post(format!("/api/v1/games/{id}/moves"))
+            .token(token)
+            .json(json!({"move": m, "ply": ply}))
+            .send(app)
+            .await;
+        state = answer.assert_status(200).clone();
+        assert_eq!(state["ply"], ply + 1);
+    }
+    state
+}
+
+/// Builds the app on `state` as `kingpost serve` does.
+pub async fn init(
+    state: web::Data<AppState>,
+) -> impl Service<
+    actix_http::Request,
+    Response = ServiceResponse<impl MessageBody>,
+    Error = actix_web::Error,
+> {
+    test::init_service(app::build(state)).await
+}
+
+/// A fresh clock at [`START_TIME`].
+pub fn clock() -> Arc<ManualClock> {
+    Arc::new(ManualClock::new(START_TIME))
+}
