@@ -46,6 +46,10 @@ pub enum PositionError {
     TooManyKings(Color),
     #[error("a {color:?} pawn stands on {square}, where it cannot be")]
     PawnOnImpossibleSquare { color: Color, square: Square },
+    #[error("{color:?} has {count} units, more than the 16 of a game")]
+    TooManyUnits { color: Color, count: usize },
+    #[error("{color:?} has {count} pawns, more than 8")]
+    TooManyPawns { color: Color, count: usize },
     #[error("the kings stand next to each other")]
     KingsAdjacent,
     #[error("the side not to move ({0:?}) is in check")]
@@ -372,6 +376,19 @@ impl Position {
             }
             if kings > 1 {
                 return Err(PositionError::TooManyKings(color));
+            }
+            // Bounds that also keep every move list within its capacity.
+            let held: usize = self.holdings(color).iter().map(|&n| usize::from(n)).sum();
+            let count = self.board.by_color(color).count() + held;
+            if count > 16 {
+                return Err(PositionError::TooManyUnits { color, count });
+            }
+            let pawns = self.board.by_piece(Role::Pawn.of(color)).count();
+            if pawns > 8 {
+                return Err(PositionError::TooManyPawns {
+                    color,
+                    count: pawns,
+                });
             }
             let misplaced =
                 self.board.by_piece(Role::Pawn.of(color)) & !self.rules.pawn_squares(color);

@@ -39,8 +39,20 @@ fn cpw_positions() {
 
 #[test]
 fn shakmaty_tricky_positions() {
-    let cases = read_perft_file("shakmaty_tricky.perft");
+    let mut cases = read_perft_file("shakmaty_tricky.perft");
     assert!(cases.len() > 20);
+    // 28 white units: a position no game reaches, which kingpost refuses.
+    let too_much = cases
+        .iter()
+        .position(|c| c.id == "max-legals-too-much-material")
+        .unwrap();
+    let refused = cases.remove(too_much);
+    assert!(matches!(
+        Position::from_fen(Rules::Standard, &refused.fen),
+        Err(kingpost_core::FenError::Impossible(
+            kingpost_core::PositionError::TooManyUnits { .. }
+        ))
+    ));
     assert!(check(&cases, 2_000_000) > 60);
 }
 

@@ -132,6 +132,20 @@ fn impossible_positions_are_refused() {
             ..
         }
     ));
+    assert!(matches!(
+        impossible("4k3/8/8/8/QQQQQQQQ/QQQQQQQQ/QQ6/4K3 w - - 0 1"),
+        PositionError::TooManyUnits {
+            color: Color::White,
+            count: 19
+        }
+    ));
+    assert!(matches!(
+        impossible("4k3/8/8/8/8/1P6/PPPPPPPP/4K3 w - - 0 1"),
+        PositionError::TooManyPawns {
+            color: Color::White,
+            count: 9
+        }
+    ));
     assert_eq!(
         impossible("4k3/8/8/8/8/8/4P3/4K3 w - e3 0 1"),
         PositionError::InvalidEnPassant("e3".parse().unwrap())
