@@ -74,6 +74,9 @@ pub enum ApiError {
     GameFinished,
     #[error("the challenge is no longer open")]
     ChallengeClosed,
+    /// A request the game's state does not allow, with its own code.
+    #[error("{detail}")]
+    Refused { code: &'static str, detail: String },
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -106,6 +109,7 @@ impl ApiError {
             ApiError::StalePly { .. } => "stale_ply",
             ApiError::GameFinished => "game_finished",
             ApiError::ChallengeClosed => "challenge_closed",
+            ApiError::Refused { code, .. } => code,
             ApiError::Internal(_) => "internal_error",
         }
     }
@@ -128,6 +132,7 @@ impl ApiError {
             ApiError::StalePly { .. } => "The game has moved on",
             ApiError::GameFinished => "The game is over",
             ApiError::ChallengeClosed => "The challenge is closed",
+            ApiError::Refused { .. } => "Not possible in this state of the game",
             ApiError::Internal(_) => "Internal error",
         }
     }
@@ -172,7 +177,8 @@ impl ResponseError for ApiError {
             ApiError::UsernameTaken(_)
             | ApiError::StalePly { .. }
             | ApiError::GameFinished
-            | ApiError::ChallengeClosed => StatusCode::CONFLICT,
+            | ApiError::ChallengeClosed
+            | ApiError::Refused { .. } => StatusCode::CONFLICT,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

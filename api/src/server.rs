@@ -1,7 +1,7 @@
 //! Starting the service: logging, the database, the signing key, the
 //! HTTP server.
 
-use std::{io::IsTerminal, sync::Arc};
+use std::{io::IsTerminal, sync::Arc, time::Duration};
 
 use actix_web::{HttpServer, web};
 use tracing_subscriber::{EnvFilter, fmt::format::FmtSpan};
@@ -11,6 +11,8 @@ use crate::{
     auth::{JwtKeys, new_secret},
     clock::SystemClock,
     db::{self, DbPool},
+    domain::game,
+    error::ApiError,
     models::setting,
 };
 
@@ -59,8 +61,34 @@ pub fn jwt_keys(pool: &DbPool, secret: Option<&str>) -> Result<JwtKeys, String> 
     JwtKeys::from_secret(secret.as_bytes())
 }
 
-/// Serves the API on `bind` until the process is stopped.
-pub fn serve(bind: &str, database_url: &str, jwt_secret: Option<&str>) -> Result<(), String> {
+/// Ends on time the games whose deadline has passed; how many.
+pub async fn sweep_once(state: &AppState) -> Result<usize, ApiError> {
+    let now = state.clock.now();
+    state.db(move |conn| game::sweep(conn, now)).await
+}
+
+/// Sweeps every `interval` until the process stops. Every instance may run
+/// one: each game is ended by a write conditional on its state.
+async fn sweep_forever(state: web::Data<AppState>, interval: Duration) {
+    let mut ticks = actix_web::rt::time::interval(interval);
+    loop {
+        ticks.tick().await;
+        match sweep_once(&state).await {
+            Ok(0) => {}
+            Ok(ended) => tracing::info!(ended, "games ended on time"),
+            Err(error) => tracing::error!(%error, "sweeping for timeouts failed"),
+        }
+    }
+}
+
+/// Serves the API on `bind` until the process is stopped, sweeping for
+/// timeouts every `sweep_interval`.
+pub fn serve(
+    bind: &str,
+    database_url: &str,
+    jwt_secret: Option<&str>,
+    sweep_interval: Duration,
+) -> Result<(), String> {
     let pool = open_database(database_url)?;
     let keys = jwt_keys(&pool, jwt_secret)?;
     let state = web::Data::new(AppState {
@@ -68,6 +96,7 @@ pub fn serve(bind: &str, database_url: &str, jwt_secret: Option<&str>) -> Result
         keys,
         clock: Arc::new(SystemClock),
     });
+    let sweeper_state = state.clone();
     let server = HttpServer::new(move || app::build(state.clone()))
         .bind(bind)
         .map_err(|e| format!("cannot listen on {bind}: {e}"))?;
@@ -75,6 +104,9 @@ pub fn serve(bind: &str, database_url: &str, jwt_secret: Option<&str>) -> Result
         tracing::info!("kingpost listening on http://{address} (docs at http://{address}/docs)");
     }
     actix_web::rt::System::new()
-        .block_on(server.run())
+        .block_on(async move {
+            actix_web::rt::spawn(sweep_forever(sweeper_state, sweep_interval));
+            server.run().await
+        })
         .map_err(|e| format!("server: {e}"))
 }

@@ -31,6 +31,14 @@ pub struct PlayerView {
     pub username: String,
 }
 
+/// A player of a game.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct GamePlayerView {
+    pub username: String,
+    /// While on vacation, the player's clocks stand still.
+    pub on_vacation: bool,
+}
+
 /// A side: `white` or `black`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -68,12 +76,13 @@ pub struct LegalMoveView {
     pub san: String,
 }
 
-/// Whether the game is under way or over.
+/// Whether the game is under way, over, or aborted (counting for nothing).
 #[derive(Debug, Clone, Copy, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum GameStatus {
     Started,
     Finished,
+    Aborted,
 }
 
 /// A game as its players and watchers see it.
@@ -83,8 +92,8 @@ pub enum GameStatus {
     "rules": "teleporting-kings",
     "variant": "Teleporting Kings",
     "start": {"kind": "standard"},
-    "white": {"username": "alice"},
-    "black": {"username": "bob"},
+    "white": {"username": "alice", "on_vacation": false},
+    "black": {"username": "bob", "on_vacation": false},
     "initial_fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 Tt",
     "fen": "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 Tt",
     "ply": 1,
@@ -95,6 +104,9 @@ pub enum GameStatus {
     "check": false,
     "days_per_move": 3,
     "deadline": "2026-12-03T12:00:00.000Z",
+    "time_left_seconds": 259200,
+    "draw_offer": null,
+    "claimable_draw": null,
     "moves": [{"ply": 1, "uci": "e2e4", "san": "e4", "played_at": "2026-11-30T12:00:00.000Z"}],
     "legal_moves": [{"uci": "e7e5", "san": "e5"}],
     "created_at": "2026-11-30T11:00:00.000Z",
@@ -107,8 +119,8 @@ pub struct GameView {
     /// The PGN `Variant` name.
     pub variant: String,
     pub start: StartSpec,
-    pub white: PlayerView,
-    pub black: PlayerView,
+    pub white: GamePlayerView,
+    pub black: GamePlayerView,
     pub initial_fen: String,
     /// The current position, as extended FEN.
     pub fen: String,
@@ -118,14 +130,22 @@ pub struct GameView {
     pub status: GameStatus,
     /// `1-0`, `0-1` or `1/2-1/2` once finished.
     pub result: Option<String>,
-    /// How the game ended: `checkmate`, `stalemate`, `goal_rank`,
-    /// `insufficient_material`, `fivefold_repetition`, `seventy_five_moves`, ...
+    /// How the game ended: `checkmate`, `goal_rank`, `resignation`,
+    /// `timeout`, `stalemate`, `insufficient_material`, `agreement`,
+    /// `threefold_repetition`, `fifty_moves`, `fivefold_repetition`,
+    /// `seventy_five_moves`, `aborted`.
     pub termination: Option<String>,
     /// Whether the side to move is in check.
     pub check: bool,
     pub days_per_move: i32,
-    /// When the side to move loses on time (RFC 3339, UTC).
+    /// When the side to move loses on time (RFC 3339, UTC), its vacation counted.
     pub deadline: Option<String>,
+    /// Seconds until the deadline.
+    pub time_left_seconds: Option<i64>,
+    /// The side whose draw offer stands.
+    pub draw_offer: Option<Side>,
+    /// The draw the side to move may claim now: `threefold_repetition` or `fifty_moves`.
+    pub claimable_draw: Option<String>,
     pub moves: Vec<MoveView>,
     /// The legal moves of the side to move; empty once finished.
     pub legal_moves: Vec<LegalMoveView>,

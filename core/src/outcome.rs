@@ -64,22 +64,32 @@ impl Outcome {
     /// A stable snake_case name of the reason, for the API and the CLI.
     pub const fn reason(&self) -> &'static str {
         match self {
-            Outcome::Decisive {
-                reason: WinReason::Checkmate,
-                ..
-            } => "checkmate",
-            Outcome::Decisive {
-                reason: WinReason::GoalRank,
-                ..
-            } => "goal_rank",
-            Outcome::Draw(reason) => match reason {
-                DrawReason::Stalemate => "stalemate",
-                DrawReason::InsufficientMaterial => "insufficient_material",
-                DrawReason::FivefoldRepetition => "fivefold_repetition",
-                DrawReason::SeventyFiveMoves => "seventy_five_moves",
-                DrawReason::ThreefoldRepetition => "threefold_repetition",
-                DrawReason::FiftyMoves => "fifty_moves",
-            },
+            Outcome::Decisive { reason, .. } => reason.key(),
+            Outcome::Draw(reason) => reason.key(),
+        }
+    }
+}
+
+impl WinReason {
+    /// A stable snake_case name.
+    pub const fn key(self) -> &'static str {
+        match self {
+            WinReason::Checkmate => "checkmate",
+            WinReason::GoalRank => "goal_rank",
+        }
+    }
+}
+
+impl DrawReason {
+    /// A stable snake_case name.
+    pub const fn key(self) -> &'static str {
+        match self {
+            DrawReason::Stalemate => "stalemate",
+            DrawReason::InsufficientMaterial => "insufficient_material",
+            DrawReason::FivefoldRepetition => "fivefold_repetition",
+            DrawReason::SeventyFiveMoves => "seventy_five_moves",
+            DrawReason::ThreefoldRepetition => "threefold_repetition",
+            DrawReason::FiftyMoves => "fifty_moves",
         }
     }
 }

@@ -30,6 +30,9 @@ enum Command {
         /// The JWT signing secret; without it one is generated and kept in the database.
         #[arg(long, env = "KINGPOST_JWT_SECRET", hide_env_values = true)]
         jwt_secret: Option<String>,
+        /// Seconds between two sweeps for games lost on time.
+        #[arg(long, env = "KINGPOST_SWEEP_SECONDS", default_value_t = 60)]
+        sweep_seconds: u64,
     },
     /// Run the database migrations and exit.
     Migrate {
@@ -110,10 +113,12 @@ pub fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             bind,
             database,
             jwt_secret,
+            sweep_seconds,
         } => Ok(service::serve(
             &bind,
             &database.database_url,
             jwt_secret.as_deref(),
+            sweep_seconds,
         )?),
         Command::Migrate { database } => Ok(service::migrate(&database.database_url)?),
         Command::Openapi { output } => Ok(service::openapi(&output)?),

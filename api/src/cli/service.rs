@@ -4,9 +4,19 @@ use std::io::Write;
 
 use kingpost_api::{app, db, server};
 
-pub fn serve(bind: &str, database_url: &str, jwt_secret: Option<&str>) -> Result<(), String> {
+pub fn serve(
+    bind: &str,
+    database_url: &str,
+    jwt_secret: Option<&str>,
+    sweep_seconds: u64,
+) -> Result<(), String> {
     server::init_logging();
-    server::serve(bind, database_url, jwt_secret)
+    server::serve(
+        bind,
+        database_url,
+        jwt_secret,
+        std::time::Duration::from_secs(sweep_seconds.max(1)),
+    )
 }
 
 pub fn migrate(database_url: &str) -> Result<(), String> {

@@ -14,6 +14,9 @@ diesel::table! {
         username_key -> Text,
         password_hash -> Text,
         created_at -> BigInt,
+        vacation_balance -> BigInt,
+        vacation_next_grant_at -> BigInt,
+        vacation_since -> Nullable<BigInt>,
     }
 }
 
@@ -62,6 +65,17 @@ diesel::table! {
         deadline_at -> Nullable<BigInt>,
         created_at -> BigInt,
         updated_at -> BigInt,
+        turn_started_at -> BigInt,
+        draw_offer_by -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    conditionals (game_id, account_id) {
+        game_id -> Text,
+        account_id -> Text,
+        lines -> Text,
+        updated_at -> BigInt,
     }
 }
 
@@ -101,5 +115,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     games,
     moves,
     challenges,
-    settings
+    settings,
+    conditionals
 );

@@ -1,17 +1,20 @@
-//! The life of a game: its position rebuilt from the row, a move applied
-//! under the ply guard, and the view clients read.
+//! The life of a game: its position rebuilt from the row; every change a
+//! player asks for applied in one transaction after the clock is checked,
+//! and stored only if nobody changed the game meanwhile; deadlines,
+//! timeouts, draws and conditional moves; the view clients read.
 
-use kingpost_core::{Color, DrawReason, MoveError, Outcome, Position, Rules, Start};
+use kingpost_core::{Color, DrawReason, Move, MoveError, Outcome, Position, Rules, Start};
 
 use crate::{
     clock::{DAY, Millis, rfc3339},
     db::{DbConnection, write_transaction},
+    domain::{conditionals, vacation},
     error::ApiError,
     models::{
-        account,
-        game::{self, FINISHED, GameAdvance, GameRow, MoveRow, STARTED},
+        account::{self, Account},
+        game::{self, ABORTED, FINISHED, GameRow, MoveRow, STARTED},
     },
-    views::{GameStatus, GameView, LegalMoveView, MoveView, PlayerView, Side, StartSpec},
+    views::{GamePlayerView, GameStatus, GameView, LegalMoveView, MoveView, Side, StartSpec},
 };
 
 /// The start a game row records.
@@ -44,12 +47,28 @@ pub fn core_start(spec: &StartSpec) -> Start {
     }
 }
 
+/// The parts a start is stored as: kind, number, FEN of a `fen` start.
+pub fn stored_start(start: &StartSpec) -> (&'static str, Option<i32>, Option<String>) {
+    match start {
+        StartSpec::Standard => ("standard", None, None),
+        StartSpec::Chess960 { id } => ("chess960", id.map(i32::from), None),
+        StartSpec::Shuffle { id } => ("shuffle", id.map(i32::from), None),
+        StartSpec::Prechess => ("prechess", None, None),
+        StartSpec::Fen { fen } => ("fen", None, Some(fen.clone())),
+    }
+}
+
+/// The PGN `Variant` name of a rule set played from `start`.
+pub fn variant_name(rules: Rules, start: &StartSpec) -> &'static str {
+    rules.pgn_name(matches!(start, StartSpec::Chess960 { .. }))
+}
+
 fn corrupt(row: &GameRow, what: impl std::fmt::Display) -> ApiError {
     ApiError::Internal(format!("game {}: {what}", row.id))
 }
 
-/// The rule set and current position of a stored game, with the castling
-/// notation its start decides.
+/// The current position of a stored game, with the castling notation its
+/// start decides.
 pub fn position_of(row: &GameRow) -> Result<Position, ApiError> {
     let rules: Rules = row.rules.parse().map_err(|e| corrupt(row, e))?;
     let initial =
@@ -59,11 +78,21 @@ pub fn position_of(row: &GameRow) -> Result<Position, ApiError> {
         .map_err(|e| corrupt(row, e))
 }
 
-fn side_to_move(row: &GameRow, pos: &Position) -> Option<String> {
-    Some(match pos.turn() {
-        Color::White => row.white_id.clone(),
-        Color::Black => row.black_id.clone(),
-    })
+fn player_of(row: &GameRow, color: Color) -> &str {
+    match color {
+        Color::White => &row.white_id,
+        Color::Black => &row.black_id,
+    }
+}
+
+fn color_of(row: &GameRow, account_id: &str) -> Option<Color> {
+    if account_id == row.white_id {
+        Some(Color::White)
+    } else if account_id == row.black_id {
+        Some(Color::Black)
+    } else {
+        None
+    }
 }
 
 /// A new game row from a resolved start, with the first deadline set.
@@ -98,36 +127,298 @@ pub fn new_game(
         deadline_at: Some(now + i64::from(days_per_move) * DAY),
         created_at: now,
         updated_at: now,
+        turn_started_at: now,
+        draw_offer_by: None,
     };
-    row.to_move_id = side_to_move(&row, &pos);
+    row.to_move_id = Some(player_of(&row, pos.turn()).to_owned());
     if let Some(outcome) = pos.outcome() {
-        finish(&mut row, outcome);
+        end(&mut row, FINISHED, Some(outcome.result()), outcome.reason());
     }
     Ok(row)
 }
 
-/// The parts a start is stored as: kind, number, FEN of a `fen` start.
-pub fn stored_start(start: &StartSpec) -> (&'static str, Option<i32>, Option<String>) {
-    match start {
-        StartSpec::Standard => ("standard", None, None),
-        StartSpec::Chess960 { id } => ("chess960", id.map(i32::from), None),
-        StartSpec::Shuffle { id } => ("shuffle", id.map(i32::from), None),
-        StartSpec::Prechess => ("prechess", None, None),
-        StartSpec::Fen { fen } => ("fen", None, Some(fen.clone())),
+fn end(row: &mut GameRow, status: &str, result: Option<&str>, termination: &str) {
+    row.status = status.to_owned();
+    row.result = result.map(str::to_owned);
+    row.termination = Some(termination.to_owned());
+    row.to_move_id = None;
+    row.deadline_at = None;
+    row.draw_offer_by = None;
+}
+
+fn end_in(row: &mut GameRow, outcome: Outcome) {
+    end(row, FINISHED, Some(outcome.result()), outcome.reason());
+}
+
+fn draw(row: &mut GameRow, termination: &str) {
+    end(row, FINISHED, Some("1/2-1/2"), termination);
+}
+
+fn win(row: &mut GameRow, winner: Color, termination: &str) {
+    let result = match winner {
+        Color::White => "1-0",
+        Color::Black => "0-1",
+    };
+    end(row, FINISHED, Some(result), termination);
+}
+
+/// When the side to move loses on time, its vacation counted.
+pub fn effective_deadline(row: &GameRow, mover: Option<&Account>, now: Millis) -> Option<Millis> {
+    let extension = mover.map_or(0, |account| {
+        vacation::extension(account, row.turn_started_at, now)
+    });
+    row.deadline_at.map(|deadline| deadline + extension)
+}
+
+/// A game read for a change, with what the change adds.
+pub(crate) struct Loaded {
+    pub(crate) row: GameRow,
+    pub(crate) pos: Position,
+    /// The ply and change time read: the guard of the write.
+    read_ply: i32,
+    read_updated_at: Millis,
+    /// Moves played by this change, stored once the game row is.
+    pub(crate) new_moves: Vec<MoveRow>,
+}
+
+impl Loaded {
+    fn read(conn: &mut DbConnection, game_id: &str) -> Result<Loaded, ApiError> {
+        let row = game::find(conn, game_id)?
+            .ok_or_else(|| ApiError::NotFound(format!("game {game_id}")))?;
+        Ok(Loaded {
+            pos: position_of(&row)?,
+            read_ply: row.ply,
+            read_updated_at: row.updated_at,
+            row,
+            new_moves: Vec::new(),
+        })
+    }
+
+    /// Stores the change; whether nobody changed the game since it was read.
+    fn save(&self, conn: &mut DbConnection) -> Result<bool, ApiError> {
+        if !game::advance(conn, &self.row, self.read_ply, self.read_updated_at)? {
+            return Ok(false);
+        }
+        for row in &self.new_moves {
+            game::insert_move(conn, row)?;
+        }
+        Ok(true)
+    }
+
+    /// How often the current position has stood in the game, this time
+    /// included: among the start and the positions after each ply, stored
+    /// or played by this change, those since the last capture or pawn move.
+    pub(crate) fn occurrences(&self, conn: &mut DbConnection) -> Result<i64, ApiError> {
+        let key = self.pos.repetition_key() as i64;
+        let halfmoves = i32::try_from(self.pos.halfmoves()).unwrap_or(i32::MAX);
+        let first_ply = self.row.ply.saturating_sub(halfmoves);
+        let stored = game::count_positions_since(conn, &self.row.id, key, first_ply.max(1))?;
+        let pending = self
+            .new_moves
+            .iter()
+            .filter(|m| m.ply >= first_ply && m.position_key == key)
+            .count() as i64;
+        let initial = i64::from(first_ply <= 0 && self.row.initial_key == key);
+        Ok(stored + pending + initial)
+    }
+
+    /// Plays `m`: the move row, the position, the turn and its deadline, a
+    /// draw offer lapsing, and the end of the game if the move ends it.
+    pub(crate) fn apply(
+        &mut self,
+        conn: &mut DbConnection,
+        m: Move,
+        now: Millis,
+    ) -> Result<(), ApiError> {
+        let legal = self.pos.legal_moves();
+        let (uci, san) = (self.pos.uci(&m), self.pos.san_among(&m, &legal));
+        let mover = player_of(&self.row, self.pos.turn()).to_owned();
+        self.pos.play_unchecked(m);
+        let row = &mut self.row;
+        row.ply += 1;
+        row.current_fen = self.pos.fen();
+        row.updated_at = now;
+        row.turn_started_at = now;
+        row.to_move_id = Some(player_of(row, self.pos.turn()).to_owned());
+        row.deadline_at = Some(now + i64::from(row.days_per_move) * DAY);
+        // An offer lapses when the offerer's opponent moves without accepting.
+        if row.draw_offer_by.as_deref() != Some(mover.as_str()) {
+            row.draw_offer_by = None;
+        }
+        self.new_moves.push(MoveRow {
+            game_id: row.id.clone(),
+            ply: row.ply,
+            uci,
+            san,
+            position_key: self.pos.repetition_key() as i64,
+            played_at: now,
+        });
+        if let Some(outcome) = self.pos.outcome() {
+            end_in(&mut self.row, outcome);
+        } else if self.occurrences(conn)? >= 5 {
+            end_in(&mut self.row, Outcome::Draw(DrawReason::FivefoldRepetition));
+        }
+        Ok(())
+    }
+
+    /// Ends the game on time if its deadline has passed: the side to move
+    /// loses, or draws when the opponent has no mating material.
+    fn expire_if_due(&mut self, conn: &mut DbConnection, now: Millis) -> Result<bool, ApiError> {
+        if self.row.status != STARTED {
+            return Ok(false);
+        }
+        let mover = match &self.row.to_move_id {
+            Some(id) => account::find(conn, id)?,
+            None => None,
+        };
+        if effective_deadline(&self.row, mover.as_ref(), now).is_none_or(|deadline| deadline > now)
+        {
+            return Ok(false);
+        }
+        let loser = self.pos.turn();
+        if self.pos.has_insufficient_material(!loser) {
+            draw(&mut self.row, "timeout");
+        } else {
+            win(&mut self.row, !loser, "timeout");
+        }
+        self.row.updated_at = now;
+        self.save(conn)
     }
 }
 
-fn finish(row: &mut GameRow, outcome: Outcome) {
-    row.status = FINISHED.to_owned();
-    row.result = Some(outcome.result().to_owned());
-    row.termination = Some(outcome.reason().to_owned());
-    row.to_move_id = None;
-    row.deadline_at = None;
+/// What a player asks of a game.
+enum Request<'a> {
+    Move {
+        text: &'a str,
+        ply: i32,
+        offer_draw: bool,
+    },
+    Resign,
+    Abort,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    WithdrawDraw,
+    ClaimDraw,
+}
+
+/// Carries out `request` for `account_id` in one transaction: the game is
+/// first ended on time if its deadline has passed (and that is kept, while
+/// the request is refused).
+fn carry_out(
+    conn: &mut DbConnection,
+    now: Millis,
+    game_id: &str,
+    account_id: &str,
+    request: Request<'_>,
+) -> Result<(), ApiError> {
+    write_transaction(conn, |conn| {
+        let mut game = Loaded::read(conn, game_id)?;
+        let color = color_of(&game.row, account_id).ok_or(ApiError::NotAPlayer)?;
+        if game.row.status != STARTED {
+            return Ok(Err(ApiError::GameFinished));
+        }
+        if game.expire_if_due(conn, now)? {
+            return Ok(Err(ApiError::GameFinished));
+        }
+        let opponent = player_of(&game.row, !color).to_owned();
+        let offer = game.row.draw_offer_by.clone();
+        let by_opponent = offer.as_deref() == Some(opponent.as_str());
+        match request {
+            Request::Move {
+                text,
+                ply,
+                offer_draw,
+            } => {
+                if ply != game.row.ply {
+                    return Err(ApiError::StalePly {
+                        sent: ply,
+                        current: game.row.ply,
+                    });
+                }
+                if game.pos.turn() != color {
+                    return Err(ApiError::NotYourTurn);
+                }
+                let m = game.pos.parse_move(text).map_err(|e| match e {
+                    MoveError::Syntax { .. } => ApiError::InvalidMoveSyntax(e.to_string()),
+                    MoveError::Illegal { .. } | MoveError::Ambiguous { .. } => {
+                        ApiError::IllegalMove(e.to_string())
+                    }
+                })?;
+                game.apply(conn, m, now)?;
+                if offer_draw && game.row.status == STARTED {
+                    game.row.draw_offer_by = Some(account_id.to_owned());
+                }
+                conditionals::answer(conn, &mut game, now)?;
+            }
+            Request::Resign => win(&mut game.row, !color, "resignation"),
+            Request::Abort => {
+                if game.row.ply >= 2 {
+                    return Err(ApiError::Refused {
+                        code: "abort_refused",
+                        detail: "both sides have moved: the game can no longer be aborted"
+                            .to_owned(),
+                    });
+                }
+                end(&mut game.row, ABORTED, None, "aborted");
+            }
+            Request::OfferDraw if by_opponent => draw(&mut game.row, "agreement"),
+            Request::OfferDraw => game.row.draw_offer_by = Some(account_id.to_owned()),
+            Request::AcceptDraw | Request::DeclineDraw if !by_opponent => {
+                return Err(no_offer("your opponent has"));
+            }
+            Request::AcceptDraw => draw(&mut game.row, "agreement"),
+            Request::DeclineDraw => game.row.draw_offer_by = None,
+            Request::WithdrawDraw if offer.as_deref() != Some(account_id) => {
+                return Err(no_offer("you have"));
+            }
+            Request::WithdrawDraw => game.row.draw_offer_by = None,
+            Request::ClaimDraw => claim_draw(conn, &mut game, color)?,
+        }
+        game.row.updated_at = now;
+        if !game.save(conn)? {
+            return Err(ApiError::StalePly {
+                sent: game.read_ply,
+                current: game.read_ply + 1,
+            });
+        }
+        Ok(Ok(()))
+    })?
+}
+
+fn no_offer(who: &str) -> ApiError {
+    ApiError::Refused {
+        code: "no_draw_offer",
+        detail: format!("{who} no draw offer standing"),
+    }
+}
+
+/// A claim of threefold repetition or the 50-move rule by the side to move.
+fn claim_draw(conn: &mut DbConnection, game: &mut Loaded, color: Color) -> Result<(), ApiError> {
+    if game.pos.turn() != color {
+        return Err(ApiError::NotYourTurn);
+    }
+    let occurrences = game.occurrences(conn)?;
+    if occurrences >= 3 {
+        draw(&mut game.row, DrawReason::ThreefoldRepetition.key());
+    } else if game.pos.can_claim_fifty_moves() {
+        draw(&mut game.row, DrawReason::FiftyMoves.key());
+    } else {
+        return Err(ApiError::Refused {
+            code: "claim_refused",
+            detail: format!(
+                "no draw to claim: the position has stood {occurrences} time(s) (3 needed) and {} plies \
+                 passed without a capture or a pawn move (100 needed)",
+                game.pos.halfmoves()
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// Plays `text` (UCI or SAN) for `account_id` in game `game_id`, computed
-/// for `ply`. All checks and the write happen in one transaction, and the
-/// write is conditional on the ply: of two racing requests one wins.
+/// for `ply`; with `offer_draw`, a draw offer goes with it. The write is
+/// conditional on the ply read: of two racing requests one wins.
 pub fn play_move(
     conn: &mut DbConnection,
     now: Millis,
@@ -135,116 +426,88 @@ pub fn play_move(
     account_id: &str,
     text: &str,
     ply: i32,
+    offer_draw: bool,
 ) -> Result<(), ApiError> {
-    write_transaction(conn, |conn| {
-        let mut row = game::find(conn, game_id)?
-            .ok_or_else(|| ApiError::NotFound(format!("game {game_id}")))?;
-        if account_id != row.white_id && account_id != row.black_id {
-            return Err(ApiError::NotAPlayer);
-        }
-        if row.status != STARTED {
-            return Err(ApiError::GameFinished);
-        }
-        if ply != row.ply {
-            return Err(ApiError::StalePly {
-                sent: ply,
-                current: row.ply,
-            });
-        }
-        if row.to_move_id.as_deref() != Some(account_id) {
-            return Err(ApiError::NotYourTurn);
-        }
-        let pos = position_of(&row)?;
-        let m = pos.parse_move(text).map_err(|e| match e {
-            MoveError::Syntax { .. } => ApiError::InvalidMoveSyntax(e.to_string()),
-            MoveError::Illegal { .. } | MoveError::Ambiguous { .. } => {
-                ApiError::IllegalMove(e.to_string())
-            }
-        })?;
-        let legal = pos.legal_moves();
-        let (uci, san) = (pos.uci(&m), pos.san_among(&m, &legal));
-        let mut next = pos.clone();
-        next.play_unchecked(m);
-        let key = next.repetition_key() as i64;
-
-        let new_ply = row.ply + 1;
-        row.current_fen = next.fen();
-        row.ply = new_ply;
-        row.updated_at = now;
-        row.to_move_id = side_to_move(&row, &next);
-        row.deadline_at = Some(now + i64::from(row.days_per_move) * DAY);
-        let outcome = match next.outcome() {
-            Some(outcome) => Some(outcome),
-            None => is_fivefold(conn, &row, key, next.halfmoves())?
-                .then_some(Outcome::Draw(DrawReason::FivefoldRepetition)),
-        };
-        if let Some(outcome) = outcome {
-            finish(&mut row, outcome);
-        }
-
-        let advance = GameAdvance {
-            current_fen: row.current_fen.clone(),
-            ply: row.ply,
-            status: row.status.clone(),
-            result: row.result.clone(),
-            termination: row.termination.clone(),
-            to_move_id: row.to_move_id.clone(),
-            deadline_at: row.deadline_at,
-            updated_at: now,
-        };
-        if !game::advance(conn, game_id, ply, &advance)? {
-            // Another request moved first, between our read and our write.
-            return Err(ApiError::StalePly {
-                sent: ply,
-                current: ply + 1,
-            });
-        }
-        game::insert_move(
-            conn,
-            &MoveRow {
-                game_id: game_id.to_owned(),
-                ply: new_ply,
-                uci,
-                san,
-                position_key: key,
-                played_at: now,
-            },
-        )?;
-        Ok(())
-    })
-}
-
-/// Whether the position after ply `row.ply`, with key `key`, stands for
-/// the fifth time. Only the last `halfmoves` plies can repeat it.
-fn is_fivefold(
-    conn: &mut DbConnection,
-    row: &GameRow,
-    key: i64,
-    halfmoves: u32,
-) -> Result<bool, ApiError> {
-    let first_ply = row.ply - i32::try_from(halfmoves).unwrap_or(i32::MAX);
-    let earlier = game::count_positions_since(conn, &row.id, key, first_ply.max(1))?
-        + i64::from(first_ply <= 0 && row.initial_key == key);
-    Ok(earlier + 1 >= 5)
-}
-
-/// The game as clients read it.
-pub fn view(conn: &mut DbConnection, game_id: &str) -> Result<GameView, ApiError> {
-    let row =
-        game::find(conn, game_id)?.ok_or_else(|| ApiError::NotFound(format!("game {game_id}")))?;
-    let moves = game::moves_of(conn, game_id)?;
-    let names = account::usernames(conn, &[&row.white_id, &row.black_id])?;
-    let name = |id: &str| {
-        names
-            .iter()
-            .find(|(account, _)| account == id)
-            .map(|(_, username)| PlayerView {
-                username: username.clone(),
-            })
-            .ok_or_else(|| corrupt(&row, format!("no account {id}")))
+    let request = Request::Move {
+        text,
+        ply,
+        offer_draw,
     };
-    let pos = position_of(&row)?;
-    let started = row.status == STARTED;
+    carry_out(conn, now, game_id, account_id, request)
+}
+
+/// The actions on a game besides moves, by their route names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Resign,
+    Abort,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    WithdrawDraw,
+    ClaimDraw,
+}
+
+pub fn act(
+    conn: &mut DbConnection,
+    now: Millis,
+    game_id: &str,
+    account_id: &str,
+    action: Action,
+) -> Result<(), ApiError> {
+    let request = match action {
+        Action::Resign => Request::Resign,
+        Action::Abort => Request::Abort,
+        Action::OfferDraw => Request::OfferDraw,
+        Action::AcceptDraw => Request::AcceptDraw,
+        Action::DeclineDraw => Request::DeclineDraw,
+        Action::WithdrawDraw => Request::WithdrawDraw,
+        Action::ClaimDraw => Request::ClaimDraw,
+    };
+    carry_out(conn, now, game_id, account_id, request)
+}
+
+/// Ends on time every game whose deadline has passed; how many this call
+/// ended. Safe to run on several instances at once: each end is a write
+/// conditional on the game being unchanged since it was read.
+pub fn sweep(conn: &mut DbConnection, now: Millis) -> Result<usize, ApiError> {
+    let mut ended = 0;
+    for candidate in game::past_deadline(conn, now, 500)? {
+        let expired = write_transaction(conn, |conn| {
+            Loaded::read(conn, &candidate.id)?.expire_if_due(conn, now)
+        })?;
+        ended += usize::from(expired);
+    }
+    Ok(ended)
+}
+
+/// Ends the game on time if it is due: any read shows a lost game as lost.
+fn expire_on_read(conn: &mut DbConnection, row: &GameRow, now: Millis) -> Result<(), ApiError> {
+    if row.status == STARTED && row.deadline_at.is_some_and(|deadline| deadline <= now) {
+        write_transaction(conn, |conn| {
+            Loaded::read(conn, &row.id)?.expire_if_due(conn, now)
+        })?;
+    }
+    Ok(())
+}
+
+/// The game as clients read it, after ending it on time if it is due.
+pub fn view(conn: &mut DbConnection, game_id: &str, now: Millis) -> Result<GameView, ApiError> {
+    let found =
+        game::find(conn, game_id)?.ok_or_else(|| ApiError::NotFound(format!("game {game_id}")))?;
+    expire_on_read(conn, &found, now)?;
+    let game = Loaded::read(conn, game_id)?;
+    let moves = game::moves_of(conn, game_id)?;
+    let white = account::find(conn, &game.row.white_id)?
+        .ok_or_else(|| corrupt(&game.row, "no white account"))?;
+    let black = account::find(conn, &game.row.black_id)?
+        .ok_or_else(|| corrupt(&game.row, "no black account"))?;
+    let player = |account: &Account| GamePlayerView {
+        username: account.username.clone(),
+        on_vacation: vacation::is_on_vacation(account, now),
+    };
+    let started = game.row.status == STARTED;
+    let pos = &game.pos;
     let legal_moves = if started {
         let legal = pos.legal_moves();
         legal
@@ -257,22 +520,45 @@ pub fn view(conn: &mut DbConnection, game_id: &str) -> Result<GameView, ApiError
     } else {
         Vec::new()
     };
-    let rules: Rules = row.rules.parse().map_err(|e| corrupt(&row, e))?;
-    let start = start_of(&row);
+    let mover = match pos.turn() {
+        Color::White => &white,
+        Color::Black => &black,
+    };
+    let deadline = effective_deadline(&game.row, Some(mover), now).filter(|_| started);
+    let claimable_draw = if started && game.occurrences(conn)? >= 3 {
+        Some(DrawReason::ThreefoldRepetition.key().to_owned())
+    } else if started && pos.can_claim_fifty_moves() {
+        Some(DrawReason::FiftyMoves.key().to_owned())
+    } else {
+        None
+    };
+    let row = &game.row;
+    let rules: Rules = row.rules.parse().map_err(|e| corrupt(row, e))?;
+    let start = start_of(row);
     Ok(GameView {
+        id: row.id.clone(),
+        rules: row.rules.clone(),
         variant: variant_name(rules, &start).to_owned(),
-        white: name(&row.white_id)?,
-        black: name(&row.black_id)?,
         start,
+        white: player(&white),
+        black: player(&black),
+        initial_fen: row.initial_fen.clone(),
         fen: row.current_fen.clone(),
+        ply: row.ply,
         turn: Side::from(pos.turn()),
-        status: if started {
-            GameStatus::Started
-        } else {
-            GameStatus::Finished
-        },
+        status: status_of(row),
+        result: row.result.clone(),
+        termination: row.termination.clone(),
         check: pos.is_check(),
-        deadline: row.deadline_at.map(rfc3339),
+        days_per_move: row.days_per_move,
+        deadline: deadline.map(rfc3339),
+        time_left_seconds: deadline.map(|d| (d - now).max(0) / 1000),
+        draw_offer: row
+            .draw_offer_by
+            .as_deref()
+            .and_then(|id| color_of(row, id))
+            .map(Side::from),
+        claimable_draw,
         moves: moves
             .into_iter()
             .map(|m| MoveView {
@@ -285,23 +571,20 @@ pub fn view(conn: &mut DbConnection, game_id: &str) -> Result<GameView, ApiError
         legal_moves,
         created_at: rfc3339(row.created_at),
         updated_at: rfc3339(row.updated_at),
-        id: row.id,
-        rules: row.rules,
-        initial_fen: row.initial_fen,
-        ply: row.ply,
-        result: row.result,
-        termination: row.termination,
-        days_per_move: row.days_per_move,
     })
 }
 
-/// The PGN `Variant` name of a rule set played from `start`.
-pub fn variant_name(rules: Rules, start: &StartSpec) -> &'static str {
-    rules.pgn_name(matches!(start, StartSpec::Chess960 { .. }))
+/// A stored status as the API shows it.
+pub fn status_of(row: &GameRow) -> GameStatus {
+    match row.status.as_str() {
+        STARTED => GameStatus::Started,
+        ABORTED => GameStatus::Aborted,
+        _ => GameStatus::Finished,
+    }
 }
 
 /// The entity tag of a game's state: it changes with every ply and every
-/// change of status.
+/// change of status or offer.
 pub fn etag(view: &GameView) -> String {
     let stamp: String = view
         .updated_at

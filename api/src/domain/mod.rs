@@ -2,5 +2,7 @@
 //! and what it changes. Handlers call one function here per request.
 
 pub mod challenge;
+pub mod conditionals;
 pub mod game;
 pub mod session;
+pub mod vacation;

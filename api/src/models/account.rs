@@ -12,6 +12,12 @@ pub struct Account {
     pub username_key: String,
     pub password_hash: String,
     pub created_at: i64,
+    /// Vacation time left, in milliseconds.
+    pub vacation_balance: i64,
+    /// When the next month's vacation is granted.
+    pub vacation_next_grant_at: i64,
+    /// The start of the vacation under way.
+    pub vacation_since: Option<i64>,
 }
 
 /// The key that makes usernames unique regardless of case.
@@ -48,4 +54,22 @@ pub fn usernames(conn: &mut DbConnection, ids: &[&str]) -> QueryResult<Vec<(Stri
         .filter(accounts::id.eq_any(ids))
         .select((accounts::id, accounts::username))
         .load(conn)
+}
+
+/// Stores an account's vacation state.
+pub fn set_vacation(
+    conn: &mut DbConnection,
+    id: &str,
+    balance: i64,
+    next_grant_at: i64,
+    since: Option<i64>,
+) -> QueryResult<()> {
+    diesel::update(accounts::table.find(id))
+        .set((
+            accounts::vacation_balance.eq(balance),
+            accounts::vacation_next_grant_at.eq(next_grant_at),
+            accounts::vacation_since.eq(since),
+        ))
+        .execute(conn)
+        .map(|_| ())
 }

@@ -9,6 +9,8 @@ use crate::db::{
 
 pub const STARTED: &str = "started";
 pub const FINISHED: &str = "finished";
+/// Ended before each side had moved: the game counts for nothing.
+pub const ABORTED: &str = "aborted";
 
 /// A game row: everything a move request needs, without replaying history.
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -34,6 +36,10 @@ pub struct GameRow {
     pub deadline_at: Option<i64>,
     pub created_at: i64,
     pub updated_at: i64,
+    /// When the side to move began its turn.
+    pub turn_started_at: i64,
+    /// The account whose draw offer stands.
+    pub draw_offer_by: Option<String>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -48,7 +54,7 @@ pub struct MoveRow {
     pub played_at: i64,
 }
 
-/// The new state of a game after a move.
+/// The state of a game that changes as it goes on.
 #[derive(Debug, AsChangeset)]
 #[diesel(table_name = games, treat_none_as_null = true)]
 pub struct GameAdvance {
@@ -60,6 +66,25 @@ pub struct GameAdvance {
     pub to_move_id: Option<String>,
     pub deadline_at: Option<i64>,
     pub updated_at: i64,
+    pub turn_started_at: i64,
+    pub draw_offer_by: Option<String>,
+}
+
+impl GameAdvance {
+    pub fn of(row: &GameRow) -> GameAdvance {
+        GameAdvance {
+            current_fen: row.current_fen.clone(),
+            ply: row.ply,
+            status: row.status.clone(),
+            result: row.result.clone(),
+            termination: row.termination.clone(),
+            to_move_id: row.to_move_id.clone(),
+            deadline_at: row.deadline_at,
+            updated_at: row.updated_at,
+            turn_started_at: row.turn_started_at,
+            draw_offer_by: row.draw_offer_by.clone(),
+        }
+    }
 }
 
 pub fn insert(conn: &mut DbConnection, game: &GameRow) -> QueryResult<()> {
@@ -77,23 +102,53 @@ pub fn find(conn: &mut DbConnection, id: &str) -> QueryResult<Option<GameRow>> {
         .optional()
 }
 
-/// Applies `advance` if the game is still at `ply` and under way: the
-/// guard that lets only one of two racing moves through, on any instance.
+/// Stores `row`'s new state if the game is still as it was read: at ply
+/// `ply`, under way, last changed at `updated_at`. The guard that lets only
+/// one of two racing changes through, on any instance.
 pub fn advance(
     conn: &mut DbConnection,
-    id: &str,
+    row: &GameRow,
     ply: i32,
-    advance: &GameAdvance,
+    updated_at: i64,
 ) -> QueryResult<bool> {
     diesel::update(
         games::table
-            .filter(games::id.eq(id))
+            .filter(games::id.eq(&row.id))
             .filter(games::ply.eq(ply))
+            .filter(games::updated_at.eq(updated_at))
             .filter(games::status.eq(STARTED)),
     )
-    .set(advance)
+    .set(GameAdvance::of(row))
     .execute(conn)
     .map(|n| n == 1)
+}
+
+/// Games under way whose deadline (before vacations) has passed.
+pub fn past_deadline(conn: &mut DbConnection, now: i64, limit: i64) -> QueryResult<Vec<GameRow>> {
+    games::table
+        .filter(games::status.eq(STARTED))
+        .filter(games::deadline_at.lt(now))
+        .order(games::deadline_at.asc())
+        .limit(limit)
+        .select(GameRow::as_select())
+        .load(conn)
+}
+
+/// Games under way where `account_id` is to move.
+pub fn awaiting(conn: &mut DbConnection, account_id: &str) -> QueryResult<Vec<GameRow>> {
+    games::table
+        .filter(games::status.eq(STARTED))
+        .filter(games::to_move_id.eq(account_id))
+        .select(GameRow::as_select())
+        .load(conn)
+}
+
+/// Sets a game's deadline.
+pub fn set_deadline(conn: &mut DbConnection, id: &str, deadline_at: i64) -> QueryResult<()> {
+    diesel::update(games::table.find(id))
+        .set(games::deadline_at.eq(deadline_at))
+        .execute(conn)
+        .map(|_| ())
 }
 
 pub fn insert_move(conn: &mut DbConnection, row: &MoveRow) -> QueryResult<()> {
@@ -172,7 +227,7 @@ pub fn list(
                 .load(conn)
         }
         Listing::Finished => {
-            query = query.filter(games::status.eq(FINISHED));
+            query = query.filter(games::status.ne(STARTED));
             if let Some((updated, id)) = after {
                 query = query.filter(
                     games::updated_at

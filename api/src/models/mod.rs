@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod challenge;
+pub mod conditional;
 pub mod game;
 pub mod setting;
 pub mod token;

@@ -1,6 +1,6 @@
 //! `/api/v1/accounts` and `/api/v1/account`.
 
-use actix_web::{HttpResponse, get, http::header, post, web};
+use actix_web::{HttpResponse, delete, get, http::header, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -8,6 +8,7 @@ use crate::{
     app::AppState,
     auth::{Auth, hash_password, new_id},
     clock::rfc3339,
+    domain::vacation::{self, VacationView},
     error::{ApiError, Problem},
     models::account::{self, Account, username_key},
 };
@@ -102,6 +103,10 @@ pub async fn create_account(
                 username,
                 password_hash: hash_password(&password)?,
                 created_at: now,
+                // The first month's vacation is earned at registration.
+                vacation_balance: vacation::MONTHLY,
+                vacation_next_grant_at: now + vacation::MONTH,
+                vacation_since: None,
             };
             // The unique key settles a race between two registrations.
             account::insert(conn, &account).map_err(|e| match e {
@@ -140,4 +145,85 @@ pub async fn get_account(
         })
         .await?;
     Ok(web::Json(account.into()))
+}
+
+/// Runs `change` on the caller's vacation and answers its state.
+async fn vacation_change(
+    state: web::Data<AppState>,
+    auth: Auth,
+    change: fn(&mut crate::db::DbConnection, Account, i64) -> Result<Account, ApiError>,
+) -> Result<web::Json<VacationView>, ApiError> {
+    let now = state.clock.now();
+    let view = state
+        .db(move |conn| {
+            let account = account::find(conn, &auth.account_id)?
+                .ok_or_else(|| ApiError::NotFound("account".to_owned()))?;
+            let account = change(conn, account, now)?;
+            Ok(vacation::view(&account, now))
+        })
+        .await?;
+    Ok(web::Json(view))
+}
+
+/// The caller's vacation: 30 days a year, earned 2.5 days a month, kept up
+/// to 30. While on vacation, the caller's clocks stand still.
+#[utoipa::path(
+    tag = "accounts",
+    responses(
+        (status = 200, description = "The vacation balance and state", body = VacationView),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/account/vacation")]
+pub async fn get_vacation(
+    state: web::Data<AppState>,
+    auth: Auth,
+) -> Result<web::Json<VacationView>, ApiError> {
+    vacation_change(state, auth, |conn, account, now| {
+        vacation::settle(conn, account, now, false)
+    })
+    .await
+}
+
+/// Start a vacation: it lasts until ended or until the balance is spent.
+#[utoipa::path(
+    tag = "accounts",
+    responses(
+        (status = 200, description = "The vacation under way", body = VacationView),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Already on vacation (`already_on_vacation`) or none left (`no_vacation_left`)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["game:play"]))
+)]
+#[post("/account/vacation")]
+pub async fn start_vacation(
+    state: web::Data<AppState>,
+    auth: Auth,
+) -> Result<web::Json<VacationView>, ApiError> {
+    auth.require(crate::auth::Scope::GamePlay)?;
+    vacation_change(state, auth, vacation::start).await
+}
+
+/// End the vacation under way: the deadlines it held move on by its length.
+#[utoipa::path(
+    tag = "accounts",
+    responses(
+        (status = 200, description = "The vacation ended", body = VacationView),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["game:play"]))
+)]
+#[delete("/account/vacation")]
+pub async fn end_vacation(
+    state: web::Data<AppState>,
+    auth: Auth,
+) -> Result<web::Json<VacationView>, ApiError> {
+    auth.require(crate::auth::Scope::GamePlay)?;
+    vacation_change(state, auth, |conn, account, now| {
+        vacation::settle(conn, account, now, true)
+    })
+    .await
 }

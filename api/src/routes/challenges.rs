@@ -137,7 +137,7 @@ pub async fn accept_challenge(
     let view = state
         .db(move |conn| {
             let game_id = challenge::accept(conn, now, &id, &auth.account_id)?;
-            game::view(conn, &game_id)
+            game::view(conn, &game_id, now)
         })
         .await?;
     Ok(HttpResponse::Created()

@@ -1,9 +1,9 @@
 //! `/api/v1/games`: reading games and playing moves.
 
 use actix_web::{
-    HttpRequest, HttpResponse, get,
+    HttpRequest, HttpResponse, delete, get,
     http::header::{ETAG, IF_NONE_MATCH},
-    post, web,
+    post, put, web,
 };
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use serde::{Deserialize, Serialize};
@@ -13,11 +13,14 @@ use crate::{
     app::AppState,
     auth::{Auth, Scope},
     clock::rfc3339,
-    domain::game::{self, position_of, variant_name},
+    domain::{
+        conditionals::{self, Conditionals},
+        game::{self, Action, position_of, variant_name},
+    },
     error::{ApiError, Problem},
     models::{
         account,
-        game::{self as rows, GameRow, Listing, STARTED},
+        game::{self as rows, GameRow, Listing},
     },
     views::{GameStatus, GameView, PlayerView, Side},
 };
@@ -33,6 +36,9 @@ pub struct MoveRequest {
     /// The game's `ply` the move was computed for: a guard against stale
     /// and repeated requests.
     pub ply: i32,
+    /// Offer a draw with the move.
+    #[serde(default)]
+    pub offer_draw: bool,
 }
 
 /// Which games to list.
@@ -117,11 +123,7 @@ fn summary(row: GameRow, names: &[(String, String)], me: &str) -> Result<GameSum
         white: name(&row.white_id),
         black: name(&row.black_id),
         turn: Side::from(pos.turn()),
-        status: if row.status == STARTED {
-            GameStatus::Started
-        } else {
-            GameStatus::Finished
-        },
+        status: game::status_of(&row),
         my_turn: row.to_move_id.as_deref() == Some(me),
         deadline: row.deadline_at.map(rfc3339),
         updated_at: rfc3339(row.updated_at),
@@ -232,7 +234,8 @@ pub async fn get_game(
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::GameRead)?;
     let id = id.into_inner();
-    let view = state.db(move |conn| game::view(conn, &id)).await?;
+    let now = state.clock.now();
+    let view = state.db(move |conn| game::view(conn, &id, now)).await?;
     let etag = game::etag(&view);
     let matches = req
         .headers()
@@ -277,12 +280,277 @@ pub async fn play_move(
     auth.require(Scope::GamePlay)?;
     let now = state.clock.now();
     let id = id.into_inner();
-    let MoveRequest { text, ply } = body.into_inner();
+    let MoveRequest {
+        text,
+        ply,
+        offer_draw: with_offer,
+    } = body.into_inner();
     let view = state
         .db(move |conn| {
-            game::play_move(conn, now, &id, &auth.account_id, &text, ply)?;
-            game::view(conn, &id)
+            game::play_move(conn, now, &id, &auth.account_id, &text, ply, with_offer)?;
+            game::view(conn, &id, now)
         })
         .await?;
     Ok(with_etag(view))
+}
+
+/// Carries out an action on a game for the caller and answers the game.
+async fn act(
+    state: web::Data<AppState>,
+    auth: Auth,
+    id: String,
+    action: Action,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::GamePlay)?;
+    let now = state.clock.now();
+    let view = state
+        .db(move |conn| {
+            game::act(conn, now, &id, &auth.account_id, action)?;
+            game::view(conn, &id, now)
+        })
+        .await?;
+    Ok(with_etag(view))
+}
+
+/// Resign: the opponent wins.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "The game")),
+    responses(
+        (status = 200, description = "The finished game", body = GameView),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the caller's game, or the token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game is over", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["game:play"]))
+)]
+#[post("/games/{id}/resign")]
+pub async fn resign_game(
+    state: web::Data<AppState>,
+    auth: Auth,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    act(state, auth, id.into_inner(), Action::Resign).await
+}
+
+/// Abort the game before each side has moved: it counts for nothing.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "The game")),
+    responses(
+        (status = 200, description = "The aborted game", body = GameView),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the caller's game, or the token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Both sides have moved (`abort_refused`), or the game is over", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["game:play"]))
+)]
+#[post("/games/{id}/abort")]
+pub async fn abort_game(
+    state: web::Data<AppState>,
+    auth: Auth,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    act(state, auth, id.into_inner(), Action::Abort).await
+}
+
+/// Offer a draw (accepting the opponent's offer if one stands). The offer
+/// lapses when the opponent moves without accepting it.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "The game")),
+    responses(
+        (status = 200, description = "The game with the offer, or drawn", body = GameView),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the caller's game, or the token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game is over", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["game:play"]))
+)]
+#[post("/games/{id}/draw-offer")]
+pub async fn offer_draw(
+    state: web::Data<AppState>,
+    auth: Auth,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    act(state, auth, id.into_inner(), Action::OfferDraw).await
+}
+
+/// Accept the opponent's draw offer.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "The game")),
+    responses(
+        (status = 200, description = "The drawn game", body = GameView),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the caller's game, or the token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "No offer by the opponent stands (`no_draw_offer`), or the game is over", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["game:play"]))
+)]
+#[post("/games/{id}/draw-offer/accept")]
+pub async fn accept_draw(
+    state: web::Data<AppState>,
+    auth: Auth,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    act(state, auth, id.into_inner(), Action::AcceptDraw).await
+}
+
+/// Decline the opponent's draw offer.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "The game")),
+    responses(
+        (status = 200, description = "The game, the offer gone", body = GameView),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the caller's game, or the token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "No offer by the opponent stands (`no_draw_offer`), or the game is over", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["game:play"]))
+)]
+#[post("/games/{id}/draw-offer/decline")]
+pub async fn decline_draw(
+    state: web::Data<AppState>,
+    auth: Auth,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    act(state, auth, id.into_inner(), Action::DeclineDraw).await
+}
+
+/// Withdraw the caller's draw offer.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "The game")),
+    responses(
+        (status = 200, description = "The game, the offer gone", body = GameView),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the caller's game, or the token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The caller has no offer standing (`no_draw_offer`), or the game is over", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["game:play"]))
+)]
+#[delete("/games/{id}/draw-offer")]
+pub async fn withdraw_draw(
+    state: web::Data<AppState>,
+    auth: Auth,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    act(state, auth, id.into_inner(), Action::WithdrawDraw).await
+}
+
+/// Claim a draw by threefold repetition or the 50-move rule (the side to move).
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "The game")),
+    responses(
+        (status = 200, description = "The drawn game", body = GameView),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the caller's game or turn, or the token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Neither condition is met (`claim_refused`), or the game is over", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["game:play"]))
+)]
+#[post("/games/{id}/claim-draw")]
+pub async fn claim_draw(
+    state: web::Data<AppState>,
+    auth: Auth,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    act(state, auth, id.into_inner(), Action::ClaimDraw).await
+}
+
+/// The caller's conditional moves in a game (never the opponent's).
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "The game")),
+    responses(
+        (status = 200, description = "The caller's lines", body = Conditionals),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the caller's game, or the token lacks `game:read`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["game:read"]))
+)]
+#[get("/games/{id}/conditionals")]
+pub async fn get_conditionals(
+    state: web::Data<AppState>,
+    auth: Auth,
+    id: web::Path<String>,
+) -> Result<web::Json<Conditionals>, ApiError> {
+    auth.require(Scope::GameRead)?;
+    let id = id.into_inner();
+    Ok(web::Json(
+        state
+            .db(move |conn| conditionals::read(conn, &id, &auth.account_id))
+            .await?,
+    ))
+}
+
+/// Store conditional moves, replacing the caller's lines: while the
+/// opponent is to move, "if they play X, I reply Y, ...". Every move is
+/// checked against the rules when stored.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "The game")),
+    request_body = Conditionals,
+    responses(
+        (status = 200, description = "The stored lines, in canonical UCI", body = Conditionals),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the caller's game, or the token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "It is the caller's turn (`not_opponents_turn`), or the game is over", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An illegal or unparseable move, an odd line, two replies to one move (`invalid_conditionals`)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["game:play"]))
+)]
+#[put("/games/{id}/conditionals")]
+pub async fn replace_conditionals(
+    state: web::Data<AppState>,
+    auth: Auth,
+    id: web::Path<String>,
+    body: web::Json<Conditionals>,
+) -> Result<web::Json<Conditionals>, ApiError> {
+    auth.require(Scope::GamePlay)?;
+    let now = state.clock.now();
+    let id = id.into_inner();
+    let lines = body.into_inner();
+    Ok(web::Json(
+        state
+            .db(move |conn| conditionals::store(conn, now, &id, &auth.account_id, lines))
+            .await?,
+    ))
+}
+
+/// Delete the caller's conditional moves in a game.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "The game")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the caller's game, or the token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["game:play"]))
+)]
+#[delete("/games/{id}/conditionals")]
+pub async fn delete_conditionals(
+    state: web::Data<AppState>,
+    auth: Auth,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::GamePlay)?;
+    let id = id.into_inner();
+    state
+        .db(move |conn| conditionals::remove(conn, &id, &auth.account_id))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
 }

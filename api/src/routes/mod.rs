@@ -16,6 +16,9 @@ use utoipa_actix_web::service_config::ServiceConfig;
 pub fn configure(cfg: &mut ServiceConfig<'_>) {
     cfg.service(accounts::create_account)
         .service(accounts::get_account)
+        .service(accounts::get_vacation)
+        .service(accounts::start_vacation)
+        .service(accounts::end_vacation)
         .service(session::create_session_token)
         .service(session::refresh_session_token)
         .service(tokens::create_personal_token)
@@ -31,5 +34,15 @@ pub fn configure(cfg: &mut ServiceConfig<'_>) {
         .service(games::list_games)
         .service(games::get_game)
         .service(games::play_move)
+        .service(games::resign_game)
+        .service(games::abort_game)
+        .service(games::offer_draw)
+        .service(games::accept_draw)
+        .service(games::decline_draw)
+        .service(games::withdraw_draw)
+        .service(games::claim_draw)
+        .service(games::get_conditionals)
+        .service(games::replace_conditionals)
+        .service(games::delete_conditionals)
         .service(positions::analyze_position);
 }

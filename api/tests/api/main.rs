@@ -7,6 +7,7 @@ mod support;
 mod auth;
 mod challenges;
 mod concurrency;
+mod correspondence;
 mod end_to_end;
 mod errors;
 mod flows;

@@ -337,3 +337,22 @@ pub async fn init(
 pub fn clock() -> Arc<ManualClock> {
     Arc::new(ManualClock::new(START_TIME))
 }
+
+/// Registers `username` and gives it a personal token with every scope for
+/// a year: for tests that move the clock by days.
+pub async fn sign_up_for_a_year<S, B>(app: &S, username: &str) -> String
+where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let session = sign_up(app, username).await;
+    let token = post("/api/v1/tokens")
+        .token(&session)
+        .json(json!({"name": "tests", "scopes": ["game:read", "game:play", "challenge:write"], "expires_in_days": 366}))
+        .send(app)
+        .await;
+    token.assert_status(201)["token"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}

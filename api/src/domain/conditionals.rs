@@ -1,0 +1,191 @@
+//! Conditional moves: while the opponent is to move, a player stores lines
+//! "if they play X, I reply Y, then if they play Z, I reply W". When the
+//! opponent's move matches a line, the reply is played at once, in the same
+//! transaction; the lines that no longer match are dropped. Only their owner
+//! ever reads them.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::{
+    clock::Millis,
+    db::{DbConnection, write_transaction},
+    domain::game::{Loaded, position_of},
+    error::ApiError,
+    models::{
+        conditional,
+        game::{self, STARTED},
+    },
+};
+
+/// The most lines, and plies per line, a player may store in a game.
+const MAX_LINES: usize = 64;
+const MAX_PLIES: usize = 40;
+
+/// Lines of moves, each beginning with an opponent's move and alternating.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"lines": [["e7e5", "g1f3", "b8c6", "f1b5"], ["c7c5", "g1f3"]]}))]
+pub struct Conditionals {
+    /// Each line: the opponent's move, the reply, the opponent's next move,
+    /// the reply... in UCI or SAN when stored, canonical UCI when read.
+    pub lines: Vec<Vec<String>>,
+}
+
+fn invalid(detail: impl Into<String>) -> ApiError {
+    ApiError::invalid("invalid_conditionals", detail)
+}
+
+/// Stores `lines` for `account_id` after checking every move against the
+/// rules from the current position; returns them in canonical UCI.
+pub fn store(
+    conn: &mut DbConnection,
+    now: Millis,
+    game_id: &str,
+    account_id: &str,
+    request: Conditionals,
+) -> Result<Conditionals, ApiError> {
+    write_transaction(conn, |conn| {
+        let row = game::find(conn, game_id)?
+            .ok_or_else(|| ApiError::NotFound(format!("game {game_id}")))?;
+        if account_id != row.white_id && account_id != row.black_id {
+            return Err(ApiError::NotAPlayer);
+        }
+        if row.status != STARTED {
+            return Err(ApiError::GameFinished);
+        }
+        if row.to_move_id.as_deref() == Some(account_id) {
+            return Err(ApiError::Refused {
+                code: "not_opponents_turn",
+                detail: "conditional moves are for the opponent's turn: it is yours".to_owned(),
+            });
+        }
+        if request.lines.len() > MAX_LINES {
+            return Err(invalid(format!("at most {MAX_LINES} lines")));
+        }
+        let start = position_of(&row)?;
+        let mut canonical = Vec::new();
+        // Each sequence of opponent's moves must have one reply.
+        let mut replies: HashMap<Vec<String>, String> = HashMap::new();
+        for (i, line) in request.lines.iter().enumerate() {
+            if line.is_empty() || line.len() % 2 != 0 || line.len() > MAX_PLIES {
+                return Err(invalid(format!(
+                    "line {}: a line pairs each opponent's move with a reply, up to {MAX_PLIES} plies",
+                    i + 1
+                )));
+            }
+            let mut pos = start.clone();
+            let mut ucis = Vec::new();
+            for (ply, text) in line.iter().enumerate() {
+                if pos.outcome().is_some() {
+                    return Err(invalid(format!(
+                        "line {}: the game is over before `{text}`",
+                        i + 1
+                    )));
+                }
+                let m = pos
+                    .parse_move(text)
+                    .map_err(|e| invalid(format!("line {}, move {}: {e}", i + 1, ply + 1)))?;
+                ucis.push(pos.uci(&m));
+                pos.play_unchecked(m);
+                if ply % 2 == 1 {
+                    let asked = ucis[..ply].to_vec();
+                    let reply = ucis[ply].clone();
+                    if replies
+                        .insert(asked, reply.clone())
+                        .is_some_and(|other| other != reply)
+                    {
+                        return Err(invalid(format!(
+                            "line {}: two different replies to the same moves",
+                            i + 1
+                        )));
+                    }
+                }
+            }
+            canonical.push(ucis);
+        }
+        let stored = Conditionals { lines: canonical };
+        let json = serde_json::to_string(&stored).map_err(|e| ApiError::Internal(e.to_string()))?;
+        conditional::store(conn, game_id, account_id, &json, now)?;
+        Ok(stored)
+    })
+}
+
+/// The caller's own lines in a game.
+pub fn read(
+    conn: &mut DbConnection,
+    game_id: &str,
+    account_id: &str,
+) -> Result<Conditionals, ApiError> {
+    let row =
+        game::find(conn, game_id)?.ok_or_else(|| ApiError::NotFound(format!("game {game_id}")))?;
+    if account_id != row.white_id && account_id != row.black_id {
+        return Err(ApiError::NotAPlayer);
+    }
+    match conditional::find(conn, game_id, account_id)? {
+        Some(json) => serde_json::from_str(&json)
+            .map_err(|e| ApiError::Internal(format!("conditionals: {e}"))),
+        None => Ok(Conditionals::default()),
+    }
+}
+
+pub fn remove(conn: &mut DbConnection, game_id: &str, account_id: &str) -> Result<(), ApiError> {
+    read(conn, game_id, account_id)?;
+    conditional::remove(conn, game_id, account_id)?;
+    Ok(())
+}
+
+/// After a move in `game`: if the player now to move stored a line
+/// beginning with that move, plays the line's reply and keeps the lines
+/// that continue it; otherwise drops the lines.
+pub(crate) fn answer(
+    conn: &mut DbConnection,
+    game: &mut Loaded,
+    now: Millis,
+) -> Result<(), ApiError> {
+    let Some(owner) = game.row.to_move_id.clone() else {
+        return Ok(());
+    };
+    let Some(json) = conditional::find(conn, &game.row.id, &owner)? else {
+        return Ok(());
+    };
+    let stored: Conditionals = serde_json::from_str(&json)
+        .map_err(|e| ApiError::Internal(format!("conditionals: {e}")))?;
+    let played = game
+        .new_moves
+        .last()
+        .map(|m| m.uci.clone())
+        .unwrap_or_default();
+    let following: Vec<&Vec<String>> = stored
+        .lines
+        .iter()
+        .filter(|line| line[0] == played)
+        .collect();
+    let reply = following.first().map(|line| line[1].clone());
+    let rest: Vec<Vec<String>> = following
+        .iter()
+        .filter(|line| line.len() > 2)
+        .map(|line| line[2..].to_vec())
+        .collect();
+    conditional::remove(conn, &game.row.id, &owner)?;
+    let Some(reply) = reply else {
+        return Ok(());
+    };
+    // Checked when stored; checked again, as the position is read afresh.
+    let Ok(m) = game.pos.parse_uci(&reply) else {
+        return Ok(());
+    };
+    game.apply(conn, m, now)?;
+    if game.row.status != STARTED {
+        return Ok(());
+    }
+    if !rest.is_empty() {
+        let json = serde_json::to_string(&Conditionals { lines: rest })
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        conditional::store(conn, &game.row.id, &owner, &json, now)?;
+    }
+    // The opponent may hold lines that answer this reply in turn.
+    answer(conn, game, now)
+}

@@ -1,0 +1,590 @@
+//! The correspondence life of a game, on a clock the tests move: deadlines
+//! and timeouts, resignation, draws, abort, claims, vacation, conditional
+//! moves.
+
+use kingpost_api::{
+    clock::{DAY, HOUR, MINUTE},
+    server::sweep_once,
+};
+use serde_json::{Value, json};
+
+use crate::{
+    on_both_databases,
+    support::{
+        Db, clock, delete, get, init, play_all, post, sign_up_for_a_year, start_game, state,
+    },
+};
+
+on_both_databases!(
+    timeout_by_sweeper_and_by_read,
+    timeout_against_a_lone_king_is_a_draw,
+    timeout_in_captive_kings_is_never_a_draw,
+    resignation_and_abort,
+    draw_offers,
+    claims_and_automatic_draws,
+    vacation_stops_the_clock,
+    conditional_moves,
+    two_instances_sweep_each_game_once,
+);
+
+fn path_of(game: &Value) -> String {
+    format!("/api/v1/games/{}", game["id"].as_str().unwrap())
+}
+
+async fn timeout_by_sweeper_and_by_read(db: Db) {
+    let clock = clock();
+    let state = state(&db, clock.clone());
+    let app = init(state.clone()).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let swept = start_game(
+        &app,
+        &alice,
+        &bob,
+        "bob",
+        "standard",
+        json!({"kind": "standard"}),
+    )
+    .await;
+    assert_eq!(swept["time_left_seconds"], 3 * 86400, "three days per move");
+    clock.advance(HOUR);
+    let read = start_game(
+        &app,
+        &alice,
+        &bob,
+        "bob",
+        "standard",
+        json!({"kind": "standard"}),
+    )
+    .await;
+    let read = play_all(&app, &read, &alice, &bob, &["e4"]).await;
+
+    // A minute before the first deadline nothing happens; a minute after,
+    // the sweeper ends that game (White to move: lost on time).
+    clock.advance(3 * DAY - HOUR - MINUTE);
+    assert_eq!(sweep_once(&state).await.unwrap(), 0);
+    clock.advance(2 * MINUTE);
+    assert_eq!(
+        sweep_once(&state).await.unwrap(),
+        1,
+        "only the game whose deadline passed"
+    );
+    let swept = get(path_of(&swept)).token(&bob).send(&app).await;
+    assert_eq!(swept.body["status"], "finished");
+    assert_eq!(swept.body["result"], "0-1");
+    assert_eq!(swept.body["termination"], "timeout");
+
+    // A read shows the second game lost (Black to move) before any sweep.
+    clock.advance(HOUR);
+    let read = get(path_of(&read)).token(&alice).send(&app).await;
+    assert_eq!(read.body["result"], "1-0");
+    assert_eq!(read.body["termination"], "timeout");
+    assert_eq!(
+        sweep_once(&state).await.unwrap(),
+        0,
+        "nothing left to sweep"
+    );
+    post(format!("{}/moves", path_of(&read.body)))
+        .token(&bob)
+        .json(json!({"move": "e5", "ply": 1}))
+        .send(&app)
+        .await
+        .assert_problem(409, "game_finished");
+}
+
+// RULES.md, ends of the game: on time against a lone king, a draw.
+async fn timeout_against_a_lone_king_is_a_draw(db: Db) {
+    let clock = clock();
+    let app = init(state(&db, clock.clone())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let fen = "k7/8/8/8/8/8/8/KR6 w - - 0 1";
+    let white_late = start_game(
+        &app,
+        &alice,
+        &bob,
+        "bob",
+        "standard",
+        json!({"kind": "fen", "fen": fen}),
+    )
+    .await;
+    let black_late = start_game(
+        &app,
+        &alice,
+        &bob,
+        "bob",
+        "standard",
+        json!({"kind": "fen", "fen": fen}),
+    )
+    .await;
+    let black_late = play_all(&app, &black_late, &alice, &bob, &["Rb2"]).await;
+    clock.advance(4 * DAY);
+    let white_late = get(path_of(&white_late)).token(&alice).send(&app).await;
+    assert_eq!(
+        white_late.body["result"], "1/2-1/2",
+        "Black has no mating material"
+    );
+    assert_eq!(white_late.body["termination"], "timeout");
+    let black_late = get(path_of(&black_late)).token(&alice).send(&app).await;
+    assert_eq!(black_late.body["result"], "1-0", "White has a rook");
+}
+
+// RULES.md, Captive Kings rule 4: no draw by insufficient material, on time either.
+async fn timeout_in_captive_kings_is_never_a_draw(db: Db) {
+    let clock = clock();
+    let app = init(state(&db, clock.clone())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let fen = "8/8/8/3K4/8/8/8/4k3 w - - 0 1 c";
+    let game = start_game(
+        &app,
+        &alice,
+        &bob,
+        "bob",
+        "captive-kings",
+        json!({"kind": "fen", "fen": fen}),
+    )
+    .await;
+    clock.advance(4 * DAY);
+    let game = get(path_of(&game)).token(&alice).send(&app).await;
+    assert_eq!(game.body["result"], "0-1");
+    assert_eq!(game.body["termination"], "timeout");
+}
+
+async fn resignation_and_abort(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let carol = sign_up_for_a_year(&app, "carol").await;
+    let standard = json!({"kind": "standard"});
+
+    let game = start_game(&app, &alice, &bob, "bob", "standard", standard.clone()).await;
+    post(format!("{}/resign", path_of(&game)))
+        .token(&carol)
+        .send(&app)
+        .await
+        .assert_problem(403, "not_a_player");
+    let resigned = post(format!("{}/resign", path_of(&game)))
+        .token(&bob)
+        .send(&app)
+        .await;
+    assert_eq!(resigned.assert_status(200)["result"], "1-0");
+    assert_eq!(resigned.body["termination"], "resignation");
+    post(format!("{}/resign", path_of(&game)))
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_problem(409, "game_finished");
+
+    // Abort: before each side has moved, by either player.
+    let fresh = start_game(&app, &alice, &bob, "bob", "standard", standard.clone()).await;
+    let aborted = post(format!("{}/abort", path_of(&fresh)))
+        .token(&bob)
+        .send(&app)
+        .await;
+    assert_eq!(aborted.assert_status(200)["status"], "aborted");
+    assert_eq!(aborted.body["result"], Value::Null);
+    let one_move = start_game(&app, &alice, &bob, "bob", "standard", standard.clone()).await;
+    let one_move = play_all(&app, &one_move, &alice, &bob, &["e4"]).await;
+    let aborted = post(format!("{}/abort", path_of(&one_move)))
+        .token(&alice)
+        .send(&app)
+        .await;
+    assert_eq!(aborted.assert_status(200)["termination"], "aborted");
+    let two_moves = start_game(&app, &alice, &bob, "bob", "standard", standard).await;
+    let two_moves = play_all(&app, &two_moves, &alice, &bob, &["e4", "e5"]).await;
+    post(format!("{}/abort", path_of(&two_moves)))
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_problem(409, "abort_refused");
+    let listed = get("/api/v1/games?status=finished")
+        .token(&alice)
+        .send(&app)
+        .await;
+    assert_eq!(
+        listed.body["games"].as_array().unwrap().len(),
+        3,
+        "resigned and aborted games are over"
+    );
+}
+
+async fn draw_offers(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let game = start_game(
+        &app,
+        &alice,
+        &bob,
+        "bob",
+        "standard",
+        json!({"kind": "standard"}),
+    )
+    .await;
+    let path = path_of(&game);
+    let offer = format!("{path}/draw-offer");
+
+    // Offer, decline; offer, withdraw.
+    let offered = post(&offer).token(&alice).send(&app).await;
+    assert_eq!(offered.assert_status(200)["draw_offer"], "white");
+    post(format!("{offer}/accept"))
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_problem(409, "no_draw_offer");
+    let declined = post(format!("{offer}/decline"))
+        .token(&bob)
+        .send(&app)
+        .await;
+    assert_eq!(declined.assert_status(200)["draw_offer"], Value::Null);
+    post(&offer)
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_status(200);
+    delete(&offer)
+        .token(&bob)
+        .send(&app)
+        .await
+        .assert_problem(409, "no_draw_offer");
+    let withdrawn = delete(&offer).token(&alice).send(&app).await;
+    assert_eq!(withdrawn.assert_status(200)["draw_offer"], Value::Null);
+
+    // An offer with a move stands through it, and lapses when the opponent moves.
+    let ply = withdrawn.body["ply"].clone();
+    let with_move = post(format!("{path}/moves"))
+        .token(&alice)
+        .json(json!({"move": "e4", "ply": ply, "offer_draw": true}))
+        .send(&app)
+        .await;
+    assert_eq!(with_move.assert_status(200)["draw_offer"], "white");
+    let lapsed = play_all(&app, &with_move.body, &alice, &bob, &["e5"]).await;
+    assert_eq!(lapsed["draw_offer"], Value::Null);
+
+    // Offered with a move and accepted.
+    let with_move = post(format!("{path}/moves"))
+        .token(&alice)
+        .json(json!({"move": "Nf3", "ply": 2, "offer_draw": true}))
+        .send(&app)
+        .await;
+    with_move.assert_status(200);
+    let agreed = post(format!("{offer}/accept")).token(&bob).send(&app).await;
+    assert_eq!(agreed.assert_status(200)["result"], "1/2-1/2");
+    assert_eq!(agreed.body["termination"], "agreement");
+
+    // Offering while the opponent's offer stands is agreeing.
+    let game = start_game(
+        &app,
+        &alice,
+        &bob,
+        "bob",
+        "standard",
+        json!({"kind": "standard"}),
+    )
+    .await;
+    post(format!("{}/draw-offer", path_of(&game)))
+        .token(&bob)
+        .send(&app)
+        .await
+        .assert_status(200);
+    let agreed = post(format!("{}/draw-offer", path_of(&game)))
+        .token(&alice)
+        .send(&app)
+        .await;
+    assert_eq!(agreed.assert_status(200)["termination"], "agreement");
+}
+
+// RULES.md, ends of the game: threefold and 50 moves claimed by the player
+// to move; fivefold drawn at once.
+async fn claims_and_automatic_draws(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"];
+
+    let game = start_game(
+        &app,
+        &alice,
+        &bob,
+        "bob",
+        "standard",
+        json!({"kind": "standard"}),
+    )
+    .await;
+    let claim = format!("{}/claim-draw", path_of(&game));
+    let refused = post(&claim).token(&alice).send(&app).await;
+    refused.assert_problem(409, "claim_refused");
+    let twice = play_all(&app, &game, &alice, &bob, &shuffle).await;
+    assert_eq!(twice["claimable_draw"], Value::Null);
+    post(&claim)
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_problem(409, "claim_refused");
+    let thrice = play_all(&app, &twice, &alice, &bob, &shuffle).await;
+    assert_eq!(thrice["claimable_draw"], "threefold_repetition");
+    post(&claim)
+        .token(&bob)
+        .send(&app)
+        .await
+        .assert_problem(403, "not_your_turn");
+    let drawn = post(&claim).token(&alice).send(&app).await;
+    assert_eq!(drawn.assert_status(200)["result"], "1/2-1/2");
+    assert_eq!(drawn.body["termination"], "threefold_repetition");
+
+    let fen = "k7/8/8/8/8/8/8/KR6 w - - 99 80";
+    let fifty = start_game(
+        &app,
+        &alice,
+        &bob,
+        "bob",
+        "standard",
+        json!({"kind": "fen", "fen": fen}),
+    )
+    .await;
+    let fifty = play_all(&app, &fifty, &alice, &bob, &["Rb2"]).await;
+    assert_eq!(fifty["claimable_draw"], "fifty_moves");
+    let drawn = post(format!("{}/claim-draw", path_of(&fifty)))
+        .token(&bob)
+        .send(&app)
+        .await;
+    assert_eq!(drawn.assert_status(200)["termination"], "fifty_moves");
+
+    let fivefold = start_game(
+        &app,
+        &alice,
+        &bob,
+        "bob",
+        "standard",
+        json!({"kind": "standard"}),
+    )
+    .await;
+    let moves: Vec<&str> = shuffle.iter().cycle().take(16).copied().collect();
+    let fivefold = play_all(&app, &fivefold, &alice, &bob, &moves).await;
+    assert_eq!(
+        fivefold["status"], "finished",
+        "the fifth time the start position stands"
+    );
+    assert_eq!(fivefold["termination"], "fivefold_repetition");
+}
+
+async fn vacation_stops_the_clock(db: Db) {
+    let clock = clock();
+    let app = init(state(&db, clock.clone())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let vacation = "/api/v1/account/vacation";
+    let fresh = get(vacation).token(&bob).send(&app).await;
+    assert_eq!(
+        fresh.assert_status(200)["balance_days"],
+        2.5,
+        "the first month's vacation"
+    );
+
+    let game = start_game(
+        &app,
+        &alice,
+        &bob,
+        "bob",
+        "standard",
+        json!({"kind": "standard"}),
+    )
+    .await;
+    let game = play_all(&app, &game, &alice, &bob, &["e4"]).await;
+    let deadline = game["deadline"].as_str().unwrap().to_owned();
+
+    // Bob goes on vacation for a day: his deadline moves on by a day.
+    let started = post(vacation).token(&bob).send(&app).await;
+    assert_eq!(started.assert_status(200)["on_vacation"], true);
+    post(vacation)
+        .token(&bob)
+        .send(&app)
+        .await
+        .assert_problem(422, "already_on_vacation");
+    clock.advance(DAY);
+    let seen = get(path_of(&game)).token(&alice).send(&app).await;
+    assert_eq!(
+        seen.body["black"]["on_vacation"], true,
+        "the opponent sees it"
+    );
+    assert_eq!(seen.body["time_left_seconds"], 3 * 86400);
+    let ended = delete(vacation).token(&bob).send(&app).await;
+    assert_eq!(ended.assert_status(200)["on_vacation"], false);
+    assert_eq!(ended.body["balance_days"], 1.5);
+    let after = get(path_of(&game)).token(&alice).send(&app).await;
+    assert_ne!(after.body["deadline"], deadline.as_str());
+    assert_eq!(
+        after.body["time_left_seconds"],
+        3 * 86400,
+        "the day on vacation did not count"
+    );
+    assert_eq!(after.body["black"]["on_vacation"], false);
+
+    // The allowance runs out: a vacation ends by itself when it is spent.
+    post(vacation)
+        .token(&bob)
+        .send(&app)
+        .await
+        .assert_status(200);
+    clock.advance(2 * DAY);
+    let spent = get(vacation).token(&bob).send(&app).await;
+    assert_eq!(spent.body["on_vacation"], false);
+    assert_eq!(spent.body["balance_days"], 0.0);
+    post(vacation)
+        .token(&bob)
+        .send(&app)
+        .await
+        .assert_problem(422, "no_vacation_left");
+    // 1.5 days of it held the clock; then three days run.
+    let held = get(path_of(&game)).token(&alice).send(&app).await;
+    assert_eq!(held.body["status"], "started");
+    assert_eq!(held.body["time_left_seconds"], (3 * DAY - DAY / 2) / 1000);
+    clock.advance(3 * DAY);
+    let lost = get(path_of(&game)).token(&alice).send(&app).await;
+    assert_eq!(lost.body["termination"], "timeout");
+
+    // A month on, more vacation is earned.
+    clock.advance(30 * DAY);
+    let earned = get(vacation).token(&bob).send(&app).await;
+    assert_eq!(earned.body["balance_days"], 2.5);
+}
+
+async fn conditional_moves(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let game = start_game(
+        &app,
+        &alice,
+        &bob,
+        "bob",
+        "standard",
+        json!({"kind": "standard"}),
+    )
+    .await;
+    let path = path_of(&game);
+    let conditionals = format!("{path}/conditionals");
+    fn put<'a>(path: &str, token: &'a str, lines: Value) -> crate::support::Call<'a> {
+        crate::support::Call::new(actix_web::http::Method::PUT, path)
+            .token(token)
+            .json(json!({"lines": lines}))
+    }
+
+    // Only while the opponent is to move.
+    put(&conditionals, &alice, json!([["e4", "e5"]]))
+        .send(&app)
+        .await
+        .assert_problem(409, "not_opponents_turn");
+    play_all(&app, &game, &alice, &bob, &["e4"]).await;
+    put(&conditionals, &alice, json!([["e5", "Ke3"]]))
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_conditionals");
+    put(&conditionals, &alice, json!([["e5"]]))
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_conditionals");
+    put(&conditionals, &alice, json!([["e5", "Nf3"], ["e5", "Nc3"]]))
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_conditionals");
+    let stored = put(
+        &conditionals,
+        &alice,
+        json!([
+            ["e5", "Nf3"],
+            ["c5", "Nf3", "Nc6", "d4"],
+            ["c5", "g1f3", "d6", "d4"]
+        ]),
+    )
+    .send(&app)
+    .await;
+    assert_eq!(
+        stored.assert_status(200)["lines"],
+        json!([
+            ["e7e5", "g1f3"],
+            ["c7c5", "g1f3", "b8c6", "d2d4"],
+            ["c7c5", "g1f3", "d7d6", "d2d4"]
+        ])
+    );
+    // Never seen by the opponent: Bob reads only his own (none).
+    let bobs = get(&conditionals).token(&bob).send(&app).await;
+    assert_eq!(bobs.assert_status(200)["lines"], json!([]));
+
+    // Bob plays c5: Alice's Nf3 follows at once.
+    let answered = post(format!("{path}/moves"))
+        .token(&bob)
+        .json(json!({"move": "c5", "ply": 1}))
+        .send(&app)
+        .await;
+    let answered = answered.assert_status(200);
+    assert_eq!(answered["ply"], 3);
+    assert_eq!(answered["moves"][2]["san"], "Nf3");
+    assert_eq!(answered["turn"], "black");
+    let left = get(&conditionals).token(&alice).send(&app).await;
+    assert_eq!(
+        left.body["lines"],
+        json!([["b8c6", "d2d4"], ["d7d6", "d2d4"]])
+    );
+
+    // Bob plays a move no line expects: the lines are dropped.
+    let next = post(format!("{path}/moves"))
+        .token(&bob)
+        .json(json!({"move": "a6", "ply": 3}))
+        .send(&app)
+        .await;
+    assert_eq!(next.assert_status(200)["ply"], 4);
+    let left = get(&conditionals).token(&alice).send(&app).await;
+    assert_eq!(left.body["lines"], json!([]));
+
+    let carol = sign_up_for_a_year(&app, "carol").await;
+    get(&conditionals)
+        .token(&carol)
+        .send(&app)
+        .await
+        .assert_problem(403, "not_a_player");
+    delete(&conditionals)
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_status(204);
+}
+
+async fn two_instances_sweep_each_game_once(db: Db) {
+    let clock = clock();
+    let one = state(&db, clock.clone());
+    let two = state(&db, clock.clone());
+    let app = init(one.clone()).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let mut games = Vec::new();
+    for _ in 0..6 {
+        games.push(
+            start_game(
+                &app,
+                &alice,
+                &bob,
+                "bob",
+                "standard",
+                json!({"kind": "standard"}),
+            )
+            .await,
+        );
+    }
+    clock.advance(4 * DAY);
+    let (a, b) = futures_util::future::join(sweep_once(&one), sweep_once(&two)).await;
+    assert_eq!(
+        a.unwrap() + b.unwrap(),
+        6,
+        "each game ended once, by one of the two"
+    );
+    for game in &games {
+        let seen = get(path_of(game)).token(&alice).send(&app).await;
+        assert_eq!(seen.body["termination"], "timeout");
+    }
+    assert_eq!(
+        sweep_once(&one).await.unwrap() + sweep_once(&two).await.unwrap(),
+        0
+    );
+}
