@@ -22,6 +22,7 @@ mod moves;
 mod notation;
 mod outcome;
 mod perft;
+pub mod pgn;
 mod position;
 mod start;
 mod variant;

@@ -112,14 +112,19 @@ impl Position {
 
     /// Reads a move in SAN. Check and mate suffixes, annotations (`!`, `?`)
     /// and a missing or surplus capture mark are tolerated; `0-0` is read
-    /// as `O-O`, and the switch form `Sb8c8` as the switch of those squares.
+    /// as `O-O`, long algebraic `Ng1-f3` as `Ng1f3`, and the switch form
+    /// `Sb8c8` as the switch of those squares.
     pub fn parse_san(&self, text: &str) -> Result<Move, MoveError> {
         let syntax_error = || MoveError::Syntax {
             text: text.to_owned(),
         };
-        let core = text
+        let mut core = text
             .trim_end_matches(['+', '#', '!', '?'])
             .replace('0', "O");
+        // Long algebraic `Ng1-f3` names the same move as `Ng1f3`.
+        if !core.starts_with('O') {
+            core.retain(|c| c != '-');
+        }
         let legal = self.legal_moves();
         if let Some(squares) = core.strip_prefix('S') {
             let (a, b) = parse_square_pair(squares).ok_or_else(syntax_error)?;
