@@ -83,6 +83,8 @@ pub enum GameStatus {
     Started,
     Finished,
     Aborted,
+    /// Imported from PGN, for study.
+    Imported,
 }
 
 /// A game as its players and watchers see it.

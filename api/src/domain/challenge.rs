@@ -9,7 +9,7 @@ use crate::{
     auth::new_id,
     clock::{Millis, rfc3339},
     db::{DbConnection, write_transaction},
-    domain::game::{core_start, new_game, spec_from_parts, stored_start, variant_name},
+    domain::game::{Players, core_start, new_game, spec_from_parts, stored_start, variant_name},
     error::ApiError,
     models::{
         account,
@@ -208,10 +208,23 @@ pub fn accept(
             ColorChoice::Black => false,
             ColorChoice::Random => rand::rng().random_bool(0.5),
         };
-        let (white, black) = if challenger_white {
-            (row.challenger_id.clone(), account_id.to_owned())
+        let mut name = |id: &str| -> Result<(String, String), ApiError> {
+            let account = account::find(conn, id)?
+                .ok_or_else(|| ApiError::NotFound(format!("account {id}")))?;
+            Ok((account.id, account.username))
+        };
+        let challenger = name(&row.challenger_id)?;
+        let acceptor = name(account_id)?;
+        let ((white_id, white_name), (black_id, black_name)) = if challenger_white {
+            (challenger, acceptor)
         } else {
-            (account_id.to_owned(), row.challenger_id.clone())
+            (acceptor, challenger)
+        };
+        let players = Players {
+            white_id,
+            white_name,
+            black_id,
+            black_name,
         };
         let rules: Rules = row
             .rules
@@ -221,8 +234,7 @@ pub fn accept(
             new_id(),
             rules,
             &start_of(&row),
-            white,
-            black,
+            players,
             row.days_per_move,
             now,
         )?;

@@ -50,7 +50,7 @@ pub fn store(
     write_transaction(conn, |conn| {
         let row = game::find(conn, game_id)?
             .ok_or_else(|| ApiError::NotFound(format!("game {game_id}")))?;
-        if account_id != row.white_id && account_id != row.black_id {
+        if row.color_of(account_id).is_none() {
             return Err(ApiError::NotAPlayer);
         }
         if row.status != STARTED {
@@ -121,7 +121,7 @@ pub fn read(
 ) -> Result<Conditionals, ApiError> {
     let row =
         game::find(conn, game_id)?.ok_or_else(|| ApiError::NotFound(format!("game {game_id}")))?;
-    if account_id != row.white_id && account_id != row.black_id {
+    if row.color_of(account_id).is_none() {
         return Err(ApiError::NotAPlayer);
     }
     match conditional::find(conn, game_id, account_id)? {

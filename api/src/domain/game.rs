@@ -12,7 +12,7 @@ use crate::{
     error::ApiError,
     models::{
         account::{self, Account},
-        game::{self, ABORTED, FINISHED, GameRow, MoveRow, STARTED},
+        game::{self, ABORTED, FINISHED, GameRow, IMPORTED, MoveRow, STARTED},
     },
     views::{GamePlayerView, GameStatus, GameView, LegalMoveView, MoveView, Side, StartSpec},
 };
@@ -78,21 +78,13 @@ pub fn position_of(row: &GameRow) -> Result<Position, ApiError> {
         .map_err(|e| corrupt(row, e))
 }
 
-fn player_of(row: &GameRow, color: Color) -> &str {
-    match color {
-        Color::White => &row.white_id,
-        Color::Black => &row.black_id,
-    }
-}
-
-fn color_of(row: &GameRow, account_id: &str) -> Option<Color> {
-    if account_id == row.white_id {
-        Some(Color::White)
-    } else if account_id == row.black_id {
-        Some(Color::Black)
-    } else {
-        None
-    }
+/// The two sides of a new game: account ids and names.
+#[derive(Debug, Clone)]
+pub struct Players {
+    pub white_id: String,
+    pub white_name: String,
+    pub black_id: String,
+    pub black_name: String,
 }
 
 /// A new game row from a resolved start, with the first deadline set.
@@ -100,8 +92,7 @@ pub fn new_game(
     id: String,
     rules: Rules,
     start: &StartSpec,
-    white_id: String,
-    black_id: String,
+    players: Players,
     days_per_move: i32,
     now: Millis,
 ) -> Result<GameRow, ApiError> {
@@ -120,17 +111,22 @@ pub fn new_game(
         status: STARTED.to_owned(),
         result: None,
         termination: None,
-        white_id,
-        black_id,
+        white_id: Some(players.white_id),
+        black_id: Some(players.black_id),
+        white_name: players.white_name,
+        black_name: players.black_name,
         to_move_id: None,
         days_per_move,
         deadline_at: Some(now + i64::from(days_per_move) * DAY),
         created_at: now,
         updated_at: now,
+        imported_by: None,
+        import_key: None,
+        source_tags: None,
         turn_started_at: now,
         draw_offer_by: None,
     };
-    row.to_move_id = Some(player_of(&row, pos.turn()).to_owned());
+    row.to_move_id = row.player(pos.turn()).map(str::to_owned);
     if let Some(outcome) = pos.outcome() {
         end(&mut row, FINISHED, Some(outcome.result()), outcome.reason());
     }
@@ -232,17 +228,17 @@ impl Loaded {
     ) -> Result<(), ApiError> {
         let legal = self.pos.legal_moves();
         let (uci, san) = (self.pos.uci(&m), self.pos.san_among(&m, &legal));
-        let mover = player_of(&self.row, self.pos.turn()).to_owned();
+        let mover = self.row.player(self.pos.turn()).map(str::to_owned);
         self.pos.play_unchecked(m);
         let row = &mut self.row;
         row.ply += 1;
         row.current_fen = self.pos.fen();
         row.updated_at = now;
         row.turn_started_at = now;
-        row.to_move_id = Some(player_of(row, self.pos.turn()).to_owned());
+        row.to_move_id = row.player(self.pos.turn()).map(str::to_owned);
         row.deadline_at = Some(now + i64::from(row.days_per_move) * DAY);
         // An offer lapses when the offerer's opponent moves without accepting.
-        if row.draw_offer_by.as_deref() != Some(mover.as_str()) {
+        if row.draw_offer_by != mover {
             row.draw_offer_by = None;
         }
         self.new_moves.push(MoveRow {
@@ -314,16 +310,15 @@ fn carry_out(
 ) -> Result<(), ApiError> {
     write_transaction(conn, |conn| {
         let mut game = Loaded::read(conn, game_id)?;
-        let color = color_of(&game.row, account_id).ok_or(ApiError::NotAPlayer)?;
+        let color = game.row.color_of(account_id).ok_or(ApiError::NotAPlayer)?;
         if game.row.status != STARTED {
             return Ok(Err(ApiError::GameFinished));
         }
         if game.expire_if_due(conn, now)? {
             return Ok(Err(ApiError::GameFinished));
         }
-        let opponent = player_of(&game.row, !color).to_owned();
         let offer = game.row.draw_offer_by.clone();
-        let by_opponent = offer.as_deref() == Some(opponent.as_str());
+        let by_opponent = offer.is_some() && offer.as_deref() == game.row.player(!color);
         match request {
             Request::Move {
                 text,
@@ -498,13 +493,19 @@ pub fn view(conn: &mut DbConnection, game_id: &str, now: Millis) -> Result<GameV
     expire_on_read(conn, &found, now)?;
     let game = Loaded::read(conn, game_id)?;
     let moves = game::moves_of(conn, game_id)?;
-    let white = account::find(conn, &game.row.white_id)?
-        .ok_or_else(|| corrupt(&game.row, "no white account"))?;
-    let black = account::find(conn, &game.row.black_id)?
-        .ok_or_else(|| corrupt(&game.row, "no black account"))?;
-    let player = |account: &Account| GamePlayerView {
-        username: account.username.clone(),
-        on_vacation: vacation::is_on_vacation(account, now),
+    // The players' accounts, for vacations; an imported game has none.
+    let mut accounts = [None, None];
+    for (slot, color) in accounts.iter_mut().zip(Color::ALL) {
+        if let Some(id) = game.row.player(color) {
+            *slot = account::find(conn, id)?;
+        }
+    }
+    let [white, black] = accounts;
+    let player = |name: &str, account: &Option<Account>| GamePlayerView {
+        username: name.to_owned(),
+        on_vacation: account
+            .as_ref()
+            .is_some_and(|a| vacation::is_on_vacation(a, now)),
     };
     let started = game.row.status == STARTED;
     let pos = &game.pos;
@@ -521,10 +522,10 @@ pub fn view(conn: &mut DbConnection, game_id: &str, now: Millis) -> Result<GameV
         Vec::new()
     };
     let mover = match pos.turn() {
-        Color::White => &white,
-        Color::Black => &black,
+        Color::White => white.as_ref(),
+        Color::Black => black.as_ref(),
     };
-    let deadline = effective_deadline(&game.row, Some(mover), now).filter(|_| started);
+    let deadline = effective_deadline(&game.row, mover, now).filter(|_| started);
     let claimable_draw = if started && game.occurrences(conn)? >= 3 {
         Some(DrawReason::ThreefoldRepetition.key().to_owned())
     } else if started && pos.can_claim_fifty_moves() {
@@ -540,8 +541,8 @@ pub fn view(conn: &mut DbConnection, game_id: &str, now: Millis) -> Result<GameV
         rules: row.rules.clone(),
         variant: variant_name(rules, &start).to_owned(),
         start,
-        white: player(&white),
-        black: player(&black),
+        white: player(&row.white_name, &white),
+        black: player(&row.black_name, &black),
         initial_fen: row.initial_fen.clone(),
         fen: row.current_fen.clone(),
         ply: row.ply,
@@ -556,7 +557,7 @@ pub fn view(conn: &mut DbConnection, game_id: &str, now: Millis) -> Result<GameV
         draw_offer: row
             .draw_offer_by
             .as_deref()
-            .and_then(|id| color_of(row, id))
+            .and_then(|id| row.color_of(id))
             .map(Side::from),
         claimable_draw,
         moves: moves
@@ -579,6 +580,7 @@ pub fn status_of(row: &GameRow) -> GameStatus {
     match row.status.as_str() {
         STARTED => GameStatus::Started,
         ABORTED => GameStatus::Aborted,
+        IMPORTED => GameStatus::Imported,
         _ => GameStatus::Finished,
     }
 }

@@ -1,6 +1,7 @@
 //! Games and their moves.
 
 use diesel::prelude::*;
+use kingpost_core::Color;
 
 use crate::db::{
     DbConnection,
@@ -11,6 +12,8 @@ pub const STARTED: &str = "started";
 pub const FINISHED: &str = "finished";
 /// Ended before each side had moved: the game counts for nothing.
 pub const ABORTED: &str = "aborted";
+/// Imported from PGN, for study.
+pub const IMPORTED: &str = "imported";
 
 /// A game row: everything a move request needs, without replaying history.
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -28,14 +31,22 @@ pub struct GameRow {
     pub status: String,
     pub result: Option<String>,
     pub termination: Option<String>,
-    pub white_id: String,
-    pub black_id: String,
+    /// The players' accounts; none for an imported game.
+    pub white_id: Option<String>,
+    pub black_id: Option<String>,
+    pub white_name: String,
+    pub black_name: String,
     /// The account to move; none once the game is over.
     pub to_move_id: Option<String>,
     pub days_per_move: i32,
     pub deadline_at: Option<i64>,
     pub created_at: i64,
     pub updated_at: i64,
+    pub imported_by: Option<String>,
+    /// Recognises the same game imported again.
+    pub import_key: Option<String>,
+    /// The tags of an imported game's PGN, as JSON pairs.
+    pub source_tags: Option<String>,
     /// When the side to move began its turn.
     pub turn_started_at: i64,
     /// The account whose draw offer stands.
@@ -84,6 +95,23 @@ impl GameAdvance {
             turn_started_at: row.turn_started_at,
             draw_offer_by: row.draw_offer_by.clone(),
         }
+    }
+}
+
+impl GameRow {
+    /// The account playing `color`; none in an imported game.
+    pub fn player(&self, color: Color) -> Option<&str> {
+        match color {
+            Color::White => self.white_id.as_deref(),
+            Color::Black => self.black_id.as_deref(),
+        }
+    }
+
+    /// The colour the account plays, if it plays.
+    pub fn color_of(&self, account_id: &str) -> Option<Color> {
+        Color::ALL
+            .into_iter()
+            .find(|&color| self.player(color) == Some(account_id))
     }
 }
 

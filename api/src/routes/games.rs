@@ -18,10 +18,7 @@ use crate::{
         game::{self, Action, position_of, variant_name},
     },
     error::{ApiError, Problem},
-    models::{
-        account,
-        game::{self as rows, GameRow, Listing},
-    },
+    models::game::{self as rows, GameRow, Listing},
     views::{GameStatus, GameView, PlayerView, Side},
 };
 
@@ -108,20 +105,17 @@ fn decode_cursor(cursor: &str) -> Result<(i64, String), ApiError> {
     Ok((key.parse().map_err(|_| bad())?, id.to_owned()))
 }
 
-fn summary(row: GameRow, names: &[(String, String)], me: &str) -> Result<GameSummary, ApiError> {
-    let name = |id: &str| PlayerView {
-        username: names
-            .iter()
-            .find(|(a, _)| a == id)
-            .map(|(_, u)| u.clone())
-            .unwrap_or_default(),
-    };
+fn summary(row: GameRow, me: &str) -> Result<GameSummary, ApiError> {
     let pos = position_of(&row)?;
     let rules = pos.rules();
     Ok(GameSummary {
         variant: variant_name(rules, &game::start_of(&row)).to_owned(),
-        white: name(&row.white_id),
-        black: name(&row.black_id),
+        white: PlayerView {
+            username: row.white_name.clone(),
+        },
+        black: PlayerView {
+            username: row.black_name.clone(),
+        },
         turn: Side::from(pos.turn()),
         status: game::status_of(&row),
         my_turn: row.to_move_id.as_deref() == Some(me),
@@ -186,14 +180,9 @@ pub async fn list_games(
                 };
                 encode_cursor(key, &last.id)
             });
-            let ids: Vec<&str> = page
-                .iter()
-                .flat_map(|g| [g.white_id.as_str(), g.black_id.as_str()])
-                .collect();
-            let names = account::usernames(conn, &ids)?;
             let games = page
                 .into_iter()
-                .map(|row| summary(row, &names, &me))
+                .map(|row| summary(row, &me))
                 .collect::<Result<_, _>>()?;
             Ok(GameList {
                 games,

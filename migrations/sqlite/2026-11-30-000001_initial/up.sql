@@ -49,13 +49,22 @@ CREATE TABLE games (
     status TEXT NOT NULL,
     result TEXT,
     termination TEXT,
-    white_id TEXT NOT NULL REFERENCES accounts (id),
-    black_id TEXT NOT NULL REFERENCES accounts (id),
+    -- The players' accounts; none for a game imported from PGN.
+    white_id TEXT REFERENCES accounts (id),
+    black_id TEXT REFERENCES accounts (id),
+    -- The players' names: usernames, or the PGN tags of an imported game.
+    white_name TEXT NOT NULL,
+    black_name TEXT NOT NULL,
     to_move_id TEXT REFERENCES accounts (id),
     days_per_move INTEGER NOT NULL,
     deadline_at BIGINT,
     created_at BIGINT NOT NULL,
-    updated_at BIGINT NOT NULL
+    updated_at BIGINT NOT NULL,
+    -- For games imported from PGN: who imported it, a key that recognises
+    -- the same game imported again, and the tags of the file (JSON).
+    imported_by TEXT REFERENCES accounts (id),
+    import_key TEXT UNIQUE,
+    source_tags TEXT
 );
 CREATE INDEX games_by_white ON games (white_id, status, deadline_at);
 CREATE INDEX games_by_black ON games (black_id, status, deadline_at);
