@@ -49,4 +49,7 @@ for move in f3 e6 a3 e8c6 g4 Qh4; do
 done
 call GET "/games/$GAME" "$TOKEN_alice"
 grep -q '"termination":"checkmate"' <<< "$BODY" || { echo "demo: the game did not end in checkmate" >&2; exit 1; }
+echo "> GET /games/$GAME/pgn"
+curl -s "$BASE/games/$GAME/pgn"
+echo
 echo "demo: checkmate after $ply plies"

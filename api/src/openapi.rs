@@ -28,6 +28,7 @@ Errors are RFC 9457 `application/problem+json` with a stable `type` and `code`."
         (name = "challenges", description = "Offers of games"),
         (name = "games", description = "Games and moves"),
         (name = "positions", description = "The rules engine"),
+        (name = "pgn", description = "PGN export and import"),
     ),
     components(schemas(crate::error::Problem)),
     modifiers(&BearerAuth),

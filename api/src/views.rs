@@ -65,8 +65,8 @@ pub struct MoveView {
     pub uci: String,
     /// SAN with check and mate marks.
     pub san: String,
-    /// RFC 3339, UTC.
-    pub played_at: String,
+    /// RFC 3339, UTC; unknown for some moves of imported games.
+    pub played_at: Option<String>,
 }
 
 /// A legal move in both notations.

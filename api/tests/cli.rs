@@ -90,3 +90,55 @@ fn bad_input_is_one_clear_error() {
     assert!(error(&["play", "f3", "e5", "g4", "Qh4", "a3"]).contains("the game is over"));
     assert!(error(&["perft", "--start", "chess960:960", "--depth", "1"]).contains("959"));
 }
+
+#[test]
+fn pgn_sample_check_and_import() {
+    let dir = std::env::temp_dir().join(format!("kingpost-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("games.pgn");
+    let sample = stdout(&[
+        "pgn",
+        "sample",
+        "--rules",
+        "captive-kings",
+        "--start",
+        "chess960",
+        "--games",
+        "25",
+        "--seed",
+        "3",
+    ]);
+    let mut text = sample.clone();
+    text.push_str("[Event \"bad\"]\n\n1. e4 e5 2. Ke3 *\n");
+    std::fs::write(&file, &text).unwrap();
+    let path = file.to_str().unwrap();
+
+    let output = kingpost(&["pgn", "check", path]);
+    assert!(output.status.success());
+    let report = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        report.starts_with("26 games read, 25 valid, 0 duplicates, 1 rejected"),
+        "{report}"
+    );
+    assert!(report.contains("game 26: ply 3, `Ke3`"), "{report}");
+    assert!(
+        String::from_utf8(output.stderr)
+            .unwrap()
+            .contains("26 games read in"),
+        "progress and timing on stderr"
+    );
+
+    let database = dir.join("import.sqlite3");
+    let database = database.to_str().unwrap();
+    let first = stdout(&["pgn", "import", path, "--database-url", database]);
+    assert!(
+        first.starts_with("26 games read, 25 imported, 0 duplicates, 1 rejected"),
+        "{first}"
+    );
+    let again = stdout(&["pgn", "import", path, "--database-url", database]);
+    assert!(
+        again.starts_with("26 games read, 0 imported, 25 duplicates, 1 rejected"),
+        "{again}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,6 +1,7 @@
 //! The `kingpost` command line.
 
 mod engine;
+mod pgn;
 mod service;
 
 use clap::{Args, Parser, Subcommand};
@@ -39,6 +40,9 @@ enum Command {
         #[command(flatten)]
         database: DatabaseArgs,
     },
+    /// Work with PGN files.
+    #[command(subcommand)]
+    Pgn(PgnCommand),
     /// Write the OpenAPI document.
     Openapi {
         /// Where to write it (`-` for stdout).
@@ -68,6 +72,40 @@ enum Command {
         position: PositionArgs,
         /// The moves, in order.
         moves: Vec<String>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum PgnCommand {
+    /// Replay every game of a file under its rules and report the bad ones.
+    Check {
+        /// The PGN file.
+        file: String,
+    },
+    /// Import every game of a file for study.
+    Import {
+        /// The PGN file.
+        file: String,
+        #[command(flatten)]
+        database: DatabaseArgs,
+    },
+    /// Write random games, for tests and benchmarks.
+    Sample {
+        /// The rule set.
+        #[arg(long, default_value = "standard")]
+        rules: String,
+        /// The start: standard, chess960, shuffle (random arrays), chess960:<n>, shuffle:<id>, prechess.
+        #[arg(long)]
+        start: Option<String>,
+        /// How many games.
+        #[arg(long, default_value_t = 10)]
+        games: usize,
+        /// The random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Also write each game's final FEN, one per line, to this file.
+        #[arg(long)]
+        fens: Option<String>,
     },
 }
 
@@ -122,6 +160,24 @@ pub fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
         )?),
         Command::Migrate { database } => Ok(service::migrate(&database.database_url)?),
         Command::Openapi { output } => Ok(service::openapi(&output)?),
+        Command::Pgn(PgnCommand::Check { file }) => Ok(pgn::check(&file)?),
+        Command::Pgn(PgnCommand::Import { file, database }) => {
+            Ok(pgn::import(&file, &database.database_url)?)
+        }
+        Command::Pgn(PgnCommand::Sample {
+            rules,
+            start,
+            games,
+            seed,
+            fens,
+        }) => Ok(pgn::sample(
+            &mut out,
+            rules.parse()?,
+            start.as_deref(),
+            games,
+            seed,
+            fens.as_deref(),
+        )?),
         Command::Perft {
             position,
             depth,

@@ -91,7 +91,7 @@ diesel::table! {
         uci -> Text,
         san -> Text,
         position_key -> BigInt,
-        played_at -> BigInt,
+        played_at -> Nullable<BigInt>,
     }
 }
 

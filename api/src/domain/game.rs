@@ -247,7 +247,7 @@ impl Loaded {
             uci,
             san,
             position_key: self.pos.repetition_key() as i64,
-            played_at: now,
+            played_at: Some(now),
         });
         if let Some(outcome) = self.pos.outcome() {
             end_in(&mut self.row, outcome);
@@ -566,7 +566,7 @@ pub fn view(conn: &mut DbConnection, game_id: &str, now: Millis) -> Result<GameV
                 ply: m.ply,
                 uci: m.uci,
                 san: m.san,
-                played_at: rfc3339(m.played_at),
+                played_at: m.played_at.map(rfc3339),
             })
             .collect(),
         legal_moves,

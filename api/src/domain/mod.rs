@@ -4,5 +4,6 @@
 pub mod challenge;
 pub mod conditionals;
 pub mod game;
+pub mod pgn;
 pub mod session;
 pub mod vacation;

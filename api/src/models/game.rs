@@ -62,7 +62,8 @@ pub struct MoveRow {
     pub san: String,
     /// The repetition key of the position after the move.
     pub position_key: i64,
-    pub played_at: i64,
+    /// Unknown for some moves of imported games.
+    pub played_at: Option<i64>,
 }
 
 /// The state of a game that changes as it goes on.
@@ -186,6 +187,20 @@ pub fn insert_move(conn: &mut DbConnection, row: &MoveRow) -> QueryResult<()> {
         .map(|_| ())
 }
 
+/// Inserts many moves with few statements.
+pub fn insert_moves(conn: &mut DbConnection, rows: &[MoveRow]) -> QueryResult<()> {
+    // Well below SQLite's limit of bound parameters per statement (6 a
+    // row). Batch inserts need the backend's own connection.
+    for chunk in rows.chunks(1000) {
+        let insert = diesel::insert_into(moves::table).values(chunk);
+        match conn {
+            DbConnection::Postgresql(pg) => insert.execute(pg)?,
+            DbConnection::Sqlite(sqlite) => insert.execute(sqlite)?,
+        };
+    }
+    Ok(())
+}
+
 pub fn moves_of(conn: &mut DbConnection, game_id: &str) -> QueryResult<Vec<MoveRow>> {
     moves::table
         .filter(moves::game_id.eq(game_id))
@@ -277,4 +292,70 @@ pub fn count_my_turn(conn: &mut DbConnection, account_id: &str) -> QueryResult<i
         .filter(games::to_move_id.eq(account_id))
         .count()
         .get_result(conn)
+}
+
+/// Which of an account's games an archive holds.
+#[derive(Debug, Clone)]
+pub struct ArchiveFilter {
+    pub account_id: String,
+    pub rules: Option<String>,
+    /// Created at or after.
+    pub since: Option<i64>,
+    /// Created before.
+    pub until: Option<i64>,
+    pub finished_only: bool,
+}
+
+/// One page of an archive, oldest first, after the cursor `(created, id)`.
+pub fn archive_page(
+    conn: &mut DbConnection,
+    filter: &ArchiveFilter,
+    after: Option<(i64, String)>,
+    limit: i64,
+) -> QueryResult<Vec<GameRow>> {
+    let me = filter.account_id.as_str();
+    let mut query = games::table
+        .filter(games::white_id.eq(me).or(games::black_id.eq(me)))
+        .select(GameRow::as_select())
+        .order((games::created_at.asc(), games::id.asc()))
+        .limit(limit)
+        .into_boxed();
+    if let Some(rules) = &filter.rules {
+        query = query.filter(games::rules.eq(rules.clone()));
+    }
+    if let Some(since) = filter.since {
+        query = query.filter(games::created_at.ge(since));
+    }
+    if let Some(until) = filter.until {
+        query = query.filter(games::created_at.lt(until));
+    }
+    if filter.finished_only {
+        query = query.filter(games::status.ne(STARTED));
+    }
+    if let Some((created, id)) = after {
+        query = query.filter(
+            games::created_at
+                .gt(created)
+                .or(games::created_at.eq(created).and(games::id.gt(id))),
+        );
+    }
+    query.load(conn)
+}
+
+/// The moves of several games, by game and ply.
+pub fn moves_of_games(conn: &mut DbConnection, ids: &[&str]) -> QueryResult<Vec<MoveRow>> {
+    moves::table
+        .filter(moves::game_id.eq_any(ids))
+        .order((moves::game_id, moves::ply))
+        .select(MoveRow::as_select())
+        .load(conn)
+}
+
+/// The game imported before with this key.
+pub fn find_by_import_key(conn: &mut DbConnection, key: &str) -> QueryResult<Option<String>> {
+    games::table
+        .filter(games::import_key.eq(key))
+        .select(games::id)
+        .first(conn)
+        .optional()
 }

@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod challenges;
 pub mod docs;
 pub mod games;
+pub mod pgn;
 pub mod positions;
 pub mod session;
 pub mod tokens;
@@ -44,5 +45,9 @@ pub fn configure(cfg: &mut ServiceConfig<'_>) {
         .service(games::get_conditionals)
         .service(games::replace_conditionals)
         .service(games::delete_conditionals)
-        .service(positions::analyze_position);
+        .service(positions::analyze_position)
+        .service(pgn::export_game_pgn)
+        .service(pgn::export_user_games)
+        .service(pgn::export_monthly_archive)
+        .service(pgn::create_import);
 }

@@ -13,6 +13,7 @@ mod errors;
 mod flows;
 mod games;
 mod openapi;
+mod pgn;
 
 /// Runs each named test function (an `async fn(Db)`) once on SQLite and
 /// once on Postgres, in modules `sqlite` and `postgres`.

@@ -27,6 +27,8 @@ pub struct ReplayedMove {
     pub uci: String,
     pub san: String,
     pub timestamp: Option<String>,
+    /// The repetition key of the position after the move.
+    pub position_key: u64,
 }
 
 /// A game replayed under its rules.
@@ -124,12 +126,14 @@ pub fn replay(raw: &RawGame) -> Result<ReplayedGame, ImportError> {
         };
         let m = parsed.map_err(|e| illegal(e.to_string()))?;
         let legal = position.legal_moves();
-        moves.push(super::ReplayedMove {
-            uci: position.uci(&m),
-            san: position.san_among(&m, &legal),
-            timestamp: token.timestamp.clone(),
-        });
+        let (uci, san) = (position.uci(&m), position.san_among(&m, &legal));
         position.play_unchecked(m);
+        moves.push(super::ReplayedMove {
+            uci,
+            san,
+            timestamp: token.timestamp.clone(),
+            position_key: position.repetition_key(),
+        });
     }
     let stated = raw
         .tag("Result")

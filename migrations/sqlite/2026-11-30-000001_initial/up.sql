@@ -76,7 +76,8 @@ CREATE TABLE moves (
     uci TEXT NOT NULL,
     san TEXT NOT NULL,
     position_key BIGINT NOT NULL,
-    played_at BIGINT NOT NULL,
+    -- Unknown for some moves of imported games.
+    played_at BIGINT,
     PRIMARY KEY (game_id, ply)
 );
 

@@ -1,0 +1,346 @@
+//! Games as PGN: one game, archives a page at a time (so that an archive is
+//! streamed, never built whole), and PGN imported for study.
+
+use std::collections::HashMap;
+
+use kingpost_core::{
+    Position,
+    pgn::{PgnMove, RawGame, ReplayedGame, replay, rules_tags, write_game},
+};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::{
+    auth::{digest, new_id},
+    clock::{Millis, rfc3339},
+    db::{DbConnection, write_transaction},
+    domain::game::{core_start, start_of, stored_start, variant_name},
+    error::ApiError,
+    models::game::{self, GameRow, IMPORTED, MoveRow},
+    views::{GamePlayerView, GameStatus, MoveView, StartSpec},
+};
+
+/// `2026.11.30` and `12:00:00` of a time, as PGN dates and times are written.
+fn pgn_date_time(at: Millis) -> (String, String) {
+    let stamp = rfc3339(at);
+    (stamp[..10].replace('-', "."), stamp[11..19].to_owned())
+}
+
+/// The `{[%ts ...]}` time of a move: RFC 3339 to the second.
+fn move_time(at: Millis) -> String {
+    let stamp = rfc3339(at);
+    format!("{}Z", &stamp[..19])
+}
+
+/// The PGN `Termination` of a stored game.
+fn termination_tag(row: &GameRow) -> &'static str {
+    match row.termination.as_deref() {
+        None => "unterminated",
+        Some("timeout") => "time forfeit",
+        Some("aborted") => "abandoned",
+        Some(_) => "normal",
+    }
+}
+
+fn corrupt(row: &GameRow, what: impl std::fmt::Display) -> ApiError {
+    ApiError::Internal(format!("game {}: {what}", row.id))
+}
+
+/// Appends the PGN of `row`, whose moves are `moves`, to `out`.
+pub fn write_pgn(out: &mut String, row: &GameRow, moves: &[MoveRow]) -> Result<(), ApiError> {
+    let rules = row.rules.parse().map_err(|e| corrupt(row, e))?;
+    let start = core_start(&start_of(row));
+    let initial = Position::from_start(rules, &start).map_err(|e| corrupt(row, e))?;
+    let result = row.result.as_deref().unwrap_or("*");
+    let (date, time) = pgn_date_time(row.created_at);
+    let source: HashMap<String, String> = match &row.source_tags {
+        Some(json) => serde_json::from_str::<Vec<(String, String)>>(json)
+            .map_err(|e| corrupt(row, e))?
+            .into_iter()
+            .collect(),
+        None => HashMap::new(),
+    };
+    let from_source = |name: &str, played: &str| {
+        source
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| played.to_owned())
+    };
+    let played = row.imported_by.is_none();
+    let mut tags = vec![
+        (
+            "Event",
+            from_source(
+                "Event",
+                if played {
+                    "kingpost correspondence game"
+                } else {
+                    "?"
+                },
+            ),
+        ),
+        (
+            "Site",
+            from_source("Site", if played { "kingpost" } else { "?" }),
+        ),
+        (
+            "Date",
+            from_source("Date", if played { &date } else { "????.??.??" }),
+        ),
+        ("Round", from_source("Round", "-")),
+        ("White", row.white_name.clone()),
+        ("Black", row.black_name.clone()),
+        ("Result", result.to_owned()),
+    ];
+    tags.extend(rules_tags(rules, &start, &initial));
+    if played {
+        tags.push(("TimeControl", "-".to_owned()));
+        tags.push(("CorrespondenceDaysPerMove", row.days_per_move.to_string()));
+        tags.push(("UTCDate", date));
+        tags.push(("UTCTime", time));
+        tags.push(("Termination", termination_tag(row).to_owned()));
+    }
+    tags.push(("PlyCount", moves.len().to_string()));
+    tags.push(("GameId", row.id.clone()));
+    let times: Vec<Option<String>> = moves.iter().map(|m| m.played_at.map(move_time)).collect();
+    let pgn_moves: Vec<PgnMove<'_>> = moves
+        .iter()
+        .zip(&times)
+        .map(|(m, time)| PgnMove {
+            san: &m.san,
+            timestamp: time.as_deref(),
+        })
+        .collect();
+    write_game(out, &tags, &initial, &pgn_moves, result);
+    Ok(())
+}
+
+/// The PGN of one game.
+pub fn game_pgn(conn: &mut DbConnection, game_id: &str) -> Result<String, ApiError> {
+    let row =
+        game::find(conn, game_id)?.ok_or_else(|| ApiError::NotFound(format!("game {game_id}")))?;
+    let moves = game::moves_of(conn, game_id)?;
+    let mut out = String::new();
+    write_pgn(&mut out, &row, &moves)?;
+    Ok(out)
+}
+
+/// A game of an archive, as one line of NDJSON.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ArchivedGame {
+    pub id: String,
+    pub rules: String,
+    pub variant: String,
+    pub start: StartSpec,
+    pub white: GamePlayerView,
+    pub black: GamePlayerView,
+    pub status: GameStatus,
+    pub result: Option<String>,
+    pub termination: Option<String>,
+    pub initial_fen: String,
+    pub fen: String,
+    pub days_per_move: i32,
+    pub moves: Vec<MoveView>,
+    pub created_at: String,
+}
+
+fn archived(row: GameRow, moves: Vec<MoveRow>) -> Result<ArchivedGame, ApiError> {
+    let rules = row.rules.parse().map_err(|e| corrupt(&row, e))?;
+    let start = start_of(&row);
+    let player = |name: &str| GamePlayerView {
+        username: name.to_owned(),
+        on_vacation: false,
+    };
+    Ok(ArchivedGame {
+        variant: variant_name(rules, &start).to_owned(),
+        start,
+        white: player(&row.white_name),
+        black: player(&row.black_name),
+        status: crate::domain::game::status_of(&row),
+        moves: moves
+            .into_iter()
+            .map(|m| MoveView {
+                ply: m.ply,
+                uci: m.uci,
+                san: m.san,
+                played_at: m.played_at.map(rfc3339),
+            })
+            .collect(),
+        created_at: rfc3339(row.created_at),
+        id: row.id,
+        rules: row.rules,
+        result: row.result,
+        termination: row.termination,
+        initial_fen: row.initial_fen,
+        fen: row.current_fen,
+        days_per_move: row.days_per_move,
+    })
+}
+
+/// How an archive is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArchiveFormat {
+    Pgn,
+    Ndjson,
+}
+
+/// One page of an archive, written: the text, the cursor after it, and how
+/// many games it holds.
+pub fn archive_page(
+    conn: &mut DbConnection,
+    filter: &game::ArchiveFilter,
+    after: Option<(i64, String)>,
+    limit: i64,
+    format: ArchiveFormat,
+) -> Result<(String, Option<(i64, String)>, usize), ApiError> {
+    let rows = game::archive_page(conn, filter, after, limit)?;
+    let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
+    let mut moves_by_game: HashMap<String, Vec<MoveRow>> = HashMap::new();
+    for m in game::moves_of_games(conn, &ids)? {
+        moves_by_game.entry(m.game_id.clone()).or_default().push(m);
+    }
+    let next = rows.last().map(|last| (last.created_at, last.id.clone()));
+    let count = rows.len();
+    let mut out = String::new();
+    for row in rows {
+        let moves = moves_by_game.remove(&row.id).unwrap_or_default();
+        match format {
+            ArchiveFormat::Pgn => write_pgn(&mut out, &row, &moves)?,
+            ArchiveFormat::Ndjson => {
+                let line = serde_json::to_string(&archived(row, moves)?)
+                    .map_err(|e| ApiError::Internal(e.to_string()))?;
+                out.push_str(&line);
+                out.push('\n');
+            }
+        }
+    }
+    Ok((out, next, count))
+}
+
+/// What importing one game came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Imported {
+    New(String),
+    /// The same game (tags and moves) was imported before, with this id.
+    Duplicate(String),
+}
+
+/// The key that recognises a game imported again: its rules, start, moves,
+/// result and the tags that tell games apart.
+fn import_key(raw: &RawGame, game: &ReplayedGame) -> String {
+    let mut text = format!(
+        "{}|{}|{}",
+        game.rules.key(),
+        game.initial.fen(),
+        game.result
+    );
+    for m in &game.moves {
+        text.push('|');
+        text.push_str(&m.uci);
+    }
+    for name in ["Event", "Site", "Date", "Round", "White", "Black"] {
+        text.push('|');
+        text.push_str(raw.tag(name).unwrap_or_default());
+    }
+    digest(&text)
+}
+
+/// Parses a `[%ts ...]` time (RFC 3339).
+fn parse_time(text: &str) -> Option<Millis> {
+    let time =
+        time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339).ok()?;
+    i64::try_from(time.unix_timestamp_nanos() / 1_000_000).ok()
+}
+
+/// Stores `raw`, replayed under its rules, as an imported game.
+pub fn import_game(
+    conn: &mut DbConnection,
+    raw: &RawGame,
+    imported_by: Option<&str>,
+    now: Millis,
+) -> Result<Result<Imported, kingpost_core::pgn::ImportError>, ApiError> {
+    let replayed = match replay(raw) {
+        Ok(game) => game,
+        Err(e) => return Ok(Err(e)),
+    };
+    let key = import_key(raw, &replayed);
+    if let Some(existing) = game::find_by_import_key(conn, &key)? {
+        return Ok(Ok(Imported::Duplicate(existing)));
+    }
+    let spec = spec_of(&replayed);
+    let (kind, number, fen) = stored_start(&spec);
+    let tags = serde_json::to_string(&raw.tags).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let termination = replayed.position.outcome().map(|o| o.reason().to_owned());
+    let row = GameRow {
+        id: new_id(),
+        rules: replayed.rules.key().to_owned(),
+        start_kind: kind.to_owned(),
+        start_number: number,
+        initial_fen: fen.unwrap_or_else(|| replayed.initial.fen()),
+        initial_key: replayed.initial.repetition_key() as i64,
+        current_fen: replayed.position.fen(),
+        ply: i32::try_from(replayed.moves.len()).unwrap_or(i32::MAX),
+        status: IMPORTED.to_owned(),
+        result: Some(replayed.result.clone()),
+        termination,
+        white_id: None,
+        black_id: None,
+        white_name: raw.tag("White").unwrap_or("?").to_owned(),
+        black_name: raw.tag("Black").unwrap_or("?").to_owned(),
+        to_move_id: None,
+        days_per_move: 0,
+        deadline_at: None,
+        created_at: now,
+        updated_at: now,
+        imported_by: imported_by.map(str::to_owned),
+        import_key: Some(key),
+        source_tags: Some(tags),
+        turn_started_at: now,
+        draw_offer_by: None,
+    };
+    game::insert(conn, &row)?;
+    let moves: Vec<MoveRow> = replayed
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| MoveRow {
+            game_id: row.id.clone(),
+            ply: i32::try_from(i + 1).unwrap_or(i32::MAX),
+            uci: m.uci.clone(),
+            san: m.san.clone(),
+            position_key: m.position_key as i64,
+            played_at: m.timestamp.as_deref().and_then(parse_time),
+        })
+        .collect();
+    game::insert_moves(conn, &moves)?;
+    Ok(Ok(Imported::New(row.id)))
+}
+
+/// The start a replayed game is stored with.
+fn spec_of(game: &ReplayedGame) -> StartSpec {
+    use kingpost_core::Start;
+    match &game.start {
+        Start::Standard => StartSpec::Standard,
+        Start::Chess960(n) => StartSpec::Chess960 { id: Some(*n) },
+        Start::Shuffle(n) => StartSpec::Shuffle { id: Some(*n) },
+        Start::Prechess => StartSpec::Prechess,
+        Start::Fen(_) => StartSpec::Fen {
+            fen: game.initial.fen(),
+        },
+    }
+}
+
+/// Imports a batch of games in one transaction.
+pub fn import_batch(
+    conn: &mut DbConnection,
+    games: &[RawGame],
+    imported_by: Option<&str>,
+    now: Millis,
+) -> Result<Vec<Result<Imported, kingpost_core::pgn::ImportError>>, ApiError> {
+    write_transaction(conn, |conn| {
+        games
+            .iter()
+            .map(|raw| import_game(conn, raw, imported_by, now))
+            .collect()
+    })
+}

@@ -1,0 +1,396 @@
+//! PGN: one game, archives streamed a page at a time, and imports.
+
+use actix_web::{
+    HttpRequest, HttpResponse, get,
+    http::header::{ACCEPT, CONTENT_DISPOSITION},
+    post,
+    web::{self, Bytes},
+};
+use futures_util::{StreamExt, stream};
+use kingpost_core::pgn::{GameTexts, ImportError, read_game};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::{
+    app::AppState,
+    auth::Auth,
+    clock::{DAY, Millis},
+    domain::pgn::{self, ArchiveFormat, ArchivedGame, Imported},
+    error::{ApiError, Problem},
+    models::{account, game::ArchiveFilter},
+};
+
+pub const PGN: &str = "application/x-chess-pgn";
+pub const NDJSON: &str = "application/x-ndjson";
+/// The largest PGN body an import reads.
+pub const IMPORT_LIMIT: usize = 8 * 1024 * 1024;
+/// Games per page of an archive: the most held in memory at once.
+const PAGE: i64 = 100;
+
+/// The PGN of a game, with its variant tags.
+#[utoipa::path(
+    tag = "pgn",
+    params(("id" = String, Path, description = "The game")),
+    responses(
+        (status = 200, description = "The game in PGN", body = String, content_type = "application/x-chess-pgn"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/games/{id}/pgn")]
+pub async fn export_game_pgn(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let text = state.db(move |conn| pgn::game_pgn(conn, &id)).await?;
+    Ok(HttpResponse::Ok().content_type(PGN).body(text))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ArchiveQuery {
+    /// Only games of this rule set.
+    pub rules: Option<String>,
+    /// Only games created at or after this time (RFC 3339, or a date `2026-11-30`).
+    pub since: Option<String>,
+    /// Only games created before this time (RFC 3339, or a date).
+    pub until: Option<String>,
+    /// Only games that are over.
+    #[serde(default)]
+    pub finished: bool,
+    /// At most this many games.
+    pub max: Option<u64>,
+}
+
+fn parse_time(name: &str, text: &str) -> Result<Millis, ApiError> {
+    use time::{
+        Date, OffsetDateTime, format_description::well_known::Rfc3339, macros::format_description,
+    };
+    let at = OffsetDateTime::parse(text, &Rfc3339).or_else(|_| {
+        Date::parse(text, format_description!("[year]-[month]-[day]"))
+            .map(|date| date.midnight().assume_utc())
+    });
+    at.map(|at| (at.unix_timestamp_nanos() / 1_000_000) as Millis)
+        .map_err(|_| {
+            ApiError::invalid(
+                "invalid_query",
+                format!("`{name}` is not an RFC 3339 time or a date"),
+            )
+        })
+}
+
+fn format_of(req: &HttpRequest) -> ArchiveFormat {
+    let accept = req
+        .headers()
+        .get(ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    if accept.contains(NDJSON) {
+        ArchiveFormat::Ndjson
+    } else {
+        ArchiveFormat::Pgn
+    }
+}
+
+/// Streams the games of `filter`, a page at a time, up to `max`.
+async fn stream_archive(
+    state: web::Data<AppState>,
+    username: String,
+    mut filter: ArchiveFilter,
+    max: u64,
+    format: ArchiveFormat,
+    file_name: String,
+) -> Result<HttpResponse, ApiError> {
+    let account = state
+        .db(move |conn| {
+            account::find_by_username(conn, &username)?
+                .ok_or_else(|| ApiError::NotFound(format!("user `{username}`")))
+        })
+        .await?;
+    filter.account_id = account.id;
+    // State: the cursor after the last page, and how many games may follow.
+    let pages = stream::unfold(Some((None, max)), move |state_now| {
+        let (app, filter) = (state.clone(), filter.clone());
+        async move {
+            let (after, remaining) = state_now?;
+            if remaining == 0 {
+                return None;
+            }
+            let limit = PAGE.min(i64::try_from(remaining).unwrap_or(PAGE));
+            let page = app
+                .db(move |conn| pgn::archive_page(conn, &filter, after, limit, format))
+                .await;
+            match page {
+                Ok((_, _, 0)) => None,
+                Ok((text, next, count)) => {
+                    let left = remaining.saturating_sub(count as u64);
+                    Some((
+                        Ok::<_, ApiError>(Bytes::from(text)),
+                        next.map(|cursor| (Some(cursor), left)),
+                    ))
+                }
+                Err(error) => Some((Err(error), None)),
+            }
+        }
+    });
+    let (content_type, extension) = match format {
+        ArchiveFormat::Pgn => (PGN, "pgn"),
+        ArchiveFormat::Ndjson => (NDJSON, "ndjson"),
+    };
+    Ok(HttpResponse::Ok()
+        .content_type(content_type)
+        .insert_header((
+            CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{file_name}.{extension}\""),
+        ))
+        .streaming(pages.map(|page| page.map_err(actix_web::Error::from))))
+}
+
+fn filter_of(query: &ArchiveQuery) -> Result<ArchiveFilter, ApiError> {
+    if let Some(rules) = &query.rules {
+        rules
+            .parse::<kingpost_core::Rules>()
+            .map_err(|e| ApiError::invalid("invalid_query", e.to_string()))?;
+    }
+    Ok(ArchiveFilter {
+        account_id: String::new(),
+        rules: query.rules.clone(),
+        since: query
+            .since
+            .as_deref()
+            .map(|t| parse_time("since", t))
+            .transpose()?,
+        until: query
+            .until
+            .as_deref()
+            .map(|t| parse_time("until", t))
+            .transpose()?,
+        finished_only: query.finished,
+    })
+}
+
+/// A user's games as one PGN file (or NDJSON with `Accept: application/x-ndjson`),
+/// oldest first, streamed.
+#[utoipa::path(
+    tag = "pgn",
+    params(("username" = String, Path, description = "The player"), ArchiveQuery),
+    responses(
+        (status = 200, description = "The games", content(
+            (String = "application/x-chess-pgn"),
+            (ArchivedGame = "application/x-ndjson"),
+        )),
+        (status = 404, description = "No such user", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A bad filter", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/users/{username}/games.pgn")]
+pub async fn export_user_games(
+    state: web::Data<AppState>,
+    username: web::Path<String>,
+    query: web::Query<ArchiveQuery>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let filter = filter_of(&query)?;
+    let username = username.into_inner();
+    let name = format!("{username}-games");
+    stream_archive(
+        state,
+        username,
+        filter,
+        query.max.unwrap_or(u64::MAX),
+        format_of(&req),
+        name,
+    )
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+pub struct MonthPath {
+    pub username: String,
+    pub year: i32,
+    pub month: u8,
+}
+
+/// A user's games created in one month (UTC), as PGN or NDJSON, streamed.
+#[utoipa::path(
+    tag = "pgn",
+    params(
+        ("username" = String, Path, description = "The player"),
+        ("year" = i32, Path, description = "The year, e.g. 2026"),
+        ("month" = u8, Path, description = "The month, 1 to 12"),
+    ),
+    responses(
+        (status = 200, description = "The month's games", content(
+            (String = "application/x-chess-pgn"),
+            (ArchivedGame = "application/x-ndjson"),
+        )),
+        (status = 404, description = "No such user or month", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/users/{username}/games/{year}/{month}.pgn")]
+pub async fn export_monthly_archive(
+    state: web::Data<AppState>,
+    path: web::Path<MonthPath>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let MonthPath {
+        username,
+        year,
+        month,
+    } = path.into_inner();
+    let first_day = |year: i32, month: u8| {
+        time::Month::try_from(month)
+            .ok()
+            .and_then(|m| time::Date::from_calendar_date(year, m, 1).ok())
+            .map(|date| (date.midnight().assume_utc().unix_timestamp_nanos() / 1_000_000) as Millis)
+    };
+    let since = first_day(year, month)
+        .ok_or_else(|| ApiError::NotFound(format!("month {year}/{month}")))?;
+    let until = if month == 12 {
+        first_day(year + 1, 1)
+    } else {
+        first_day(year, month + 1)
+    }
+    .unwrap_or(since + 31 * DAY);
+    let filter = ArchiveFilter {
+        account_id: String::new(),
+        rules: None,
+        since: Some(since),
+        until: Some(until),
+        finished_only: false,
+    };
+    let name = format!("{username}-{year}-{month:02}");
+    stream_archive(state, username, filter, u64::MAX, format_of(&req), name).await
+}
+
+/// The fate of one game of an import.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ImportedGameView {
+    /// The game's place in the file, from 1.
+    pub index: usize,
+    /// The stored game, new or imported before.
+    pub id: Option<String>,
+    /// Whether the same game (tags and moves) was imported before.
+    pub duplicate: bool,
+    /// Why the game was refused.
+    pub error: Option<ImportErrorView>,
+}
+
+/// Why a game was refused: the ply and move text when a move is at fault.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ImportErrorView {
+    pub ply: Option<usize>,
+    #[serde(rename = "move")]
+    pub move_text: Option<String>,
+    pub reason: String,
+}
+
+/// What an import did.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({
+    "imported": 1, "duplicates": 0, "rejected": 1,
+    "games": [
+        {"index": 1, "id": "p0Q8zLmN3xR5tV7w", "duplicate": false, "error": null},
+        {"index": 2, "id": null, "duplicate": false, "error": {"ply": 3, "move": "Ke3", "reason": "`Ke3` is not a legal move in rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"}}
+    ]
+}))]
+pub struct ImportReport {
+    pub imported: usize,
+    pub duplicates: usize,
+    pub rejected: usize,
+    pub games: Vec<ImportedGameView>,
+}
+
+impl From<&ImportError> for ImportErrorView {
+    fn from(error: &ImportError) -> ImportErrorView {
+        match error {
+            ImportError::IllegalMove { ply, text, reason } => ImportErrorView {
+                ply: Some(*ply),
+                move_text: Some(text.clone()),
+                reason: reason.clone(),
+            },
+            other => ImportErrorView {
+                ply: None,
+                move_text: None,
+                reason: other.to_string(),
+            },
+        }
+    }
+}
+
+/// Import PGN (one game or many) for study: each game replayed under the
+/// rule set its `Variant` tag names, from its `FEN` tag. Bad games never
+/// stop the others; comments, NAGs and variations are skipped.
+#[utoipa::path(
+    tag = "pgn",
+    request_body(content = String, content_type = "application/x-chess-pgn", description = "PGN text, up to 8 MiB"),
+    responses(
+        (status = 200, description = "What became of each game", body = ImportReport),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over 8 MiB", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/imports")]
+pub async fn create_import(
+    state: web::Data<AppState>,
+    auth: Auth,
+    mut body: web::Payload,
+) -> Result<web::Json<ImportReport>, ApiError> {
+    let mut bytes = Vec::new();
+    while let Some(chunk) = body.next().await {
+        let chunk = chunk.map_err(|e| ApiError::MalformedRequest(e.to_string()))?;
+        if bytes.len() + chunk.len() > IMPORT_LIMIT {
+            return Err(ApiError::PayloadTooLarge(format!(
+                "the body is larger than {IMPORT_LIMIT} bytes"
+            )));
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    let now = state.clock.now();
+    let report = state
+        .db(move |conn| {
+            let games = GameTexts::new(bytes.as_slice())
+                .map(|text| text.map(|text| read_game(&text)))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| ApiError::MalformedRequest(e.to_string()))?;
+            let outcomes = pgn::import_batch(conn, &games, Some(&auth.account_id), now)?;
+            Ok(report_of(&outcomes))
+        })
+        .await?;
+    Ok(web::Json(report))
+}
+
+/// Counts and lists what became of each game.
+pub fn report_of(outcomes: &[Result<Imported, ImportError>]) -> ImportReport {
+    let mut report = ImportReport {
+        imported: 0,
+        duplicates: 0,
+        rejected: 0,
+        games: Vec::with_capacity(outcomes.len()),
+    };
+    for (i, outcome) in outcomes.iter().enumerate() {
+        let (id, duplicate, error) = match outcome {
+            Ok(Imported::New(id)) => {
+                report.imported += 1;
+                (Some(id.clone()), false, None)
+            }
+            Ok(Imported::Duplicate(id)) => {
+                report.duplicates += 1;
+                (Some(id.clone()), true, None)
+            }
+            Err(error) => {
+                report.rejected += 1;
+                (None, false, Some(ImportErrorView::from(error)))
+            }
+        };
+        report.games.push(ImportedGameView {
+            index: i + 1,
+            id,
+            duplicate,
+            error,
+        });
+    }
+    report
+}

@@ -1,0 +1,317 @@
+//! PGN through the API: export with variant tags, import checked against the
+//! rules, the round trip, archives streamed as PGN or NDJSON.
+
+use serde_json::{Value, json};
+
+use crate::{
+    on_both_databases,
+    support::{Db, clock, get, init, post, sign_up_for_a_year, start_game, state},
+};
+
+on_both_databases!(
+    round_trip_for_every_rule_set,
+    import_reports_each_bad_game,
+    archives_and_filters
+);
+
+fn path_of(game: &Value) -> String {
+    format!("/api/v1/games/{}", game["id"].as_str().unwrap())
+}
+
+/// Plays up to `plies` moves, each the first legal move the game offers
+/// whose SAN sorts lowest after the ply number, alternating players.
+async fn play_through<S, B>(app: &S, game: Value, white: &str, black: &str, plies: usize) -> Value
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let mut game = game;
+    for i in 0..plies {
+        if game["status"] != "started" {
+            break;
+        }
+        let legal = game["legal_moves"].as_array().unwrap();
+        let pick = &legal[(i * 7 + 3) % legal.len()];
+        let token = if game["turn"] == "white" {
+            white
+        } else {
+            black
+        };
+        let answer = post(format!("{}/moves", path_of(&game)))
+            .token(token)
+            .json(json!({"move": pick["uci"], "ply": game["ply"]}))
+            .send(app)
+            .await;
+        game = answer.assert_status(200).clone();
+    }
+    game
+}
+
+async fn round_trip_for_every_rule_set(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let starts = [
+        ("standard", json!({"kind": "chess960", "id": 421})),
+        ("teleporting-kings", json!({"kind": "standard"})),
+        ("switching", json!({"kind": "chess960", "id": 7})),
+        ("captive-kings", json!({"kind": "standard"})),
+        ("bunker-leap", json!({"kind": "prechess"})),
+        ("bunker-leap", json!({"kind": "shuffle", "id": 2000})),
+    ];
+    for (rules, start) in starts {
+        let game = start_game(&app, &alice, &bob, "bob", rules, start.clone()).await;
+        let played = play_through(&app, game, &alice, &bob, 60).await;
+        let exported = get(format!("{}/pgn", path_of(&played))).send(&app).await;
+        assert_eq!(exported.status.as_u16(), 200);
+        assert_eq!(
+            exported.headers.get("content-type").unwrap(),
+            "application/x-chess-pgn"
+        );
+        let pgn = exported.body.as_str().unwrap().to_owned();
+        assert!(
+            pgn.contains(&format!(
+                "[Variant \"{}\"]",
+                played["variant"].as_str().unwrap()
+            )),
+            "{pgn}"
+        );
+        assert!(pgn.contains("[CorrespondenceDaysPerMove \"3\"]"));
+        assert!(pgn.contains(&format!("[PlyCount \"{}\"]", played["ply"])));
+        assert!(pgn.contains("{[%ts 2026-11-30T12:00:00Z]}"));
+        if start["kind"] != "standard" {
+            assert!(
+                pgn.contains("[SetUp \"1\"]") && pgn.contains("[FEN \""),
+                "{pgn}"
+            );
+        }
+        if let Some(id) = start["id"].as_u64() {
+            assert!(pgn.contains(&format!(
+                "[StartPosition \"{}:{id}\"]",
+                start["kind"].as_str().unwrap()
+            )));
+        }
+
+        let report = post("/api/v1/imports")
+            .token(&alice)
+            .raw("application/x-chess-pgn", pgn.clone())
+            .send(&app)
+            .await;
+        let report = report.assert_status(200).clone();
+        assert_eq!(report["imported"], 1, "{report:#}");
+        let imported = get(format!(
+            "/api/v1/games/{}",
+            report["games"][0]["id"].as_str().unwrap()
+        ))
+        .token(&alice)
+        .send(&app)
+        .await;
+        let imported = imported.assert_status(200);
+        assert_eq!(imported["status"], "imported");
+        assert_eq!(imported["rules"], played["rules"]);
+        assert_eq!(imported["fen"], played["fen"], "{rules}");
+        assert_eq!(imported["initial_fen"], played["initial_fen"]);
+        assert_eq!(
+            imported["result"],
+            played["result"].as_str().map_or(json!("*"), |r| json!(r))
+        );
+        let moves = |g: &Value| -> Vec<(Value, Value, Value)> {
+            g["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| (m["uci"].clone(), m["san"].clone(), m["played_at"].clone()))
+                .collect()
+        };
+        assert_eq!(
+            moves(imported),
+            moves(&played),
+            "{rules}: same moves, notation and times"
+        );
+
+        // The same file again: recognised, not stored twice.
+        let again = post("/api/v1/imports")
+            .token(&alice)
+            .raw("application/x-chess-pgn", pgn)
+            .send(&app)
+            .await;
+        assert_eq!(again.body["duplicates"], 1);
+        assert_eq!(again.body["games"][0]["id"], report["games"][0]["id"]);
+    }
+}
+
+async fn import_reports_each_bad_game(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let file = "[Event \"good\"]\n[White \"Anderssen\"]\n[Black \"Kieseritzky\"]\n\n\
+        1. e4 e5 2. f4 exf4 {a comment} 3. Bc4 $1 (3. Nf3 g5) Qh4+ 4. Kf1 *\n\n\
+        [Event \"illegal\"]\n\n1. e4 e5 2. Ke3 *\n\n\
+        [Event \"unknown variant\"]\n[Variant \"Atomic\"]\n\n1. e4 *\n\n\
+        [Event \"broken FEN\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n\n\
+        [Event \"switch\"]\n[Variant \"Switching\"]\n[SetUp \"1\"]\n[FEN \"1RB3k1/5ppp/8/8/8/8/8/K7 w - - 0 1\"]\n\n1. Sb8c8# 1-0\n\n\
+        [Event \"truncated\"]\n\n1. d4 d5 2. c4 Nf";
+    let report = post("/api/v1/imports")
+        .token(&alice)
+        .raw("application/x-chess-pgn", file)
+        .send(&app)
+        .await;
+    let report = report.assert_status(200);
+    assert_eq!(
+        (report["imported"].clone(), report["rejected"].clone()),
+        (json!(2), json!(4))
+    );
+    let games = report["games"].as_array().unwrap();
+    assert!(games[0]["id"].is_string());
+    assert_eq!(games[1]["error"]["ply"], 3);
+    assert_eq!(games[1]["error"]["move"], "Ke3");
+    assert!(
+        games[2]["error"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("Atomic")
+    );
+    assert!(
+        games[3]["error"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("FEN")
+    );
+    assert!(games[4]["id"].is_string(), "the seed's switch form is read");
+    assert_eq!(games[5]["error"]["move"], "Nf");
+    let good = get(format!(
+        "/api/v1/games/{}",
+        games[0]["id"].as_str().unwrap()
+    ))
+    .token(&alice)
+    .send(&app)
+    .await;
+    assert_eq!(good.body["white"]["username"], "Anderssen");
+    assert_eq!(good.body["moves"].as_array().unwrap().len(), 7);
+    let exported = get(format!(
+        "/api/v1/games/{}/pgn",
+        games[0]["id"].as_str().unwrap()
+    ))
+    .send(&app)
+    .await;
+    assert!(
+        exported
+            .body
+            .as_str()
+            .unwrap()
+            .starts_with("[Event \"good\"]"),
+        "imported tags kept"
+    );
+
+    post("/api/v1/imports")
+        .raw("application/x-chess-pgn", "1. e4 *")
+        .send(&app)
+        .await
+        .assert_problem(401, "unauthorized");
+    let huge = "1. e4 e5 ".repeat(1_000_000);
+    post("/api/v1/imports")
+        .token(&alice)
+        .raw("application/x-chess-pgn", huge)
+        .send(&app)
+        .await
+        .assert_problem(413, "payload_too_large");
+}
+
+async fn archives_and_filters(db: Db) {
+    let clock = clock();
+    let app = init(state(&db, clock.clone())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let mut ids = Vec::new();
+    for rules in ["standard", "switching", "standard"] {
+        let game = start_game(
+            &app,
+            &alice,
+            &bob,
+            "bob",
+            rules,
+            json!({"kind": "standard"}),
+        )
+        .await;
+        ids.push(game["id"].as_str().unwrap().to_owned());
+        clock.advance(kingpost_api::clock::MINUTE);
+    }
+    post(format!("/api/v1/games/{}/resign", ids[0]))
+        .token(&bob)
+        .send(&app)
+        .await
+        .assert_status(200);
+
+    let all = get("/api/v1/users/alice/games.pgn").send(&app).await;
+    let text = all.body.as_str().unwrap();
+    assert_eq!(text.matches("[Event ").count(), 3);
+    let order: Vec<usize> = ids
+        .iter()
+        .map(|id| text.find(id.as_str()).unwrap())
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "oldest first");
+    let filtered = get("/api/v1/users/alice/games.pgn?rules=switching")
+        .send(&app)
+        .await;
+    assert_eq!(
+        filtered.body.as_str().unwrap().matches("[Event ").count(),
+        1
+    );
+    let finished = get("/api/v1/users/bob/games.pgn?finished=true")
+        .send(&app)
+        .await;
+    assert_eq!(
+        finished.body.as_str().unwrap().matches("[Event ").count(),
+        1
+    );
+    let capped = get("/api/v1/users/alice/games.pgn?max=2").send(&app).await;
+    assert_eq!(capped.body.as_str().unwrap().matches("[Event ").count(), 2);
+    let before = get("/api/v1/users/alice/games.pgn?until=2026-11-30")
+        .send(&app)
+        .await;
+    assert_eq!(before.body.as_str().unwrap_or_default(), "");
+    get("/api/v1/users/alice/games.pgn?since=yesterday")
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_query");
+    get("/api/v1/users/nobody/games.pgn")
+        .send(&app)
+        .await
+        .assert_problem(404, "not_found");
+
+    let month = get("/api/v1/users/alice/games/2026/11.pgn")
+        .send(&app)
+        .await;
+    assert_eq!(month.body.as_str().unwrap().matches("[Event ").count(), 3);
+    let other_month = get("/api/v1/users/alice/games/2026/12.pgn")
+        .send(&app)
+        .await;
+    assert_eq!(other_month.status.as_u16(), 200);
+    assert_eq!(other_month.body.as_str().unwrap_or_default(), "");
+    get("/api/v1/users/alice/games/2026/13.pgn")
+        .send(&app)
+        .await
+        .assert_problem(404, "not_found");
+
+    let ndjson = get("/api/v1/users/alice/games.pgn")
+        .header("Accept", "application/x-ndjson")
+        .send(&app)
+        .await;
+    assert_eq!(
+        ndjson.headers.get("content-type").unwrap(),
+        "application/x-ndjson"
+    );
+    let lines: Vec<Value> = ndjson
+        .body
+        .as_str()
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["id"], ids[0].as_str());
+    assert_eq!(lines[0]["termination"], "resignation");
+}
