@@ -184,15 +184,27 @@ pub enum ArchiveFormat {
     Ndjson,
 }
 
-/// One page of an archive, written: the text, the cursor after it, and how
-/// many games it holds.
+/// Where an archive goes on: the creation time and id of the last game sent.
+pub type Cursor = (i64, String);
+
+/// One page of an archive, written.
+#[derive(Debug)]
+pub struct ArchivePage {
+    pub text: String,
+    /// The cursor after the page.
+    pub next: Option<Cursor>,
+    /// How many games the page holds.
+    pub count: usize,
+}
+
+/// One page of an archive, after `after`.
 pub fn archive_page(
     conn: &mut DbConnection,
     filter: &game::ArchiveFilter,
-    after: Option<(i64, String)>,
+    after: Option<Cursor>,
     limit: i64,
     format: ArchiveFormat,
-) -> Result<(String, Option<(i64, String)>, usize), ApiError> {
+) -> Result<ArchivePage, ApiError> {
     let rows = game::archive_page(conn, filter, after, limit)?;
     let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
     let mut moves_by_game: HashMap<String, Vec<MoveRow>> = HashMap::new();
@@ -214,7 +226,11 @@ pub fn archive_page(
             }
         }
     }
-    Ok((out, next, count))
+    Ok(ArchivePage {
+        text: out,
+        next,
+        count,
+    })
 }
 
 /// What importing one game came to.
