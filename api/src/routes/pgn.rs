@@ -122,13 +122,11 @@ async fn stream_archive(
                 .db(move |conn| pgn::archive_page(conn, &filter, after, limit, format))
                 .await;
             match page {
-                Ok((_, _, 0)) => None,
-                Ok((text, next, count)) => {
-                    let left = remaining.saturating_sub(count as u64);
-                    Some((
-                        Ok::<_, ApiError>(Bytes::from(text)),
-                        next.map(|cursor| (Some(cursor), left)),
-                    ))
+                Ok(page) if page.count == 0 => None,
+                Ok(page) => {
+                    let left = remaining.saturating_sub(page.count as u64);
+                    let next = page.next.map(|cursor| (Some(cursor), left));
+                    Some((Ok::<_, ApiError>(Bytes::from(page.text)), next))
                 }
                 Err(error) => Some((Err(error), None)),
             }
