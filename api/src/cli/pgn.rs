@@ -46,7 +46,7 @@ impl Progress {
         if self.live && self.drawn.elapsed().as_millis() >= 100 {
             eprint!("\r{games} games read ({:.0} games/s)", self.rate(games));
             self.drawn = Instant::now();
-        } else if !self.live && games % 10_000 == 0 {
+        } else if !self.live && games.is_multiple_of(10_000) {
             eprintln!("{games} games read ({:.0} games/s)", self.rate(games));
         }
     }
