@@ -3,7 +3,7 @@
 
 use shakmaty::{Bitboard, Board, ByColor, ByRole, CastlingSide, Color, Role, Square, attacks};
 
-use crate::{Move, Outcome, Rules, outcome::DrawReason};
+use crate::{Move, MoveList, Outcome, Rules, outcome::DrawReason};
 
 /// How castling moves are written in UCI (RULES.md, notation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -342,10 +342,15 @@ impl Position {
     /// insufficient material, the 75-move rule. Repetitions need the game's
     /// history: see [`crate::Game::outcome`].
     pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome_among(&self.legal_moves())
+    }
+
+    /// The outcome, given the legal moves `legal` of this position.
+    pub fn outcome_among(&self, legal: &MoveList) -> Option<Outcome> {
         if let Some(outcome) = self.rules.outcome(self) {
             return Some(outcome);
         }
-        if self.legal_moves().is_empty() {
+        if legal.is_empty() {
             return Some(if self.is_check() {
                 Outcome::checkmate(!self.turn)
             } else {

@@ -4,7 +4,7 @@
 mod san;
 mod uci;
 
-use crate::{Move, Position};
+use crate::{Move, MoveList, Position};
 
 /// Why a move text was refused. Syntax errors are distinct from moves that
 /// parse but are not legal here.
@@ -28,10 +28,16 @@ pub enum MoveError {
 impl Position {
     /// Reads a move in canonical UCI or SAN, or one of their aliases.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        self.parse_move_among(text, &self.legal_moves())
+    }
+
+    /// Reads a move given the legal moves `legal` of this position: for
+    /// callers that have them already.
+    pub fn parse_move_among(&self, text: &str, legal: &MoveList) -> Result<Move, MoveError> {
         let text = text.trim();
         match uci::parse_syntax(text) {
-            Some(uci) => self.resolve_uci(text, uci),
-            None => self.parse_san(text),
+            Some(uci) => self.resolve_uci(text, uci, legal),
+            None => self.parse_san_among(text, legal),
         }
     }
 

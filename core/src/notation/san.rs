@@ -18,7 +18,10 @@ impl Position {
         let mut out = self.san_without_suffix(m, legal);
         let mut after = self.clone();
         after.play_unchecked(*m);
-        if after.outcome().and_then(|o| o.winner()) == Some(self.turn) {
+        // A win is a rule set's own (the goal rank) or checkmate; only a
+        // check needs the reply moves counted.
+        let mover_wins = after.rules.outcome(&after).and_then(|o| o.winner()) == Some(self.turn);
+        if mover_wins || after.is_check() && after.legal_moves().is_empty() {
             out.push('#');
         } else if after.is_check() {
             out.push('+');
@@ -115,6 +118,10 @@ impl Position {
     /// as `O-O`, long algebraic `Ng1-f3` as `Ng1f3`, and the switch form
     /// `Sb8c8` as the switch of those squares.
     pub fn parse_san(&self, text: &str) -> Result<Move, MoveError> {
+        self.parse_san_among(text, &self.legal_moves())
+    }
+
+    pub(super) fn parse_san_among(&self, text: &str, legal: &MoveList) -> Result<Move, MoveError> {
         let syntax_error = || MoveError::Syntax {
             text: text.to_owned(),
         };
@@ -125,7 +132,6 @@ impl Position {
         if !core.starts_with('O') {
             core.retain(|c| c != '-');
         }
-        let legal = self.legal_moves();
         if let Some(squares) = core.strip_prefix('S') {
             let (a, b) = parse_square_pair(squares).ok_or_else(syntax_error)?;
             let switches = legal
@@ -136,7 +142,13 @@ impl Position {
             return self.single_candidate(text, switches);
         }
         let san = San::from_ascii(core.as_bytes()).map_err(|_| syntax_error())?;
-        let candidates: Vec<Move> = match san {
+        self.resolve_san(text, &san, legal)
+    }
+
+    /// The legal move (among `legal`) that parsed SAN names; `text` is what
+    /// an error quotes.
+    pub fn resolve_san(&self, text: &str, san: &San, legal: &MoveList) -> Result<Move, MoveError> {
+        let candidates: Vec<Move> = match *san {
             San::Castle(side) => legal
                 .iter()
                 .filter(|m| m.castling_side() == Some(side))

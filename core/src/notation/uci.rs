@@ -5,7 +5,7 @@
 use shakmaty::{Role, Square, uci::UciMove};
 
 use super::MoveError;
-use crate::{Move, Position, position::CastlingNotation};
+use crate::{Move, MoveList, Position, position::CastlingNotation};
 
 /// The squares (and promotion) that a move's UCI names.
 type UciParts = (Square, Square, Option<Role>);
@@ -85,11 +85,15 @@ impl Position {
         let uci = parse_syntax(text).ok_or_else(|| MoveError::Syntax {
             text: text.to_owned(),
         })?;
-        self.resolve_uci(text, uci)
+        self.resolve_uci(text, uci, &self.legal_moves())
     }
 
-    pub(super) fn resolve_uci(&self, text: &str, uci: UciMove) -> Result<Move, MoveError> {
-        let legal = self.legal_moves();
+    pub(super) fn resolve_uci(
+        &self,
+        text: &str,
+        uci: UciMove,
+        legal: &MoveList,
+    ) -> Result<Move, MoveError> {
         let parts = match uci {
             UciMove::Normal {
                 from,

@@ -116,16 +116,16 @@ pub fn replay(raw: &RawGame) -> Result<ReplayedGame, ImportError> {
             text: token.text.clone(),
             reason,
         };
-        if let Some(outcome) = position.outcome() {
+        let legal = position.legal_moves();
+        if let Some(outcome) = position.outcome_among(&legal) {
             return Err(illegal(format!("the game is already over ({outcome})")));
         }
         // pgn-reader's reading where it has one, kingpost's own otherwise.
         let parsed = match &token.san {
-            Some(san) => position.parse_san(&san.to_string()),
-            None => position.parse_move(&token.text),
+            Some(san) => position.resolve_san(&token.text, &san.san, &legal),
+            None => position.parse_move_among(&token.text, &legal),
         };
         let m = parsed.map_err(|e| illegal(e.to_string()))?;
-        let legal = position.legal_moves();
         let (uci, san) = (position.uci(&m), position.san_among(&m, &legal));
         position.play_unchecked(m);
         moves.push(super::ReplayedMove {
