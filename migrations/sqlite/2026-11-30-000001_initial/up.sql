@@ -69,6 +69,9 @@ CREATE TABLE games (
 CREATE INDEX games_by_white ON games (white_id, status, deadline_at);
 CREATE INDEX games_by_black ON games (black_id, status, deadline_at);
 CREATE INDEX games_by_mover ON games (to_move_id, deadline_at);
+-- Archives: each side's games in order of creation.
+CREATE INDEX games_archive_white ON games (white_id, created_at, id);
+CREATE INDEX games_archive_black ON games (black_id, created_at, id);
 
 CREATE TABLE moves (
     game_id TEXT NOT NULL REFERENCES games (id),
