@@ -87,6 +87,7 @@ fn seed(conn: &mut DbConnection, from: usize, to: usize, samples: &[(Moves, Stri
                         source_tags: None,
                         turn_started_at: at,
                         draw_offer_by: None,
+                        warned_ply: None,
                     },
                 )?;
                 let rows: Vec<MoveRow> = sample_moves

@@ -17,6 +17,7 @@ use crate::{
     clock::Clock,
     db::{DbConnection, DbPool},
     error::{self, ApiError},
+    notify::{Hub, Outbox},
     openapi, routes,
 };
 
@@ -30,6 +31,8 @@ pub struct AppState {
     pub pool: DbPool,
     pub keys: JwtKeys,
     pub clock: Arc<dyn Clock>,
+    /// Wakes the requests waiting for changes.
+    pub hub: Hub,
 }
 
 impl AppState {
@@ -45,6 +48,28 @@ impl AppState {
             f(&mut conn)
         })
         .await?
+    }
+
+    /// Runs a change with a pooled connection on a blocking thread, then
+    /// wakes whoever waits for what it changed (even when it failed after
+    /// committing part of it: a needless wake-up costs a read).
+    pub async fn write<T, F>(&self, f: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConnection, &mut Outbox) -> Result<T, ApiError> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        let (result, outbox) = web::block(move || {
+            let mut outbox = Outbox::default();
+            let result = pool
+                .get()
+                .map_err(ApiError::from)
+                .and_then(|mut conn| f(&mut conn, &mut outbox));
+            (result, outbox)
+        })
+        .await?;
+        self.hub.publish(outbox);
+        result
     }
 }
 

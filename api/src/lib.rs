@@ -8,6 +8,7 @@ pub mod db;
 pub mod domain;
 pub mod error;
 pub mod models;
+pub mod notify;
 pub mod openapi;
 pub mod routes;
 pub mod server;

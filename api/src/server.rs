@@ -10,10 +10,11 @@ use crate::{
     app::{self, AppState},
     auth::{JwtKeys, new_secret},
     clock::SystemClock,
-    db::{self, DbPool},
+    db::{self, Backend, DbPool},
     domain::game,
     error::ApiError,
     models::setting,
+    notify::Hub,
 };
 
 /// The SQLite file used when no database URL is given.
@@ -64,7 +65,9 @@ pub fn jwt_keys(pool: &DbPool, secret: Option<&str>) -> Result<JwtKeys, String> 
 /// Ends on time the games whose deadline has passed; how many.
 pub async fn sweep_once(state: &AppState) -> Result<usize, ApiError> {
     let now = state.clock.now();
-    state.db(move |conn| game::sweep(conn, now)).await
+    state
+        .write(move |conn, outbox| game::sweep(conn, outbox, now))
+        .await
 }
 
 /// Sweeps every `interval` until the process stops. Every instance may run
@@ -91,10 +94,15 @@ pub fn serve(
 ) -> Result<(), String> {
     let pool = open_database(database_url)?;
     let keys = jwt_keys(&pool, jwt_secret)?;
+    let hub = Hub::default();
+    if Backend::of_url(database_url) == Backend::Postgres {
+        hub.listen_to_postgres(database_url.to_owned());
+    }
     let state = web::Data::new(AppState {
         pool,
         keys,
         clock: Arc::new(SystemClock),
+        hub,
     });
     let sweeper_state = state.clone();
     let server = HttpServer::new(move || app::build(state.clone()))

@@ -118,6 +118,7 @@ pub fn connect(url: &str) -> Result<DbPool, String> {
         backend,
     };
     Pool::builder()
+        .min_idle(Some(1))
         .max_size(match backend {
             Backend::Postgres => 16,
             Backend::Sqlite => 8,

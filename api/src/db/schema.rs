@@ -72,6 +72,7 @@ diesel::table! {
         source_tags -> Nullable<Text>,
         turn_started_at -> BigInt,
         draw_offer_by -> Nullable<Text>,
+        warned_ply -> Nullable<Integer>,
     }
 }
 
@@ -113,7 +114,47 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    events (id) {
+        id -> BigInt,
+        account_id -> Text,
+        kind -> Text,
+        game_id -> Nullable<Text>,
+        data -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    webhooks (id) {
+        id -> Text,
+        account_id -> Text,
+        url -> Text,
+        secret -> Text,
+        kinds -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    deliveries (id) {
+        id -> Text,
+        webhook_id -> Text,
+        event_id -> BigInt,
+        status -> Text,
+        attempts -> Integer,
+        next_attempt_at -> BigInt,
+        last_status -> Nullable<Integer>,
+        last_error -> Nullable<Text>,
+        created_at -> BigInt,
+        delivered_at -> Nullable<BigInt>,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
+    events,
+    webhooks,
+    deliveries,
     accounts,
     tokens,
     refresh_tokens,

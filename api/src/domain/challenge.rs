@@ -3,19 +3,24 @@
 use kingpost_core::{CHESS960_COUNT, Position, Rules, SHUFFLE_COUNT};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 use utoipa::ToSchema;
 
 use crate::{
     auth::new_id,
     clock::{Millis, rfc3339},
     db::{DbConnection, write_transaction},
-    domain::game::{Players, core_start, new_game, spec_from_parts, stored_start, variant_name},
+    domain::{
+        events::{self, EventKind},
+        game::{Players, core_start, new_game, spec_from_parts, stored_start, variant_name},
+    },
     error::ApiError,
     models::{
         account,
         challenge::{self, ACCEPTED, CANCELLED, ChallengeRow, DECLINED, OPEN},
         game,
     },
+    notify::Outbox,
     views::{PlayerView, StartSpec},
 };
 
@@ -131,6 +136,7 @@ fn resolve(request: &CreateChallengeRequest) -> Result<(Rules, StartSpec), ApiEr
 
 pub fn create(
     conn: &mut DbConnection,
+    outbox: &mut Outbox,
     now: Millis,
     challenger_id: &str,
     request: &CreateChallengeRequest,
@@ -166,7 +172,22 @@ pub fn create(
         created_at: now,
         updated_at: now,
     };
-    challenge::insert(conn, &row)?;
+    write_transaction(conn, |conn| {
+        challenge::insert(conn, &row)?;
+        if let Some(opponent) = &row.opponent_id {
+            let data = json!({"challenge_id": row.id, "rules": row.rules, "days_per_move": row.days_per_move});
+            events::record(
+                conn,
+                outbox,
+                now,
+                opponent,
+                EventKind::ChallengeReceived,
+                None,
+                data,
+            )?;
+        }
+        Ok::<_, ApiError>(())
+    })?;
     Ok(row.id)
 }
 
@@ -185,6 +206,7 @@ fn start_of(row: &ChallengeRow) -> StartSpec {
 /// Accepts a challenge: creates the game; returns its id.
 pub fn accept(
     conn: &mut DbConnection,
+    outbox: &mut Outbox,
     now: Millis,
     id: &str,
     account_id: &str,
@@ -242,6 +264,29 @@ pub fn accept(
         if !challenge::close(conn, id, ACCEPTED, Some(&game.id), now)? {
             return Err(ApiError::ChallengeClosed);
         }
+        let accepted = json!({"challenge_id": id, "game_id": game.id});
+        events::record(
+            conn,
+            outbox,
+            now,
+            &row.challenger_id,
+            EventKind::ChallengeAccepted,
+            Some(&game.id),
+            accepted,
+        )?;
+        let started =
+            json!({"white": game.white_name, "black": game.black_name, "rules": game.rules});
+        for player in [&row.challenger_id, &account_id.to_owned()] {
+            events::record(
+                conn,
+                outbox,
+                now,
+                player,
+                EventKind::GameStarted,
+                Some(&game.id),
+                started.clone(),
+            )?;
+        }
         Ok(game.id)
     })
 }
@@ -249,6 +294,7 @@ pub fn accept(
 /// Declines a challenge addressed to the caller.
 pub fn decline(
     conn: &mut DbConnection,
+    outbox: &mut Outbox,
     now: Millis,
     id: &str,
     account_id: &str,
@@ -259,7 +305,19 @@ pub fn decline(
             "only the challenged account can decline".to_owned(),
         ));
     }
-    close_or_conflict(conn, id, DECLINED, now)
+    write_transaction(conn, |conn| {
+        close_or_conflict(conn, id, DECLINED, now)?;
+        let data = json!({"challenge_id": id});
+        events::record(
+            conn,
+            outbox,
+            now,
+            &row.challenger_id,
+            EventKind::ChallengeDeclined,
+            None,
+            data,
+        )
+    })
 }
 
 /// Withdraws the caller's own challenge.

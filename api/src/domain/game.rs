@@ -5,15 +5,22 @@
 
 use kingpost_core::{Color, DrawReason, Move, MoveError, Outcome, Position, Rules, Start};
 
+use serde_json::json;
+
 use crate::{
     clock::{DAY, Millis, rfc3339},
     db::{DbConnection, write_transaction},
-    domain::{conditionals, vacation},
+    domain::{
+        conditionals,
+        events::{self, EventKind},
+        vacation,
+    },
     error::ApiError,
     models::{
         account::{self, Account},
         game::{self, ABORTED, FINISHED, GameRow, IMPORTED, MoveRow, STARTED},
     },
+    notify::{Outbox, game_signal},
     views::{GamePlayerView, GameStatus, GameView, LegalMoveView, MoveView, Side, StartSpec},
 };
 
@@ -125,6 +132,7 @@ pub fn new_game(
         source_tags: None,
         turn_started_at: now,
         draw_offer_by: None,
+        warned_ply: None,
     };
     row.to_move_id = row.player(pos.turn()).map(str::to_owned);
     if let Some(outcome) = pos.outcome() {
@@ -173,8 +181,11 @@ pub(crate) struct Loaded {
     /// The ply and change time read: the guard of the write.
     read_ply: i32,
     read_updated_at: Millis,
+    read_status: String,
     /// Moves played by this change, stored once the game row is.
     pub(crate) new_moves: Vec<MoveRow>,
+    /// Events of this change, for accounts, recorded once the row is stored.
+    events: Vec<(String, EventKind, serde_json::Value)>,
 }
 
 impl Loaded {
@@ -185,19 +196,42 @@ impl Loaded {
             pos: position_of(&row)?,
             read_ply: row.ply,
             read_updated_at: row.updated_at,
+            read_status: row.status.clone(),
             row,
             new_moves: Vec::new(),
+            events: Vec::new(),
         })
     }
 
-    /// Stores the change; whether nobody changed the game since it was read.
-    fn save(&self, conn: &mut DbConnection) -> Result<bool, ApiError> {
+    /// An event for the player of `color`, if the game has accounts.
+    fn tell(&mut self, color: Color, kind: EventKind, data: serde_json::Value) {
+        if let Some(account) = self.row.player(color) {
+            self.events.push((account.to_owned(), kind, data));
+        }
+    }
+
+    /// Stores the change, its moves and its events, and signals the game;
+    /// whether nobody changed the game since it was read.
+    fn save(
+        &mut self,
+        conn: &mut DbConnection,
+        outbox: &mut Outbox,
+        now: Millis,
+    ) -> Result<bool, ApiError> {
         if !game::advance(conn, &self.row, self.read_ply, self.read_updated_at)? {
             return Ok(false);
         }
-        for row in &self.new_moves {
-            game::insert_move(conn, row)?;
+        game::insert_moves(conn, &self.new_moves)?;
+        if self.read_status == STARTED && self.row.status != STARTED {
+            let data = json!({"result": self.row.result, "termination": self.row.termination});
+            for color in Color::ALL {
+                self.tell(color, EventKind::GameFinished, data.clone());
+            }
         }
+        for (account, kind, data) in std::mem::take(&mut self.events) {
+            events::record(conn, outbox, now, &account, kind, Some(&self.row.id), data)?;
+        }
+        outbox.push(conn, game_signal(&self.row.id))?;
         Ok(true)
     }
 
@@ -241,6 +275,10 @@ impl Loaded {
         if row.draw_offer_by != mover {
             row.draw_offer_by = None;
         }
+        let data = json!({
+            "ply": row.ply, "uci": uci, "san": san, "fen": row.current_fen,
+            "deadline": row.deadline_at.map(rfc3339),
+        });
         self.new_moves.push(MoveRow {
             game_id: row.id.clone(),
             ply: row.ply,
@@ -249,6 +287,7 @@ impl Loaded {
             position_key: self.pos.repetition_key() as i64,
             played_at: Some(now),
         });
+        self.tell(self.pos.turn(), EventKind::OpponentMoved, data);
         if let Some(outcome) = self.pos.outcome() {
             end_in(&mut self.row, outcome);
         } else if self.occurrences(conn)? >= 5 {
@@ -259,7 +298,12 @@ impl Loaded {
 
     /// Ends the game on time if its deadline has passed: the side to move
     /// loses, or draws when the opponent has no mating material.
-    fn expire_if_due(&mut self, conn: &mut DbConnection, now: Millis) -> Result<bool, ApiError> {
+    fn expire_if_due(
+        &mut self,
+        conn: &mut DbConnection,
+        outbox: &mut Outbox,
+        now: Millis,
+    ) -> Result<bool, ApiError> {
         if self.row.status != STARTED {
             return Ok(false);
         }
@@ -278,7 +322,7 @@ impl Loaded {
             win(&mut self.row, !loser, "timeout");
         }
         self.row.updated_at = now;
-        self.save(conn)
+        self.save(conn, outbox, now)
     }
 }
 
@@ -303,6 +347,7 @@ enum Request<'a> {
 /// the request is refused).
 fn carry_out(
     conn: &mut DbConnection,
+    outbox: &mut Outbox,
     now: Millis,
     game_id: &str,
     account_id: &str,
@@ -314,7 +359,7 @@ fn carry_out(
         if game.row.status != STARTED {
             return Ok(Err(ApiError::GameFinished));
         }
-        if game.expire_if_due(conn, now)? {
+        if game.expire_if_due(conn, outbox, now)? {
             return Ok(Err(ApiError::GameFinished));
         }
         let offer = game.row.draw_offer_by.clone();
@@ -343,6 +388,11 @@ fn carry_out(
                 game.apply(conn, m, now)?;
                 if offer_draw && game.row.status == STARTED {
                     game.row.draw_offer_by = Some(account_id.to_owned());
+                    game.tell(
+                        !color,
+                        EventKind::DrawOffered,
+                        json!({"by": Side::from(color)}),
+                    );
                 }
                 conditionals::answer(conn, &mut game, now)?;
             }
@@ -358,7 +408,14 @@ fn carry_out(
                 end(&mut game.row, ABORTED, None, "aborted");
             }
             Request::OfferDraw if by_opponent => draw(&mut game.row, "agreement"),
-            Request::OfferDraw => game.row.draw_offer_by = Some(account_id.to_owned()),
+            Request::OfferDraw => {
+                game.row.draw_offer_by = Some(account_id.to_owned());
+                game.tell(
+                    !color,
+                    EventKind::DrawOffered,
+                    json!({"by": Side::from(color)}),
+                );
+            }
             Request::AcceptDraw | Request::DeclineDraw if !by_opponent => {
                 return Err(no_offer("your opponent has"));
             }
@@ -371,7 +428,7 @@ fn carry_out(
             Request::ClaimDraw => claim_draw(conn, &mut game, color)?,
         }
         game.row.updated_at = now;
-        if !game.save(conn)? {
+        if !game.save(conn, outbox, now)? {
             return Err(ApiError::StalePly {
                 sent: game.read_ply,
                 current: game.read_ply + 1,
@@ -416,19 +473,29 @@ fn claim_draw(conn: &mut DbConnection, game: &mut Loaded, color: Color) -> Resul
 /// conditional on the ply read: of two racing requests one wins.
 pub fn play_move(
     conn: &mut DbConnection,
+    outbox: &mut Outbox,
     now: Millis,
     game_id: &str,
     account_id: &str,
-    text: &str,
-    ply: i32,
-    offer_draw: bool,
+    play: &Play,
 ) -> Result<(), ApiError> {
     let request = Request::Move {
-        text,
-        ply,
-        offer_draw,
+        text: &play.text,
+        ply: play.ply,
+        offer_draw: play.offer_draw,
     };
-    carry_out(conn, now, game_id, account_id, request)
+    carry_out(conn, outbox, now, game_id, account_id, request)
+}
+
+/// A move as a player sends it.
+#[derive(Debug, Clone)]
+pub struct Play {
+    /// UCI or SAN.
+    pub text: String,
+    /// The ply the move was computed for.
+    pub ply: i32,
+    /// Offer a draw with it.
+    pub offer_draw: bool,
 }
 
 /// The actions on a game besides moves, by their route names.
@@ -445,6 +512,7 @@ pub enum Action {
 
 pub fn act(
     conn: &mut DbConnection,
+    outbox: &mut Outbox,
     now: Millis,
     game_id: &str,
     account_id: &str,
@@ -459,38 +527,91 @@ pub fn act(
         Action::WithdrawDraw => Request::WithdrawDraw,
         Action::ClaimDraw => Request::ClaimDraw,
     };
-    carry_out(conn, now, game_id, account_id, request)
+    carry_out(conn, outbox, now, game_id, account_id, request)
 }
 
 /// Ends on time every game whose deadline has passed; how many this call
 /// ended. Safe to run on several instances at once: each end is a write
 /// conditional on the game being unchanged since it was read.
-pub fn sweep(conn: &mut DbConnection, now: Millis) -> Result<usize, ApiError> {
+pub fn sweep(conn: &mut DbConnection, outbox: &mut Outbox, now: Millis) -> Result<usize, ApiError> {
     let mut ended = 0;
     for candidate in game::past_deadline(conn, now, 500)? {
         let expired = write_transaction(conn, |conn| {
-            Loaded::read(conn, &candidate.id)?.expire_if_due(conn, now)
+            Loaded::read(conn, &candidate.id)?.expire_if_due(conn, outbox, now)
         })?;
         ended += usize::from(expired);
     }
+    warn_of_deadlines(conn, outbox, now)?;
     Ok(ended)
 }
 
+/// The part of the time for a move left when a `deadline_near` event goes
+/// out: a quarter.
+pub const WARNING_FRACTION: i64 = 4;
+
+/// Tells each player whose deadline is near, once a turn.
+fn warn_of_deadlines(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    now: Millis,
+) -> Result<(), ApiError> {
+    // The longest time for a move is 14 days: a quarter of it bounds the search.
+    let horizon = now + 14 * DAY / WARNING_FRACTION;
+    for candidate in game::deadline_before(conn, horizon, 500)? {
+        if candidate.warned_ply == Some(candidate.ply) {
+            continue;
+        }
+        write_transaction(conn, |conn| {
+            let mut game = Loaded::read(conn, &candidate.id)?;
+            let mover = match &game.row.to_move_id {
+                Some(id) => account::find(conn, id)?,
+                None => return Ok(()),
+            };
+            let Some(deadline) = effective_deadline(&game.row, mover.as_ref(), now) else {
+                return Ok(());
+            };
+            let window = i64::from(game.row.days_per_move) * DAY / WARNING_FRACTION;
+            if game.row.warned_ply == Some(game.row.ply)
+                || deadline - now > window
+                || deadline <= now
+            {
+                return Ok(());
+            }
+            game.row.warned_ply = Some(game.row.ply);
+            let data = json!({"deadline": rfc3339(deadline), "time_left_seconds": (deadline - now) / 1000});
+            game.tell(game.pos.turn(), EventKind::DeadlineNear, data);
+            game.save(conn, outbox, now)?;
+            Ok::<_, ApiError>(())
+        })?;
+    }
+    Ok(())
+}
+
 /// Ends the game on time if it is due: any read shows a lost game as lost.
-fn expire_on_read(conn: &mut DbConnection, row: &GameRow, now: Millis) -> Result<(), ApiError> {
+fn expire_on_read(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    row: &GameRow,
+    now: Millis,
+) -> Result<(), ApiError> {
     if row.status == STARTED && row.deadline_at.is_some_and(|deadline| deadline <= now) {
         write_transaction(conn, |conn| {
-            Loaded::read(conn, &row.id)?.expire_if_due(conn, now)
+            Loaded::read(conn, &row.id)?.expire_if_due(conn, outbox, now)
         })?;
     }
     Ok(())
 }
 
 /// The game as clients read it, after ending it on time if it is due.
-pub fn view(conn: &mut DbConnection, game_id: &str, now: Millis) -> Result<GameView, ApiError> {
+pub fn view(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    game_id: &str,
+    now: Millis,
+) -> Result<GameView, ApiError> {
     let found =
         game::find(conn, game_id)?.ok_or_else(|| ApiError::NotFound(format!("game {game_id}")))?;
-    expire_on_read(conn, &found, now)?;
+    expire_on_read(conn, outbox, &found, now)?;
     let game = Loaded::read(conn, game_id)?;
     let moves = game::moves_of(conn, game_id)?;
     // The players' accounts, for vacations; an imported game has none.

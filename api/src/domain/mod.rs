@@ -3,6 +3,7 @@
 
 pub mod challenge;
 pub mod conditionals;
+pub mod events;
 pub mod game;
 pub mod pgn;
 pub mod session;

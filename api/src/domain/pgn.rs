@@ -313,6 +313,7 @@ pub fn import_game(
         source_tags: Some(tags),
         turn_started_at: now,
         draw_offer_by: None,
+        warned_ply: None,
     };
     game::insert(conn, &row)?;
     let moves: Vec<MoveRow> = replayed

@@ -51,6 +51,8 @@ pub struct GameRow {
     pub turn_started_at: i64,
     /// The account whose draw offer stands.
     pub draw_offer_by: Option<String>,
+    /// The ply whose deadline-near event was sent.
+    pub warned_ply: Option<i32>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -80,6 +82,7 @@ pub struct GameAdvance {
     pub updated_at: i64,
     pub turn_started_at: i64,
     pub draw_offer_by: Option<String>,
+    pub warned_ply: Option<i32>,
 }
 
 impl GameAdvance {
@@ -95,6 +98,7 @@ impl GameAdvance {
             updated_at: row.updated_at,
             turn_started_at: row.turn_started_at,
             draw_offer_by: row.draw_offer_by.clone(),
+            warned_ply: row.warned_ply,
         }
     }
 }
@@ -157,6 +161,21 @@ pub fn past_deadline(conn: &mut DbConnection, now: i64, limit: i64) -> QueryResu
     games::table
         .filter(games::status.eq(STARTED))
         .filter(games::deadline_at.lt(now))
+        .order(games::deadline_at.asc())
+        .limit(limit)
+        .select(GameRow::as_select())
+        .load(conn)
+}
+
+/// Games under way whose deadline (before vacations) is before `horizon`.
+pub fn deadline_before(
+    conn: &mut DbConnection,
+    horizon: i64,
+    limit: i64,
+) -> QueryResult<Vec<GameRow>> {
+    games::table
+        .filter(games::status.eq(STARTED))
+        .filter(games::deadline_at.lt(horizon))
         .order(games::deadline_at.asc())
         .limit(limit)
         .select(GameRow::as_select())

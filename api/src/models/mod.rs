@@ -4,6 +4,7 @@
 pub mod account;
 pub mod challenge;
 pub mod conditional;
+pub mod event;
 pub mod game;
 pub mod setting;
 pub mod token;

@@ -49,8 +49,8 @@ pub async fn create_challenge(
     auth.require(Scope::ChallengeWrite)?;
     let now = state.clock.now();
     let view = state
-        .db(move |conn| {
-            let id = challenge::create(conn, now, &auth.account_id, &body)?;
+        .write(move |conn, outbox| {
+            let id = challenge::create(conn, outbox, now, &auth.account_id, &body)?;
             challenge::view(conn, &id)
         })
         .await?;
@@ -135,9 +135,9 @@ pub async fn accept_challenge(
     let now = state.clock.now();
     let id = id.into_inner();
     let view = state
-        .db(move |conn| {
-            let game_id = challenge::accept(conn, now, &id, &auth.account_id)?;
-            game::view(conn, &game_id, now)
+        .write(move |conn, outbox| {
+            let game_id = challenge::accept(conn, outbox, now, &id, &auth.account_id)?;
+            game::view(conn, outbox, &game_id, now)
         })
         .await?;
     Ok(HttpResponse::Created()
@@ -168,8 +168,8 @@ pub async fn decline_challenge(
     let now = state.clock.now();
     let id = id.into_inner();
     let view = state
-        .db(move |conn| {
-            challenge::decline(conn, now, &id, &auth.account_id)?;
+        .write(move |conn, outbox| {
+            challenge::decline(conn, outbox, now, &id, &auth.account_id)?;
             challenge::view(conn, &id)
         })
         .await?;

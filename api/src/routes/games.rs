@@ -15,7 +15,7 @@ use crate::{
     clock::rfc3339,
     domain::{
         conditionals::{self, Conditionals},
-        game::{self, Action, position_of, variant_name},
+        game::{self, Action, Play, position_of, variant_name},
     },
     error::{ApiError, Problem},
     models::game::{self as rows, GameRow, Listing},
@@ -224,7 +224,9 @@ pub async fn get_game(
     auth.require(Scope::GameRead)?;
     let id = id.into_inner();
     let now = state.clock.now();
-    let view = state.db(move |conn| game::view(conn, &id, now)).await?;
+    let view = state
+        .write(move |conn, outbox| game::view(conn, outbox, &id, now))
+        .await?;
     let etag = game::etag(&view);
     let matches = req
         .headers()
@@ -274,10 +276,15 @@ pub async fn play_move(
         ply,
         offer_draw: with_offer,
     } = body.into_inner();
+    let play = Play {
+        text,
+        ply,
+        offer_draw: with_offer,
+    };
     let view = state
-        .db(move |conn| {
-            game::play_move(conn, now, &id, &auth.account_id, &text, ply, with_offer)?;
-            game::view(conn, &id, now)
+        .write(move |conn, outbox| {
+            game::play_move(conn, outbox, now, &id, &auth.account_id, &play)?;
+            game::view(conn, outbox, &id, now)
         })
         .await?;
     Ok(with_etag(view))
@@ -293,9 +300,9 @@ async fn act(
     auth.require(Scope::GamePlay)?;
     let now = state.clock.now();
     let view = state
-        .db(move |conn| {
-            game::act(conn, now, &id, &auth.account_id, action)?;
-            game::view(conn, &id, now)
+        .write(move |conn, outbox| {
+            game::act(conn, outbox, now, &id, &auth.account_id, action)?;
+            game::view(conn, outbox, &id, now)
         })
         .await?;
     Ok(with_etag(view))

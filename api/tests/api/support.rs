@@ -18,6 +18,7 @@ use kingpost_api::{
     app::{self, AppState},
     auth::{JwtKeys, new_id},
     clock::ManualClock,
+    notify::Hub,
     server,
 };
 use serde_json::{Value, json};
@@ -94,10 +95,15 @@ impl Drop for Db {
 /// The state of one app instance on `db`, with a manual clock.
 pub fn state(db: &Db, clock: Arc<ManualClock>) -> web::Data<AppState> {
     let pool = server::open_database(&db.url()).expect("database opens and migrates");
+    let hub = Hub::default();
+    if let Db::Postgres { .. } = db {
+        hub.listen_to_postgres(db.url());
+    }
     web::Data::new(AppState {
         pool,
         keys: JwtKeys::from_secret(SECRET.as_bytes()).unwrap(),
         clock,
+        hub,
     })
 }
 

@@ -1,0 +1,212 @@
+//! The event log, webhooks and their delivery queue.
+
+use diesel::prelude::*;
+
+use crate::db::{
+    DbConnection,
+    schema::{deliveries, events, webhooks},
+};
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = events)]
+pub struct EventRow {
+    pub id: i64,
+    pub account_id: String,
+    pub kind: String,
+    pub game_id: Option<String>,
+    pub data: String,
+    pub created_at: i64,
+}
+
+#[derive(Debug, Insertable)]
+#[diesel(table_name = events)]
+pub struct NewEvent<'a> {
+    pub account_id: &'a str,
+    pub kind: &'a str,
+    pub game_id: Option<&'a str>,
+    pub data: &'a str,
+    pub created_at: i64,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = webhooks)]
+pub struct WebhookRow {
+    pub id: String,
+    pub account_id: String,
+    pub url: String,
+    pub secret: String,
+    /// Space-separated event kinds.
+    pub kinds: String,
+    pub created_at: i64,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = deliveries)]
+pub struct DeliveryRow {
+    pub id: String,
+    pub webhook_id: String,
+    pub event_id: i64,
+    /// `pending`, `delivered` or `failed`.
+    pub status: String,
+    pub attempts: i32,
+    pub next_attempt_at: i64,
+    pub last_status: Option<i32>,
+    pub last_error: Option<String>,
+    pub created_at: i64,
+    pub delivered_at: Option<i64>,
+}
+
+pub fn insert(conn: &mut DbConnection, event: &NewEvent<'_>) -> QueryResult<i64> {
+    diesel::insert_into(events::table)
+        .values(event)
+        .returning(events::id)
+        .get_result(conn)
+}
+
+/// An account's events after `after`, oldest first.
+pub fn since(
+    conn: &mut DbConnection,
+    account_id: &str,
+    after: i64,
+    limit: i64,
+) -> QueryResult<Vec<EventRow>> {
+    events::table
+        .filter(events::account_id.eq(account_id))
+        .filter(events::id.gt(after))
+        .order(events::id)
+        .limit(limit)
+        .select(EventRow::as_select())
+        .load(conn)
+}
+
+/// The last event id of an account (0 when none).
+pub fn last_id(conn: &mut DbConnection, account_id: &str) -> QueryResult<i64> {
+    events::table
+        .filter(events::account_id.eq(account_id))
+        .select(diesel::dsl::max(events::id))
+        .first::<Option<i64>>(conn)
+        .map(|id| id.unwrap_or(0))
+}
+
+pub fn find(conn: &mut DbConnection, id: i64) -> QueryResult<Option<EventRow>> {
+    events::table
+        .find(id)
+        .select(EventRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Forgets events older than `before` and the deliveries done with them.
+pub fn prune(conn: &mut DbConnection, before: i64) -> QueryResult<usize> {
+    diesel::delete(
+        deliveries::table
+            .filter(deliveries::status.ne("pending"))
+            .filter(deliveries::created_at.lt(before)),
+    )
+    .execute(conn)?;
+    diesel::delete(events::table.filter(events::created_at.lt(before))).execute(conn)
+}
+
+pub fn insert_webhook(conn: &mut DbConnection, row: &WebhookRow) -> QueryResult<()> {
+    diesel::insert_into(webhooks::table)
+        .values(row)
+        .execute(conn)
+        .map(|_| ())
+}
+
+pub fn webhooks_of(conn: &mut DbConnection, account_id: &str) -> QueryResult<Vec<WebhookRow>> {
+    webhooks::table
+        .filter(webhooks::account_id.eq(account_id))
+        .order(webhooks::created_at)
+        .select(WebhookRow::as_select())
+        .load(conn)
+}
+
+pub fn find_webhook(conn: &mut DbConnection, id: &str) -> QueryResult<Option<WebhookRow>> {
+    webhooks::table
+        .find(id)
+        .select(WebhookRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+pub fn delete_webhook(conn: &mut DbConnection, id: &str) -> QueryResult<()> {
+    diesel::delete(deliveries::table.filter(deliveries::webhook_id.eq(id))).execute(conn)?;
+    diesel::delete(webhooks::table.find(id))
+        .execute(conn)
+        .map(|_| ())
+}
+
+pub fn insert_delivery(conn: &mut DbConnection, row: &DeliveryRow) -> QueryResult<()> {
+    diesel::insert_into(deliveries::table)
+        .values(row)
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Deliveries due by `now`, oldest first.
+pub fn due_deliveries(
+    conn: &mut DbConnection,
+    now: i64,
+    limit: i64,
+) -> QueryResult<Vec<DeliveryRow>> {
+    deliveries::table
+        .filter(deliveries::status.eq("pending"))
+        .filter(deliveries::next_attempt_at.le(now))
+        .order(deliveries::next_attempt_at)
+        .limit(limit)
+        .select(DeliveryRow::as_select())
+        .load(conn)
+}
+
+/// Takes a due delivery for `lease_until`: whether this caller got it (an
+/// instance that read the same row first makes the update match nothing).
+pub fn claim_delivery(
+    conn: &mut DbConnection,
+    row: &DeliveryRow,
+    lease_until: i64,
+) -> QueryResult<bool> {
+    diesel::update(
+        deliveries::table
+            .filter(deliveries::id.eq(&row.id))
+            .filter(deliveries::status.eq("pending"))
+            .filter(deliveries::next_attempt_at.eq(row.next_attempt_at)),
+    )
+    .set(deliveries::next_attempt_at.eq(lease_until))
+    .execute(conn)
+    .map(|n| n == 1)
+}
+
+/// The result of one delivery attempt.
+#[derive(Debug, AsChangeset)]
+#[diesel(table_name = deliveries, treat_none_as_null = true)]
+pub struct Attempt {
+    pub status: String,
+    pub attempts: i32,
+    pub next_attempt_at: i64,
+    pub last_status: Option<i32>,
+    pub last_error: Option<String>,
+    pub delivered_at: Option<i64>,
+}
+
+/// Records an attempt's result.
+pub fn record_attempt(conn: &mut DbConnection, id: &str, attempt: &Attempt) -> QueryResult<()> {
+    diesel::update(deliveries::table.find(id))
+        .set(attempt)
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// A webhook's deliveries, newest first.
+pub fn deliveries_of(
+    conn: &mut DbConnection,
+    webhook_id: &str,
+    limit: i64,
+) -> QueryResult<Vec<DeliveryRow>> {
+    deliveries::table
+        .filter(deliveries::webhook_id.eq(webhook_id))
+        .order(deliveries::created_at.desc())
+        .limit(limit)
+        .select(DeliveryRow::as_select())
+        .load(conn)
+}
