@@ -154,6 +154,7 @@ fn export(url: &str, expected: usize) -> (f64, f64) {
             .unwrap(),
     );
     let base = format!("http://127.0.0.1:{port}/api/v1");
+    kingpost_api::domain::webhooks::install_tls_provider();
     let client = reqwest::blocking::Client::builder()
         .timeout(None)
         .build()

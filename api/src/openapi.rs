@@ -29,6 +29,7 @@ Errors are RFC 9457 `application/problem+json` with a stable `type` and `code`."
         (name = "games", description = "Games and moves"),
         (name = "positions", description = "The rules engine"),
         (name = "pgn", description = "PGN export and import"),
+        (name = "events", description = "Event stream and webhooks"),
     ),
     components(schemas(crate::error::Problem)),
     modifiers(&BearerAuth),

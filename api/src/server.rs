@@ -11,7 +11,7 @@ use crate::{
     auth::{JwtKeys, new_secret},
     clock::SystemClock,
     db::{self, Backend, DbPool},
-    domain::game,
+    domain::{game, webhooks},
     error::ApiError,
     models::setting,
     notify::Hub,
@@ -70,6 +70,36 @@ pub async fn sweep_once(state: &AppState) -> Result<usize, ApiError> {
         .await
 }
 
+/// Attempts the webhook deliveries that are due; how many.
+pub async fn deliver_once(state: &AppState, client: &reqwest::Client) -> Result<usize, ApiError> {
+    let now = state.clock.now();
+    let due = state
+        .db(move |conn| webhooks::claim_due(conn, now, 50))
+        .await?;
+    let count = due.len();
+    for delivery in due {
+        let result = webhooks::send(client, &delivery).await;
+        let done = state.clock.now();
+        state
+            .db(move |conn| webhooks::record(conn, &delivery, result, done))
+            .await?;
+    }
+    Ok(count)
+}
+
+/// Delivers webhooks every second until the process stops. Every instance
+/// may run one: each delivery is claimed by a conditional write.
+async fn deliver_forever(state: web::Data<AppState>) {
+    let client = webhooks::client();
+    let mut ticks = actix_web::rt::time::interval(Duration::from_secs(1));
+    loop {
+        ticks.tick().await;
+        if let Err(error) = deliver_once(&state, &client).await {
+            tracing::error!(%error, "webhook deliveries failed");
+        }
+    }
+}
+
 /// Sweeps every `interval` until the process stops. Every instance may run
 /// one: each game is ended by a write conditional on its state.
 async fn sweep_forever(state: web::Data<AppState>, interval: Duration) {
@@ -113,6 +143,7 @@ pub fn serve(
     }
     actix_web::rt::System::new()
         .block_on(async move {
+            actix_web::rt::spawn(deliver_forever(sweeper_state.clone()));
             actix_web::rt::spawn(sweep_forever(sweeper_state, sweep_interval));
             server.run().await
         })

@@ -2,7 +2,7 @@
 //! order in the same transaction as the change, so that a stream resumes
 //! from the log without gaps and webhooks are delivered from a queue.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
@@ -19,7 +19,7 @@ use crate::{
 pub const RETENTION: Millis = 30 * DAY;
 
 /// The kinds of event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum EventKind {
     ChallengeReceived,

@@ -542,6 +542,7 @@ pub fn sweep(conn: &mut DbConnection, outbox: &mut Outbox, now: Millis) -> Resul
         ended += usize::from(expired);
     }
     warn_of_deadlines(conn, outbox, now)?;
+    crate::models::event::prune(conn, now - events::RETENTION)?;
     Ok(ended)
 }
 

@@ -8,3 +8,4 @@ pub mod game;
 pub mod pgn;
 pub mod session;
 pub mod vacation;
+pub mod webhooks;

@@ -9,6 +9,8 @@ use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use std::time::{Duration, Instant};
+
 use crate::{
     app::AppState,
     auth::{Auth, Scope},
@@ -19,6 +21,7 @@ use crate::{
     },
     error::{ApiError, Problem},
     models::game::{self as rows, GameRow, Listing},
+    notify::{game_signal, wait_for},
     views::{GameStatus, GameView, PlayerView, Side},
 };
 
@@ -200,17 +203,43 @@ fn with_etag(view: GameView) -> HttpResponse {
         .json(view)
 }
 
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct GetGameQuery {
+    /// With `If-None-Match`: hold the request up to this many seconds (at
+    /// most 60) until the game changes; then `304` if it did not.
+    pub wait: Option<u64>,
+}
+
+/// The longest a long poll waits.
+pub const MAX_WAIT_SECONDS: u64 = 60;
+
+fn if_none_match(req: &HttpRequest, etag: &str) -> bool {
+    req.headers()
+        .get(IF_NONE_MATCH)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| {
+            value
+                .split(',')
+                .any(|tag| tag.trim() == etag || tag.trim() == "*")
+        })
+}
+
 /// A game: players, positions, moves, legal moves, deadline. Answers
-/// `304 Not Modified` when `If-None-Match` carries its current `ETag`.
+/// `304 Not Modified` when `If-None-Match` carries its current `ETag`;
+/// with `?wait=<seconds>` it first holds the request until the game
+/// changes (a long poll), on any instance.
 #[utoipa::path(
     tag = "games",
-    params(("id" = String, Path, description = "The game")),
+    params(("id" = String, Path, description = "The game"), GetGameQuery),
     responses(
         (status = 200, description = "The game", body = GameView, headers(("ETag" = String, description = "Changes with every ply and status"))),
-        (status = 304, description = "Unchanged since the ETag sent"),
+        (status = 304, description = "Unchanged since the ETag sent (after the wait, if any)"),
         (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The token lacks `game:read`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A wait over 60 seconds", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["game:read"]))
 )]
@@ -219,30 +248,38 @@ pub async fn get_game(
     state: web::Data<AppState>,
     auth: Auth,
     id: web::Path<String>,
+    query: web::Query<GetGameQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::GameRead)?;
-    let id = id.into_inner();
-    let now = state.clock.now();
-    let view = state
-        .write(move |conn, outbox| game::view(conn, outbox, &id, now))
-        .await?;
-    let etag = game::etag(&view);
-    let matches = req
-        .headers()
-        .get(IF_NONE_MATCH)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| {
-            value
-                .split(',')
-                .any(|tag| tag.trim() == etag || tag.trim() == "*")
-        });
-    if matches {
-        return Ok(HttpResponse::NotModified()
-            .insert_header((ETAG, etag))
-            .finish());
+    let wait = query.wait.unwrap_or(0);
+    if wait > MAX_WAIT_SECONDS {
+        return Err(ApiError::invalid(
+            "invalid_query",
+            format!("wait is at most {MAX_WAIT_SECONDS} seconds"),
+        ));
     }
-    Ok(with_etag(view))
+    let id = id.into_inner();
+    // Subscribe before reading, so that no change falls between the two.
+    let mut receiver = state.hub.subscribe();
+    let signal = game_signal(&id);
+    let deadline = Instant::now() + Duration::from_secs(wait);
+    loop {
+        let (game_id, now) = (id.clone(), state.clock.now());
+        let view = state
+            .write(move |conn, outbox| game::view(conn, outbox, &game_id, now))
+            .await?;
+        let etag = game::etag(&view);
+        if !if_none_match(&req, &etag) {
+            return Ok(with_etag(view));
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() || !wait_for(&mut receiver, &signal, left).await {
+            return Ok(HttpResponse::NotModified()
+                .insert_header((ETAG, etag))
+                .finish());
+        }
+    }
 }
 
 /// Play a move. Checked against the rules, stored, and answered with the

@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod challenges;
 pub mod docs;
+pub mod events;
 pub mod games;
 pub mod pgn;
 pub mod positions;
@@ -49,5 +50,10 @@ pub fn configure(cfg: &mut ServiceConfig<'_>) {
         .service(pgn::export_game_pgn)
         .service(pgn::export_user_games)
         .service(pgn::export_monthly_archive)
-        .service(pgn::create_import);
+        .service(pgn::create_import)
+        .service(events::stream_events)
+        .service(events::create_webhook)
+        .service(events::list_webhooks)
+        .service(events::delete_webhook)
+        .service(events::list_webhook_deliveries);
 }

@@ -48,6 +48,7 @@ fn serve_binary_plays_a_game_over_http() {
             .spawn()
             .unwrap(),
     );
+    kingpost_api::domain::webhooks::install_tls_provider();
     let client = Client::new();
     let deadline = Instant::now() + Duration::from_secs(30);
     while client

@@ -10,6 +10,7 @@ mod concurrency;
 mod correspondence;
 mod end_to_end;
 mod errors;
+mod events;
 mod flows;
 mod games;
 mod openapi;

@@ -1,0 +1,276 @@
+//! Webhooks: an account's URLs that receive its events, each POSTed as JSON
+//! and signed with HMAC-SHA256, from a queue in the database (a restart
+//! loses none), retried with backoff for a day.
+
+use std::time::Duration;
+
+use hmac::{Hmac, Mac};
+use serde::{Deserialize, Serialize};
+use sha2::Sha256;
+use utoipa::ToSchema;
+
+use crate::{
+    auth::new_id,
+    clock::{DAY, HOUR, Millis, SECOND, rfc3339},
+    db::DbConnection,
+    domain::events::{EventKind, EventView},
+    error::ApiError,
+    models::event::{self, Attempt, DeliveryRow, WebhookRow},
+};
+
+/// How long a delivery is retried before it is given up.
+pub const RETRY_FOR: Millis = DAY;
+/// The first wait before a retry; it doubles with each failure, up to an hour.
+pub const FIRST_BACKOFF: Millis = 10 * SECOND;
+/// How long an instance holds a delivery it is attempting.
+const LEASE: Millis = 60 * SECOND;
+
+/// A webhook to register.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "url": "https://bot.example/kingpost",
+    "secret": "a long random string shared with the receiver",
+    "events": ["opponent_moved", "game_finished"]
+}))]
+pub struct CreateWebhookRequest {
+    /// An `http://` or `https://` URL that receives the events.
+    pub url: String,
+    /// 16 to 256 characters: the key of the `X-Kingpost-Signature` HMAC.
+    pub secret: String,
+    /// The event types to send.
+    pub events: Vec<EventKind>,
+}
+
+/// A webhook (its secret never shown again).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WebhookView {
+    pub id: String,
+    pub url: String,
+    pub events: Vec<String>,
+    pub created_at: String,
+}
+
+impl From<WebhookRow> for WebhookView {
+    fn from(row: WebhookRow) -> WebhookView {
+        WebhookView {
+            events: row.kinds.split_whitespace().map(str::to_owned).collect(),
+            id: row.id,
+            url: row.url,
+            created_at: rfc3339(row.created_at),
+        }
+    }
+}
+
+/// One delivery of an event to a webhook.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DeliveryView {
+    /// Sent as `X-Kingpost-Delivery`: the same for every attempt.
+    pub id: String,
+    pub event_id: i64,
+    /// `pending`, `delivered` or `failed` (given up after a day).
+    pub status: String,
+    pub attempts: i32,
+    /// The HTTP status of the last attempt.
+    pub last_status: Option<i32>,
+    pub last_error: Option<String>,
+    pub next_attempt_at: Option<String>,
+    pub delivered_at: Option<String>,
+    pub created_at: String,
+}
+
+impl From<DeliveryRow> for DeliveryView {
+    fn from(row: DeliveryRow) -> DeliveryView {
+        DeliveryView {
+            next_attempt_at: (row.status == "pending").then(|| rfc3339(row.next_attempt_at)),
+            id: row.id,
+            event_id: row.event_id,
+            status: row.status,
+            attempts: row.attempts,
+            last_status: row.last_status,
+            last_error: row.last_error,
+            delivered_at: row.delivered_at.map(rfc3339),
+            created_at: rfc3339(row.created_at),
+        }
+    }
+}
+
+pub fn create(
+    conn: &mut DbConnection,
+    now: Millis,
+    account_id: &str,
+    request: CreateWebhookRequest,
+) -> Result<WebhookView, ApiError> {
+    let url_ok = (request.url.starts_with("http://") || request.url.starts_with("https://"))
+        && request.url.len() <= 2048
+        && reqwest::Url::parse(&request.url).is_ok();
+    if !url_ok {
+        return Err(ApiError::invalid(
+            "invalid_webhook",
+            "the URL must be an http:// or https:// URL",
+        ));
+    }
+    if !(16..=256).contains(&request.secret.chars().count()) {
+        return Err(ApiError::invalid(
+            "invalid_webhook",
+            "the secret has 16 to 256 characters",
+        ));
+    }
+    if request.events.is_empty() {
+        return Err(ApiError::invalid(
+            "invalid_webhook",
+            "name at least one event type",
+        ));
+    }
+    let mut kinds: Vec<&str> = request.events.iter().map(|k| k.as_str()).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    let row = WebhookRow {
+        id: new_id(),
+        account_id: account_id.to_owned(),
+        url: request.url,
+        secret: request.secret,
+        kinds: kinds.join(" "),
+        created_at: now,
+    };
+    event::insert_webhook(conn, &row)?;
+    Ok(row.into())
+}
+
+/// The caller's webhook `id`.
+pub fn owned(conn: &mut DbConnection, account_id: &str, id: &str) -> Result<WebhookRow, ApiError> {
+    event::find_webhook(conn, id)?
+        .filter(|hook| hook.account_id == account_id)
+        .ok_or_else(|| ApiError::NotFound(format!("webhook {id}")))
+}
+
+/// The signature header of a body: `sha256=<hex HMAC-SHA256>`.
+pub fn signature(secret: &str, body: &[u8]) -> String {
+    let mut mac =
+        Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes keys of any length");
+    mac.update(body);
+    let hex: String = mac
+        .finalize()
+        .into_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("sha256={hex}")
+}
+
+/// One delivery to attempt, with what it needs.
+#[derive(Debug)]
+pub struct Due {
+    pub delivery: DeliveryRow,
+    pub url: String,
+    pub secret: String,
+    pub kind: String,
+    pub body: Vec<u8>,
+}
+
+/// Claims the deliveries due by `now` for this instance.
+pub fn claim_due(conn: &mut DbConnection, now: Millis, limit: i64) -> Result<Vec<Due>, ApiError> {
+    let mut claimed = Vec::new();
+    for delivery in event::due_deliveries(conn, now, limit)? {
+        if !event::claim_delivery(conn, &delivery, now + LEASE)? {
+            continue;
+        }
+        let (Some(hook), Some(row)) = (
+            event::find_webhook(conn, &delivery.webhook_id)?,
+            event::find(conn, delivery.event_id)?,
+        ) else {
+            // The webhook or the event is gone: nothing to send.
+            give_up(conn, &delivery, "the webhook or its event no longer exists")?;
+            continue;
+        };
+        let body = serde_json::to_vec(&EventView::from(row.clone()))
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        claimed.push(Due {
+            delivery,
+            url: hook.url,
+            secret: hook.secret,
+            kind: row.kind,
+            body,
+        });
+    }
+    Ok(claimed)
+}
+
+fn give_up(conn: &mut DbConnection, delivery: &DeliveryRow, why: &str) -> Result<(), ApiError> {
+    let attempt = Attempt {
+        status: "failed".to_owned(),
+        attempts: delivery.attempts,
+        next_attempt_at: delivery.next_attempt_at,
+        last_status: delivery.last_status,
+        last_error: Some(why.to_owned()),
+        delivered_at: None,
+    };
+    Ok(event::record_attempt(conn, &delivery.id, &attempt)?)
+}
+
+/// What an attempt came to: the HTTP status, or why there was none.
+pub type AttemptResult = Result<u16, String>;
+
+/// Records an attempt: delivered on a 2xx, else retried later with
+/// backoff, or given up a day after the event.
+pub fn record(
+    conn: &mut DbConnection,
+    due: &Due,
+    result: AttemptResult,
+    now: Millis,
+) -> Result<(), ApiError> {
+    let attempts = due.delivery.attempts + 1;
+    let (status_code, error) = match &result {
+        Ok(code) => (
+            Some(i32::from(*code)),
+            (!(200..300).contains(code)).then(|| format!("HTTP {code}")),
+        ),
+        Err(error) => (None, Some(error.clone())),
+    };
+    let backoff = (FIRST_BACKOFF << (attempts - 1).clamp(0, 20)).min(HOUR);
+    let status = match &error {
+        None => "delivered",
+        Some(_) if now + backoff - due.delivery.created_at > RETRY_FOR => "failed",
+        Some(_) => "pending",
+    };
+    let attempt = Attempt {
+        status: status.to_owned(),
+        attempts,
+        next_attempt_at: now + backoff,
+        last_status: status_code,
+        last_error: error,
+        delivered_at: (status == "delivered").then_some(now),
+    };
+    Ok(event::record_attempt(conn, &due.delivery.id, &attempt)?)
+}
+
+/// Installs the TLS crypto provider (ring) for HTTP clients: rustls panics
+/// without one. Idempotent.
+pub fn install_tls_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
+/// The client deliveries are sent with.
+pub fn client() -> reqwest::Client {
+    install_tls_provider();
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(10))
+        .user_agent(concat!("kingpost/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .expect("an HTTP client")
+}
+
+/// POSTs a delivery: the event as JSON, its kind, id and signature in headers.
+pub async fn send(client: &reqwest::Client, due: &Due) -> AttemptResult {
+    client
+        .post(&due.url)
+        .header("content-type", "application/json")
+        .header("x-kingpost-delivery", &due.delivery.id)
+        .header("x-kingpost-event", &due.kind)
+        .header("x-kingpost-signature", signature(&due.secret, &due.body))
+        .body(due.body.clone())
+        .send()
+        .await
+        .map(|response| response.status().as_u16())
+        .map_err(|e| e.to_string())
+}

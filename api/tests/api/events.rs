@@ -1,0 +1,502 @@
+//! Knowing when it is your move: long polls, the event stream and its
+//! resumption, webhooks signed, retried and kept across a restart, and
+//! changes on one instance waking requests held by another.
+
+use std::{
+    io::{BufRead, BufReader, Read, Write},
+    net::TcpListener,
+    pin::Pin,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use actix_web::body::MessageBody;
+use kingpost_api::{
+    clock::{DAY, MINUTE, SECOND},
+    domain::webhooks::{self, signature},
+    server::{deliver_once, sweep_once},
+};
+use serde_json::{Value, json};
+
+use crate::{
+    on_both_databases,
+    support::{Db, clock, get, init, play_all, post, sign_up_for_a_year, start_game, state},
+};
+
+on_both_databases!(
+    long_poll_released_by_a_move_or_timing_out,
+    stream_of_every_event_type_and_resumption,
+    webhooks_signed_retried_and_kept
+);
+
+fn path_of(game: &Value) -> String {
+    format!("/api/v1/games/{}", game["id"].as_str().unwrap())
+}
+
+async fn long_poll_released_by_a_move_or_timing_out(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let game = start_game(
+        &app,
+        &alice,
+        &bob,
+        "bob",
+        "standard",
+        json!({"kind": "standard"}),
+    )
+    .await;
+    let path = path_of(&game);
+    let first = get(&path).token(&bob).send(&app).await;
+    let etag = first
+        .headers
+        .get("etag")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned();
+
+    // Nothing happens: 304 after the wait.
+    let idle = get(format!("{path}?wait=1"))
+        .token(&bob)
+        .header("If-None-Match", etag.clone())
+        .send(&app)
+        .await;
+    assert_eq!(idle.status.as_u16(), 304);
+
+    // Alice moves while Bob waits: Bob's request returns at once with the move.
+    let poll = get(format!("{path}?wait=30"))
+        .token(&bob)
+        .header("If-None-Match", etag.clone())
+        .send(&app);
+    let move_later = async {
+        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+        play_all(&app, &first.body, &alice, &bob, &["e4"]).await
+    };
+    let started = std::time::Instant::now();
+    let (released, _) = futures_util::future::join(poll, move_later).await;
+    assert_eq!(released.status.as_u16(), 200);
+    assert_eq!(released.body["ply"], 1);
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "released by the move, not the wait"
+    );
+    get(format!("{path}?wait=61"))
+        .token(&bob)
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_query");
+}
+
+/// Reads `count` events (NDJSON lines) from a streaming response, waiting
+/// up to a few seconds for them.
+async fn read_events<B: MessageBody + Unpin>(body: &mut B, count: usize) -> Vec<Value> {
+    let mut text = String::new();
+    let mut events = Vec::new();
+    while events.len() < count {
+        let chunk = actix_web::rt::time::timeout(
+            Duration::from_secs(5),
+            futures_util::future::poll_fn(|cx| Pin::new(&mut *body).poll_next(cx)),
+        )
+        .await
+        .unwrap_or_else(|_| {
+            panic!(
+                "waited for event {} of {count}; got {events:#?}",
+                events.len() + 1
+            )
+        });
+        let Some(Ok(bytes)) = chunk else { break };
+        text.push_str(std::str::from_utf8(&bytes).unwrap());
+        while let Some(end) = text.find('\n') {
+            let line: String = text.drain(..=end).collect();
+            if !line.trim().is_empty() {
+                events.push(serde_json::from_str(line.trim()).unwrap());
+            }
+        }
+    }
+    events
+}
+
+async fn stream_of_every_event_type_and_resumption(db: Db) {
+    let clock = clock();
+    let state = state(&db, clock.clone());
+    let app = init(state.clone()).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+
+    // Bob's stream, open before anything happens.
+    let request = actix_web::test::TestRequest::get()
+        .uri("/api/v1/stream/events")
+        .insert_header(("Authorization", format!("Bearer {bob}")))
+        .to_request();
+    let response = actix_web::test::call_service(&app, request).await;
+    assert_eq!(
+        response.headers().get("content-type").unwrap(),
+        "application/x-ndjson"
+    );
+    let mut body = response.into_body();
+
+    let game = start_game(
+        &app,
+        &alice,
+        &bob,
+        "bob",
+        "standard",
+        json!({"kind": "standard"}),
+    )
+    .await;
+    let events = read_events(&mut body, 2).await;
+    assert_eq!(events[0]["type"], "challenge_received");
+    assert_eq!(events[1]["type"], "game_started");
+    assert_eq!(events[1]["game_id"], game["id"]);
+
+    let game = play_all(&app, &game, &alice, &bob, &["e4"]).await;
+    let moved = read_events(&mut body, 1).await;
+    assert_eq!(moved[0]["type"], "opponent_moved");
+    assert_eq!(moved[0]["data"]["san"], "e4");
+    assert_eq!(moved[0]["data"]["deadline"], game["deadline"]);
+
+    post(format!("{}/draw-offer", path_of(&game)))
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_status(200);
+    assert_eq!(read_events(&mut body, 1).await[0]["type"], "draw_offered");
+
+    // Three days per move: a quarter left is 18 hours.
+    clock.advance(2 * DAY + 7 * 3_600_000);
+    assert_eq!(sweep_once(&state).await.unwrap(), 0);
+    let near = read_events(&mut body, 1).await;
+    assert_eq!(near[0]["type"], "deadline_near");
+    assert_eq!(near[0]["data"]["time_left_seconds"], 17 * 3600);
+    assert_eq!(sweep_once(&state).await.unwrap(), 0);
+
+    post(format!("{}/resign", path_of(&game)))
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_status(200);
+    let finished = read_events(&mut body, 1).await;
+    assert_eq!(finished[0]["type"], "game_finished");
+    assert_eq!(finished[0]["data"]["result"], "0-1");
+    drop(body);
+
+    // Alice's side: accepted, declined; resumed from the log with no gap
+    // and no duplicate.
+    let declined = post("/api/v1/challenges")
+        .token(&alice)
+        .json(json!({"rules": "standard", "days_per_move": 1, "opponent": "bob"}))
+        .send(&app)
+        .await;
+    let declined_id = declined.body["id"].as_str().unwrap().to_owned();
+    post(format!("/api/v1/challenges/{declined_id}/decline"))
+        .token(&bob)
+        .send(&app)
+        .await
+        .assert_status(200);
+    let open = |last_event_id: Option<i64>| {
+        let mut req = actix_web::test::TestRequest::get()
+            .insert_header(("Authorization", format!("Bearer {alice}")));
+        req = match last_event_id {
+            None => req.uri("/api/v1/stream/events?since=0"),
+            Some(id) => req
+                .uri("/api/v1/stream/events")
+                .insert_header(("Last-Event-ID", id.to_string())),
+        };
+        req.to_request()
+    };
+    let mut all = actix_web::test::call_service(&app, open(None))
+        .await
+        .into_body();
+    let log = read_events(&mut all, 4).await;
+    drop(all);
+    let kinds: Vec<&str> = log.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "challenge_accepted",
+            "game_started",
+            "game_finished",
+            "challenge_declined"
+        ]
+    );
+    let ids: Vec<i64> = log.iter().map(|e| e["id"].as_i64().unwrap()).collect();
+    assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    let mut resumed = actix_web::test::call_service(&app, open(Some(ids[1])))
+        .await
+        .into_body();
+    let rest = read_events(&mut resumed, 2).await;
+    assert_eq!(
+        rest.iter()
+            .map(|e| e["id"].as_i64().unwrap())
+            .collect::<Vec<_>>(),
+        ids[2..]
+    );
+
+    // Server-Sent Events carry the id and the type.
+    let request = actix_web::test::TestRequest::get()
+        .uri("/api/v1/stream/events?since=0")
+        .insert_header(("Authorization", format!("Bearer {alice}")))
+        .insert_header(("Accept", "text/event-stream"))
+        .to_request();
+    let response = actix_web::test::call_service(&app, request).await;
+    assert_eq!(
+        response.headers().get("content-type").unwrap(),
+        "text/event-stream"
+    );
+    let mut body = response.into_body();
+    let Some(Ok(chunk)) =
+        futures_util::future::poll_fn(|cx| Pin::new(&mut body).poll_next(cx)).await
+    else {
+        panic!("the stream ended");
+    };
+    let text = String::from_utf8(chunk.to_vec()).unwrap();
+    assert!(
+        text.starts_with(&format!(
+            "id: {}\nevent: challenge_accepted\ndata: {{",
+            ids[0]
+        )),
+        "{text}"
+    );
+}
+
+/// A request as the receiver saw it: request line, headers, body.
+type Received = (String, Vec<(String, String)>, Vec<u8>);
+
+/// A webhook receiver: answers each POST with the next status of `plan`
+/// (then 200), and keeps what it received.
+struct Receiver {
+    url: String,
+    received: Arc<Mutex<Vec<Received>>>,
+}
+
+fn receiver(plan: Vec<u16>) -> Receiver {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    let received = Arc::new(Mutex::new(Vec::new()));
+    let log = received.clone();
+    std::thread::spawn(move || {
+        let mut plan = plan.into_iter();
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut request_line = String::new();
+            reader.read_line(&mut request_line).unwrap();
+            let mut headers = Vec::new();
+            loop {
+                let mut line = String::new();
+                reader.read_line(&mut line).unwrap();
+                if line.trim().is_empty() {
+                    break;
+                }
+                let (name, value) = line.split_once(':').unwrap();
+                headers.push((name.trim().to_ascii_lowercase(), value.trim().to_owned()));
+            }
+            let length: usize = headers
+                .iter()
+                .find(|(n, _)| n == "content-length")
+                .map_or(0, |(_, v)| v.parse().unwrap());
+            let mut body = vec![0; length];
+            reader.read_exact(&mut body).unwrap();
+            log.lock().unwrap().push((request_line, headers, body));
+            let status = plan.next().unwrap_or(200);
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status} X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            );
+        }
+    });
+    Receiver { url, received }
+}
+
+async fn webhooks_signed_retried_and_kept(db: Db) {
+    let clock = clock();
+    let first = state(&db, clock.clone());
+    let app = init(first.clone()).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let hook = receiver(vec![500]);
+    let secret = "a shared secret of some length";
+    let created = post("/api/v1/webhooks")
+        .token(&bob)
+        .json(json!({"url": hook.url, "secret": secret, "events": ["challenge_received", "opponent_moved"]}))
+        .send(&app)
+        .await;
+    let hook_id = created.assert_status(201)["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        created.body.get("secret").is_none(),
+        "the secret is never shown"
+    );
+    post("/api/v1/webhooks")
+        .token(&bob)
+        .json(json!({"url": "ftp://x", "secret": secret, "events": ["game_finished"]}))
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_webhook");
+
+    // The challenge queues a delivery; the receiver fails the first attempt.
+    let game = start_game(
+        &app,
+        &alice,
+        &bob,
+        "bob",
+        "standard",
+        json!({"kind": "standard"}),
+    )
+    .await;
+    let client = webhooks::client();
+    assert_eq!(deliver_once(&first, &client).await.unwrap(), 1);
+    let log = get(format!("/api/v1/webhooks/{hook_id}/deliveries"))
+        .token(&bob)
+        .send(&app)
+        .await;
+    let delivery = &log.body["deliveries"][0];
+    assert_eq!(delivery["status"], "pending");
+    assert_eq!(delivery["attempts"], 1);
+    assert_eq!(delivery["last_status"], 500);
+    assert_eq!(
+        deliver_once(&first, &client).await.unwrap(),
+        0,
+        "not before the backoff"
+    );
+    clock.advance(11 * SECOND);
+    assert_eq!(deliver_once(&first, &client).await.unwrap(), 1);
+    let log = get(format!("/api/v1/webhooks/{hook_id}/deliveries"))
+        .token(&bob)
+        .send(&app)
+        .await;
+    assert_eq!(log.body["deliveries"][0]["status"], "delivered");
+    assert_eq!(log.body["deliveries"][0]["attempts"], 2);
+
+    {
+        let received = hook.received.lock().unwrap();
+        assert_eq!(received.len(), 2, "the failed attempt and the retry");
+        let (line, headers, body) = &received[1];
+        assert!(line.starts_with("POST /hook "));
+        let header = |name: &str| {
+            headers
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone())
+                .unwrap()
+        };
+        assert_eq!(header("x-kingpost-event"), "challenge_received");
+        assert_eq!(header("x-kingpost-signature"), signature(secret, body));
+        assert_eq!(
+            header("x-kingpost-delivery"),
+            received[0]
+                .1
+                .iter()
+                .find(|(n, _)| n == "x-kingpost-delivery")
+                .unwrap()
+                .1
+        );
+        let event: Value = serde_json::from_slice(body).unwrap();
+        assert_eq!(event["type"], "challenge_received");
+    }
+
+    // A delivery queued before a restart is delivered after it.
+    play_all(&app, &game, &alice, &bob, &["e4"]).await;
+    drop(app);
+    drop(first);
+    let second = state(&db, clock.clone());
+    assert_eq!(deliver_once(&second, &client).await.unwrap(), 1);
+    let app = init(second.clone()).await;
+    let log = get(format!("/api/v1/webhooks/{hook_id}/deliveries"))
+        .token(&bob)
+        .send(&app)
+        .await;
+    assert_eq!(log.body["deliveries"][0]["status"], "delivered");
+    assert_eq!(hook.received.lock().unwrap().len(), 3);
+
+    // Given up a day after the event.
+    let dead = receiver(vec![503; 100]);
+    let carol = sign_up_for_a_year(&app, "carol").await;
+    post("/api/v1/webhooks")
+        .token(&carol)
+        .json(json!({"url": dead.url, "secret": secret, "events": ["challenge_received"]}))
+        .send(&app)
+        .await
+        .assert_status(201);
+    post("/api/v1/challenges")
+        .token(&alice)
+        .json(json!({"rules": "standard", "days_per_move": 1, "opponent": "carol"}))
+        .send(&app)
+        .await
+        .assert_status(201);
+    for _ in 0..40 {
+        deliver_once(&second, &client).await.unwrap();
+        clock.advance(61 * MINUTE);
+    }
+    let hooks = get("/api/v1/webhooks").token(&carol).send(&app).await;
+    let dead_id = hooks.body["webhooks"][0]["id"].as_str().unwrap().to_owned();
+    let log = get(format!("/api/v1/webhooks/{dead_id}/deliveries"))
+        .token(&carol)
+        .send(&app)
+        .await;
+    assert_eq!(log.body["deliveries"][0]["status"], "failed");
+    let attempts = log.body["deliveries"][0]["attempts"].as_i64().unwrap();
+    assert!((5..40).contains(&attempts), "{attempts} attempts in a day");
+    get(format!("/api/v1/webhooks/{dead_id}/deliveries"))
+        .token(&bob)
+        .send(&app)
+        .await
+        .assert_problem(404, "not_found");
+}
+
+// Across instances: a move posted to one wakes a long poll and a stream
+// held by another (Postgres LISTEN/NOTIFY; SQLite runs one instance).
+#[actix_web::test]
+async fn postgres_move_on_one_instance_wakes_the_other() {
+    let Some(db) = Db::postgres() else { return };
+    let clock = clock();
+    let one = init(state(&db, clock.clone())).await;
+    let two = init(state(&db, clock.clone())).await;
+    let alice = sign_up_for_a_year(&one, "alice").await;
+    let bob = sign_up_for_a_year(&one, "bob").await;
+    let game = start_game(
+        &one,
+        &alice,
+        &bob,
+        "bob",
+        "standard",
+        json!({"kind": "standard"}),
+    )
+    .await;
+    let path = path_of(&game);
+    let etag = get(&path)
+        .token(&bob)
+        .send(&two)
+        .await
+        .headers
+        .get("etag")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let request = actix_web::test::TestRequest::get()
+        .uri("/api/v1/stream/events")
+        .insert_header(("Authorization", format!("Bearer {bob}")))
+        .to_request();
+    let mut stream = actix_web::test::call_service(&two, request)
+        .await
+        .into_body();
+    let poll = get(format!("{path}?wait=30"))
+        .token(&bob)
+        .header("If-None-Match", etag)
+        .send(&two);
+    let move_later = async {
+        actix_web::rt::time::sleep(Duration::from_millis(300)).await;
+        play_all(&one, &game, &alice, &bob, &["d4"]).await
+    };
+    let started = std::time::Instant::now();
+    let (released, _) = futures_util::future::join(poll, move_later).await;
+    assert_eq!(released.status.as_u16(), 200);
+    assert_eq!(released.body["moves"][0]["san"], "d4");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let events = read_events(&mut stream, 1).await;
+    assert_eq!(events[0]["type"], "opponent_moved");
+}
