@@ -30,8 +30,8 @@ call() {
 field() { sed -n "s/.*\"$1\":\"\\([^\"]*\\)\".*/\\1/p" <<< "$BODY" | head -n1; }
 
 for player in alice bob; do
-    call POST /accounts "" "{\"username\":\"$player\",\"password\":\"$player-secret\"}"
-    call POST /auth/token "" "{\"grant_type\":\"password\",\"username\":\"$player\",\"password\":\"$player-secret\"}"
+    call POST /accounts "" "{\"username\":\"$player\",\"password\":\"correct horse battery staple\"}"
+    call POST /auth/token "" "{\"grant_type\":\"password\",\"username\":\"$player\",\"password\":\"correct horse battery staple\"}"
     declare "TOKEN_$player=$(field access_token)"
 done
 

@@ -11,5 +11,6 @@ pub mod models;
 pub mod notify;
 pub mod openapi;
 pub mod routes;
+pub mod secret;
 pub mod server;
 pub mod views;

@@ -17,7 +17,7 @@ pub const ACCESS_LIFETIME: Millis = 15 * MINUTE;
 pub const REFRESH_LIFETIME: Millis = 30 * DAY;
 
 /// A signed-in session's tokens (the OAuth 2 token response).
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Serialize, ToSchema)]
 #[schema(example = json!({
     "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJhYmMifQ.c2lnbmF0dXJl",
     "token_type": "Bearer",
@@ -45,6 +45,14 @@ pub struct JwtSpec<'a> {
     pub name: Option<String>,
     pub scopes: &'a [Scope],
     pub lifetime: Millis,
+}
+
+impl std::fmt::Debug for TokenResponse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TokenResponse")
+            .field("scope", &self.scope)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Records and signs a JWT for `account_id`.

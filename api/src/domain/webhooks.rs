@@ -16,6 +16,7 @@ use crate::{
     domain::events::{EventKind, EventView},
     error::ApiError,
     models::event::{self, Attempt, DeliveryRow, WebhookRow},
+    secret::Secret,
 };
 
 /// How long a delivery is retried before it is given up.
@@ -37,7 +38,8 @@ pub struct CreateWebhookRequest {
     /// An `http://` or `https://` URL that receives the events.
     pub url: String,
     /// 16 to 256 characters: the key of the `X-Kingpost-Signature` HMAC.
-    pub secret: String,
+    #[schema(value_type = String)]
+    pub secret: Secret,
     /// The event types to send.
     pub events: Vec<EventKind>,
 }
@@ -110,7 +112,7 @@ pub fn create(
             "the URL must be an http:// or https:// URL",
         ));
     }
-    if !(16..=256).contains(&request.secret.chars().count()) {
+    if !(16..=256).contains(&request.secret.expose().chars().count()) {
         return Err(ApiError::invalid(
             "invalid_webhook",
             "the secret has 16 to 256 characters",
@@ -129,7 +131,7 @@ pub fn create(
         id: new_id(),
         account_id: account_id.to_owned(),
         url: request.url,
-        secret: request.secret,
+        secret: request.secret.expose().to_owned(),
         kinds: kinds.join(" "),
         created_at: now,
     };

@@ -4,7 +4,7 @@ use diesel::prelude::*;
 
 use crate::db::{DbConnection, schema::accounts};
 
-#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[derive(Clone, Queryable, Selectable, Insertable)]
 #[diesel(table_name = accounts)]
 pub struct Account {
     pub id: String,
@@ -18,6 +18,15 @@ pub struct Account {
     pub vacation_next_grant_at: i64,
     /// The start of the vacation under way.
     pub vacation_since: Option<i64>,
+}
+
+impl std::fmt::Debug for Account {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Account")
+            .field("id", &self.id)
+            .field("username", &self.username)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The key that makes usernames unique regardless of case.

@@ -28,7 +28,7 @@ pub struct NewEvent<'a> {
     pub created_at: i64,
 }
 
-#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[derive(Clone, Queryable, Selectable, Insertable)]
 #[diesel(table_name = webhooks)]
 pub struct WebhookRow {
     pub id: String,
@@ -38,6 +38,16 @@ pub struct WebhookRow {
     /// Space-separated event kinds.
     pub kinds: String,
     pub created_at: i64,
+}
+
+impl std::fmt::Debug for WebhookRow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebhookRow")
+            .field("id", &self.id)
+            .field("url", &self.url)
+            .field("kinds", &self.kinds)
+            .finish_non_exhaustive()
+    }
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]

@@ -11,6 +11,7 @@ use crate::{
     domain::vacation::{self, VacationView},
     error::{ApiError, Problem},
     models::account::{self, Account, username_key},
+    secret::Secret,
 };
 
 /// A new account.
@@ -21,8 +22,10 @@ pub struct CreateAccountRequest {
     /// 3 to 20 characters: letters, digits, `_` and `-`, beginning with a
     /// letter or digit. Unique regardless of case.
     pub username: String,
-    /// 8 to 128 characters.
-    pub password: String,
+    /// 8 to 128 characters, not containing the username, not one of the
+    /// most common passwords.
+    #[schema(value_type = String)]
+    pub password: Secret,
 }
 
 /// An account, as its owner sees it.
@@ -62,15 +65,35 @@ fn check_username(username: &str) -> Result<(), ApiError> {
     }
 }
 
-fn check_password(password: &str) -> Result<(), ApiError> {
-    if (8..=128).contains(&password.chars().count()) {
-        Ok(())
-    } else {
-        Err(ApiError::invalid(
-            "invalid_password",
-            "a password has 8 to 128 characters",
-        ))
+/// Passwords tried first by anyone guessing.
+const COMMON_PASSWORDS: [&str; 12] = [
+    "password",
+    "password1",
+    "12345678",
+    "123456789",
+    "1234567890",
+    "qwertyuiop",
+    "qwerty123",
+    "iloveyou",
+    "11111111",
+    "abcdefgh",
+    "chessmaster",
+    "letmein1",
+];
+
+fn check_password(username: &str, password: &str) -> Result<(), ApiError> {
+    let invalid = |why: &str| Err(ApiError::invalid("invalid_password", why));
+    if !(8..=128).contains(&password.chars().count()) {
+        return invalid("a password has 8 to 128 characters");
     }
+    let lower = password.to_lowercase();
+    if lower.contains(&username.to_lowercase()) {
+        return invalid("a password may not contain the username");
+    }
+    if COMMON_PASSWORDS.contains(&lower.as_str()) || lower.chars().all(|c| lower.starts_with(c)) {
+        return invalid("this password is among the first anyone would try");
+    }
+    Ok(())
 }
 
 /// Register an account.
@@ -90,7 +113,7 @@ pub async fn create_account(
 ) -> Result<HttpResponse, ApiError> {
     let CreateAccountRequest { username, password } = body.into_inner();
     check_username(&username)?;
-    check_password(&password)?;
+    check_password(&username, password.expose())?;
     let now = state.clock.now();
     let created = state
         .db(move |conn| {
@@ -101,7 +124,7 @@ pub async fn create_account(
                 id: new_id(),
                 username_key: username_key(&username),
                 username,
-                password_hash: hash_password(&password)?,
+                password_hash: hash_password(password.expose())?,
                 created_at: now,
                 // The first month's vacation is earned at registration.
                 vacation_balance: vacation::MONTHLY,

@@ -10,6 +10,7 @@ use crate::{
     domain::session::{self, TokenResponse},
     error::{ApiError, Problem},
     models::account,
+    secret::Secret,
 };
 
 /// The OAuth 2 password grant.
@@ -20,7 +21,8 @@ pub struct PasswordGrantRequest {
     /// Always `password`.
     pub grant_type: PasswordGrant,
     pub username: String,
-    pub password: String,
+    #[schema(value_type = String)]
+    pub password: Secret,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -34,7 +36,8 @@ pub enum PasswordGrant {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"refresh_token": "Vx1qz0Lr8fN2kP5sT7wY9aC3eG6iJ4mO8uR1tB0dF2h"}))]
 pub struct RefreshRequest {
-    pub refresh_token: String,
+    #[schema(value_type = String)]
+    pub refresh_token: Secret,
 }
 
 /// Sign in: a short-lived access token and a refresh token.
@@ -64,7 +67,7 @@ pub async fn create_session_token(
             let hash = account
                 .as_ref()
                 .map_or(DUMMY_HASH, |a| a.password_hash.as_str());
-            let verified = verify_password(&password, hash);
+            let verified = verify_password(password.expose(), hash);
             match account {
                 Some(account) if verified => {
                     session::issue(conn, &app.keys, &account.id, None, now)
@@ -98,7 +101,7 @@ pub async fn refresh_session_token(
     let app = state.clone();
     let refresh_token = body.into_inner().refresh_token;
     let tokens = state
-        .db(move |conn| session::refresh(conn, &app.keys, &refresh_token, now))
+        .db(move |conn| session::refresh(conn, &app.keys, refresh_token.expose(), now))
         .await?;
     Ok(web::Json(tokens))
 }

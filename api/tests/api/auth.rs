@@ -231,7 +231,7 @@ async fn personal_tokens_and_scopes(db: Db) {
 async fn refresh_rotation(db: Db) {
     let app = init(state(&db, clock())).await;
     sign_up(&app, "alice").await;
-    let session = sign_in(&app, "alice", "alice-password").await;
+    let session = sign_in(&app, "alice", crate::support::PASSWORD).await;
     let first = session["refresh_token"].as_str().unwrap().to_owned();
     let refresh = |token: &str| post("/api/v1/auth/refresh").json(json!({"refresh_token": token}));
 
@@ -260,7 +260,7 @@ async fn refresh_rotation(db: Db) {
         .await
         .assert_problem(401, "unauthorized");
     // Another sign-in is unaffected.
-    let other = sign_in(&app, "alice", "alice-password").await;
+    let other = sign_in(&app, "alice", crate::support::PASSWORD).await;
     refresh(other["refresh_token"].as_str().unwrap())
         .send(&app)
         .await

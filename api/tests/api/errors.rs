@@ -185,10 +185,12 @@ async fn request_shape_errors(db: Db) {
         .send(&app)
         .await
         .assert_problem(422, "invalid_username");
-    account(json!({"username": "dave", "password": "short"}))
-        .send(&app)
-        .await
-        .assert_problem(422, "invalid_password");
+    for password in ["short", "my name is Dave!", "Password1", "zzzzzzzzzz"] {
+        account(json!({"username": "dave", "password": password}))
+            .send(&app)
+            .await
+            .assert_problem(422, "invalid_password");
+    }
     account(json!({"username": "ALICE", "password": "long enough"}))
         .send(&app)
         .await

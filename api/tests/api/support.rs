@@ -26,6 +26,9 @@ use serde_json::{Value, json};
 /// The secret the test apps sign with, so tests can forge tokens.
 pub const SECRET: &str = "test-secret-0123456789abcdefghijklmnopqrstuvwxyz";
 
+/// Every test account's password.
+pub const PASSWORD: &str = "correct horse battery staple";
+
 /// 2026-11-30T12:00:00Z.
 pub const START_TIME: i64 = 1_796_040_000_000;
 
@@ -239,13 +242,13 @@ where
     S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
     B: MessageBody,
 {
-    let password = format!("{username}-password");
+    let password = PASSWORD;
     post("/api/v1/accounts")
         .json(json!({"username": username, "password": password}))
         .send(app)
         .await
         .assert_status(201);
-    sign_in(app, username, &password).await["access_token"]
+    sign_in(app, username, password).await["access_token"]
         .as_str()
         .unwrap()
         .to_owned()
