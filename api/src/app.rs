@@ -17,6 +17,7 @@ use crate::{
     clock::Clock,
     db::{DbConnection, DbPool},
     error::{self, ApiError},
+    limits::{Limiter, RateLimits, limit_requests},
     notify::{Hub, Outbox},
     openapi, routes,
 };
@@ -33,6 +34,8 @@ pub struct AppState {
     pub clock: Arc<dyn Clock>,
     /// Wakes the requests waiting for changes.
     pub hub: Hub,
+    pub limits: RateLimits,
+    pub limiter: Limiter,
 }
 
 impl AppState {
@@ -102,6 +105,9 @@ pub fn build(
     // The document is served at /api/v1/openapi.json: registered before the
     // /api/v1 scope, which would otherwise answer 404 for it.
     let app = App::new()
+        .wrap(actix_web::middleware::from_fn(limit_requests))
+        .wrap(security_headers())
+        .wrap(cors())
         .wrap(tracing_actix_web::TracingLogger::default())
         .app_data(state)
         .app_data(
@@ -116,6 +122,41 @@ pub fn build(
     api_routes(app)
         .into_app()
         .default_service(web::to(not_found))
+}
+
+/// Browsers may call the API from any origin: it is authorised by bearer
+/// tokens, never by cookies.
+fn cors() -> actix_cors::Cors {
+    use actix_web::http::header;
+    actix_cors::Cors::default()
+        .allow_any_origin()
+        .allowed_methods(["GET", "POST", "PUT", "DELETE"])
+        .allowed_headers([
+            header::AUTHORIZATION,
+            header::CONTENT_TYPE,
+            header::ACCEPT,
+            header::IF_NONE_MATCH,
+            header::HeaderName::from_static("idempotency-key"),
+            header::HeaderName::from_static("last-event-id"),
+        ])
+        .expose_headers([
+            header::ETAG,
+            header::LOCATION,
+            header::RETRY_AFTER,
+            header::HeaderName::from_static("ratelimit-limit"),
+            header::HeaderName::from_static("ratelimit-remaining"),
+            header::HeaderName::from_static("ratelimit-reset"),
+            header::HeaderName::from_static("idempotent-replayed"),
+        ])
+        .max_age(3600)
+}
+
+fn security_headers() -> actix_web::middleware::DefaultHeaders {
+    actix_web::middleware::DefaultHeaders::new()
+        .add(("X-Content-Type-Options", "nosniff"))
+        .add(("X-Frame-Options", "DENY"))
+        .add(("Referrer-Policy", "no-referrer"))
+        .add(("Cross-Origin-Resource-Policy", "cross-origin"))
 }
 
 async fn not_found() -> HttpResponse {

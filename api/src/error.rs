@@ -77,6 +77,8 @@ pub enum ApiError {
     /// A request the game's state does not allow, with its own code.
     #[error("{detail}")]
     Refused { code: &'static str, detail: String },
+    #[error("{detail}")]
+    RateLimited { retry_after: u64, detail: String },
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -110,6 +112,7 @@ impl ApiError {
             ApiError::GameFinished => "game_finished",
             ApiError::ChallengeClosed => "challenge_closed",
             ApiError::Refused { code, .. } => code,
+            ApiError::RateLimited { .. } => "rate_limited",
             ApiError::Internal(_) => "internal_error",
         }
     }
@@ -133,6 +136,7 @@ impl ApiError {
             ApiError::GameFinished => "The game is over",
             ApiError::ChallengeClosed => "The challenge is closed",
             ApiError::Refused { .. } => "Not possible in this state of the game",
+            ApiError::RateLimited { .. } => "Too many requests",
             ApiError::Internal(_) => "Internal error",
         }
     }
@@ -179,6 +183,7 @@ impl ResponseError for ApiError {
             | ApiError::GameFinished
             | ApiError::ChallengeClosed
             | ApiError::Refused { .. } => StatusCode::CONFLICT,
+            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -191,6 +196,9 @@ impl ResponseError for ApiError {
         response.content_type("application/problem+json");
         if self.status_code() == StatusCode::UNAUTHORIZED {
             response.insert_header((header::WWW_AUTHENTICATE, "Bearer realm=\"kingpost\""));
+        }
+        if let ApiError::RateLimited { retry_after, .. } = self {
+            response.insert_header((header::RETRY_AFTER, retry_after.to_string()));
         }
         response.json(self.to_problem())
     }

@@ -17,7 +17,12 @@ use utoipa::{
 King to Bunker Leap, one move per request.\n\n\
 Authenticate with `Authorization: Bearer <JWT>`: a session token from `POST /api/v1/auth/token`, or a personal \
 access token from `POST /api/v1/tokens` with the scopes `game:read`, `game:play`, `challenge:write`. \
-Errors are RFC 9457 `application/problem+json` with a stable `type` and `code`.",
+Errors are RFC 9457 `application/problem+json` with a stable `type` and `code`.\n\n\
+Limits: 600 requests a minute from one client address, 300 a minute for one account, 10 sign-ins and \
+registrations a minute from one address; 5 failed sign-ins lock a username for 15 minutes. Each answer tells \
+the tightest budget in `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; a spent budget is a \
+`429` with `Retry-After`. JSON bodies are limited to 64 KiB, PGN imports to 8 MiB. A POST that changes state \
+may carry an `Idempotency-Key`: repeated with the same key and body, it gets the first answer again.",
         license(name = "AGPL-3.0-or-later", identifier = "AGPL-3.0-or-later"),
     ),
     tags(
@@ -35,6 +40,58 @@ Errors are RFC 9457 `application/problem+json` with a stable `type` and `code`."
     modifiers(&BearerAuth),
 )]
 struct ApiDoc;
+
+/// Adds the `429` answer to every operation.
+struct RateLimitAnswers;
+
+impl Modify for RateLimitAnswers {
+    fn modify(&self, openapi: &mut OpenApi) {
+        use utoipa::openapi::{
+            ContentBuilder, Ref, ResponseBuilder,
+            header::{Header, HeaderBuilder},
+            schema::{ObjectBuilder, Type},
+        };
+        let seconds = |description: &str| -> Header {
+            HeaderBuilder::new()
+                .schema(Some(ObjectBuilder::new().schema_type(Type::Integer)))
+                .description(Some(description))
+                .build()
+        };
+        let answer = ResponseBuilder::new()
+            .description("A rate limit is reached (`rate_limited`)")
+            .header(
+                "Retry-After",
+                seconds("Seconds until the budget starts over"),
+            )
+            .header(
+                "RateLimit-Reset",
+                seconds("Seconds until the budget starts over"),
+            )
+            .content(
+                "application/problem+json",
+                ContentBuilder::new()
+                    .schema(Some(Ref::from_schema_name("Problem")))
+                    .build(),
+            )
+            .build();
+        for item in openapi.paths.paths.values_mut() {
+            for operation in [
+                &mut item.get,
+                &mut item.put,
+                &mut item.post,
+                &mut item.delete,
+            ]
+            .into_iter()
+            .flatten()
+            {
+                operation
+                    .responses
+                    .responses
+                    .insert("429".to_owned(), answer.clone().into());
+            }
+        }
+    }
+}
 
 struct BearerAuth;
 
@@ -58,5 +115,6 @@ impl Modify for BearerAuth {
 pub fn finish(paths: OpenApi) -> OpenApi {
     let mut document = ApiDoc::openapi();
     document.merge(paths);
+    RateLimitAnswers.modify(&mut document);
     document
 }

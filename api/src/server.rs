@@ -13,6 +13,7 @@ use crate::{
     db::{self, Backend, DbPool},
     domain::{game, webhooks},
     error::ApiError,
+    limits::{Limiter, RateLimits},
     models::setting,
     notify::Hub,
 };
@@ -133,6 +134,8 @@ pub fn serve(
         keys,
         clock: Arc::new(SystemClock),
         hub,
+        limits: RateLimits::default(),
+        limiter: Limiter::default(),
     });
     let sweeper_state = state.clone();
     let server = HttpServer::new(move || app::build(state.clone()))

@@ -9,6 +9,7 @@ use crate::{
     auth::verify_password,
     domain::session::{self, TokenResponse},
     error::{ApiError, Problem},
+    limits::refusal,
     models::account,
     secret::Secret,
 };
@@ -58,8 +59,14 @@ pub async fn create_session_token(
         username, password, ..
     } = body.into_inner();
     let now = state.clock.now();
+    // A username that keeps failing is locked for a while, whoever tries it.
+    let throttle = format!("failed:{}", account::username_key(&username));
+    let standing = state.limiter.check(&throttle, state.limits.failed_sign_ins);
+    if !standing.allowed {
+        return Err(refusal(standing, "failed sign-ins for this username"));
+    }
     let app = state.clone();
-    let tokens = state
+    let result = state
         .db(move |conn| {
             let account = account::find_by_username(conn, &username)?;
             // Verify against a hash even for an unknown name: the answer
@@ -75,8 +82,11 @@ pub async fn create_session_token(
                 _ => Err(ApiError::InvalidCredentials),
             }
         })
-        .await?;
-    Ok(web::Json(tokens))
+        .await;
+    if let Err(ApiError::InvalidCredentials) = result {
+        state.limiter.spend(&throttle, state.limits.failed_sign_ins);
+    }
+    Ok(web::Json(result?))
 }
 
 /// The argon2id hash of a random password no one knows.

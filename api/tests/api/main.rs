@@ -13,6 +13,7 @@ mod errors;
 mod events;
 mod flows;
 mod games;
+mod hardening;
 mod openapi;
 mod pgn;
 

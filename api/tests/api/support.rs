@@ -18,6 +18,7 @@ use kingpost_api::{
     app::{self, AppState},
     auth::{JwtKeys, new_id},
     clock::ManualClock,
+    limits::{Limiter, RateLimits},
     notify::Hub,
     server,
 };
@@ -97,6 +98,15 @@ impl Drop for Db {
 
 /// The state of one app instance on `db`, with a manual clock.
 pub fn state(db: &Db, clock: Arc<ManualClock>) -> web::Data<AppState> {
+    state_with_limits(db, clock, RateLimits::unlimited())
+}
+
+/// The state of one app instance with these rate limits.
+pub fn state_with_limits(
+    db: &Db,
+    clock: Arc<ManualClock>,
+    limits: RateLimits,
+) -> web::Data<AppState> {
     let pool = server::open_database(&db.url()).expect("database opens and migrates");
     let hub = Hub::default();
     if let Db::Postgres { .. } = db {
@@ -107,6 +117,8 @@ pub fn state(db: &Db, clock: Arc<ManualClock>) -> web::Data<AppState> {
         keys: JwtKeys::from_secret(SECRET.as_bytes()).unwrap(),
         clock,
         hub,
+        limits,
+        limiter: Limiter::default(),
     })
 }
 

@@ -1,0 +1,246 @@
+//! Rate limits: every client address and every account gets a budget of
+//! requests per minute, signing in and registering a much smaller one, and
+//! a username that keeps failing to sign in is locked for a while. Budgets
+//! are counted by each instance in memory: behind a load balancer with N
+//! instances, a client can spend up to N times the budget.
+
+use std::{
+    collections::HashMap,
+    sync::Mutex,
+    time::{Duration, Instant},
+};
+
+use actix_web::{
+    ResponseError,
+    body::{EitherBody, MessageBody},
+    dev::{ServiceRequest, ServiceResponse},
+    http::{Method, header::HeaderValue},
+    middleware::Next,
+    web,
+};
+
+use crate::{app::AppState, error::ApiError};
+
+/// A budget: so many requests per window.
+#[derive(Debug, Clone, Copy)]
+pub struct Quota {
+    pub requests: u32,
+    pub window: Duration,
+}
+
+impl Quota {
+    pub const fn per_minute(requests: u32) -> Quota {
+        Quota {
+            requests,
+            window: Duration::from_secs(60),
+        }
+    }
+}
+
+/// The budgets of the service.
+#[derive(Debug, Clone, Copy)]
+pub struct RateLimits {
+    /// Every request from one client address.
+    pub per_address: Quota,
+    /// Every request with one account's token.
+    pub per_account: Quota,
+    /// Signing in and registering, per client address.
+    pub sign_in: Quota,
+    /// Failed sign-ins per username before it is locked for the window.
+    pub failed_sign_ins: Quota,
+}
+
+impl Default for RateLimits {
+    fn default() -> RateLimits {
+        RateLimits {
+            per_address: Quota::per_minute(600),
+            per_account: Quota::per_minute(300),
+            sign_in: Quota::per_minute(10),
+            failed_sign_ins: Quota {
+                requests: 5,
+                window: Duration::from_secs(15 * 60),
+            },
+        }
+    }
+}
+
+impl RateLimits {
+    /// No limit at all: for tests of everything else.
+    pub fn unlimited() -> RateLimits {
+        let none = Quota::per_minute(u32::MAX);
+        RateLimits {
+            per_address: none,
+            per_account: none,
+            sign_in: none,
+            failed_sign_ins: none,
+        }
+    }
+}
+
+/// Where a key stands against its budget.
+#[derive(Debug, Clone, Copy)]
+pub struct Standing {
+    pub limit: u32,
+    pub remaining: u32,
+    /// Until the window starts over.
+    pub reset: Duration,
+    pub allowed: bool,
+}
+
+#[derive(Debug)]
+struct Window {
+    started: Instant,
+    count: u32,
+}
+
+/// Fixed windows of counts by key.
+#[derive(Debug, Default)]
+pub struct Limiter {
+    windows: Mutex<HashMap<String, Window>>,
+}
+
+impl Limiter {
+    fn standing(&self, key: &str, quota: Quota, spend: bool) -> Standing {
+        let now = Instant::now();
+        let mut windows = self
+            .windows
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if windows.len() > 100_000 {
+            windows.retain(|_, w| now.duration_since(w.started) < quota.window);
+        }
+        let window = windows.entry(key.to_owned()).or_insert(Window {
+            started: now,
+            count: 0,
+        });
+        if now.duration_since(window.started) >= quota.window {
+            *window = Window {
+                started: now,
+                count: 0,
+            };
+        }
+        let allowed = window.count < quota.requests;
+        if spend && allowed {
+            window.count += 1;
+        }
+        Standing {
+            limit: quota.requests,
+            remaining: quota.requests.saturating_sub(window.count),
+            reset: quota
+                .window
+                .saturating_sub(now.duration_since(window.started)),
+            allowed,
+        }
+    }
+
+    /// Spends one request of `key`'s budget, if there is one left.
+    pub fn spend(&self, key: &str, quota: Quota) -> Standing {
+        self.standing(key, quota, true)
+    }
+
+    /// Where `key` stands, spending nothing.
+    pub fn check(&self, key: &str, quota: Quota) -> Standing {
+        self.standing(key, quota, false)
+    }
+}
+
+fn seconds(duration: Duration) -> u64 {
+    duration.as_secs() + u64::from(duration.subsec_nanos() > 0)
+}
+
+/// The error for a budget spent.
+pub fn refusal(standing: Standing, what: &str) -> ApiError {
+    ApiError::RateLimited {
+        retry_after: seconds(standing.reset),
+        detail: format!(
+            "too many {what}: {} a window; try again in {} s",
+            standing.limit,
+            seconds(standing.reset)
+        ),
+    }
+}
+
+fn set_headers(headers: &mut actix_web::http::header::HeaderMap, standing: Standing) {
+    for (name, value) in [
+        ("ratelimit-limit", standing.limit.to_string()),
+        ("ratelimit-remaining", standing.remaining.to_string()),
+        ("ratelimit-reset", seconds(standing.reset).to_string()),
+    ] {
+        if let Ok(value) = HeaderValue::from_str(&value) {
+            headers.insert(
+                actix_web::http::header::HeaderName::from_static(name),
+                value,
+            );
+        }
+    }
+}
+
+/// Spends the request from the budgets it falls under; answers 429 with
+/// `Retry-After` when one is spent, and tells the tightest budget in
+/// `RateLimit-*` headers either way.
+pub async fn limit_requests(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
+    let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
+        return next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_left_body);
+    };
+    if !req.path().starts_with("/api/") || req.method() == Method::OPTIONS {
+        return next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_left_body);
+    }
+    let limits = state.limits;
+    let address = req
+        .peer_addr()
+        .map_or_else(|| "unknown".to_owned(), |a| a.ip().to_string());
+    let mut budgets = vec![(
+        format!("ip:{address}"),
+        limits.per_address,
+        "requests from this address",
+    )];
+    let signing_in = req.method() == Method::POST
+        && matches!(req.path(), "/api/v1/auth/token" | "/api/v1/accounts");
+    if signing_in {
+        budgets.push((
+            format!("sign-in:{address}"),
+            limits.sign_in,
+            "sign-ins and registrations",
+        ));
+    }
+    let bearer = req
+        .headers()
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    if let Some(claims) =
+        bearer.and_then(|token| state.keys.verify(token.trim(), state.clock.now()).ok())
+    {
+        budgets.push((
+            format!("account:{}", claims.sub),
+            limits.per_account,
+            "requests for this account",
+        ));
+    }
+    let mut tightest: Option<Standing> = None;
+    for (key, quota, what) in budgets {
+        let standing = state.limiter.spend(&key, quota);
+        if !standing.allowed {
+            let mut response = refusal(standing, what).error_response();
+            set_headers(response.headers_mut(), standing);
+            return Ok(req.into_response(response).map_into_right_body());
+        }
+        if tightest.is_none_or(|t| standing.remaining < t.remaining) {
+            tightest = Some(standing);
+        }
+    }
+    let mut response = next.call(req).await?;
+    if let Some(standing) = tightest {
+        set_headers(response.headers_mut(), standing);
+    }
+    Ok(response.map_into_left_body())
+}

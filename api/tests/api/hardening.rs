@@ -1,0 +1,150 @@
+//! Abuse: rate limits with their headers, sign-in throttling, CORS and the
+//! security headers.
+
+use std::time::Duration;
+
+use kingpost_api::limits::{Quota, RateLimits};
+use serde_json::json;
+
+use crate::support::{Db, PASSWORD, clock, get, init, post, sign_up, state, state_with_limits};
+
+fn tight() -> RateLimits {
+    RateLimits {
+        per_address: Quota::per_minute(12),
+        per_account: Quota::per_minute(3),
+        sign_in: Quota::per_minute(4),
+        failed_sign_ins: Quota {
+            requests: 2,
+            window: Duration::from_secs(900),
+        },
+    }
+}
+
+#[actix_web::test]
+async fn rate_limits_answer_429_with_retry_after() {
+    let db = Db::sqlite();
+    let app = init(state_with_limits(&db, clock(), tight())).await;
+    // Registration and sign-in share the small budget: 2 of 4 here.
+    let alice = sign_up(&app, "alice").await;
+
+    // The account's budget: 3 a minute.
+    for remaining in (0..3).rev() {
+        let answer = get("/api/v1/account").token(&alice).send(&app).await;
+        answer.assert_status(200);
+        assert_eq!(
+            answer.headers.get("ratelimit-remaining").unwrap(),
+            &remaining.to_string()
+        );
+        assert_eq!(answer.headers.get("ratelimit-limit").unwrap(), "3");
+    }
+    let refused = get("/api/v1/account").token(&alice).send(&app).await;
+    refused.assert_problem(429, "rate_limited");
+    let retry: u64 = refused
+        .headers
+        .get("retry-after")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&retry));
+
+    // Sign-ins and registrations from one address: 4 a minute, 2 spent.
+    let sign_in = |password: &str| {
+        post("/api/v1/auth/token")
+            .json(json!({"grant_type": "password", "username": "alice", "password": password}))
+    };
+    sign_in("wrong password 1")
+        .send(&app)
+        .await
+        .assert_problem(401, "invalid_credentials");
+    sign_in(PASSWORD).send(&app).await.assert_status(200);
+    let spent = sign_in(PASSWORD).send(&app).await;
+    spent.assert_problem(429, "rate_limited");
+    assert_eq!(spent.headers.get("ratelimit-limit").unwrap(), "4");
+
+    // The address's budget (12): 9 requests so far, 3 more, then none.
+    for _ in 0..3 {
+        get("/api/v1/variants").send(&app).await.assert_status(200);
+    }
+    let anonymous = get("/api/v1/variants").send(&app).await;
+    anonymous.assert_problem(429, "rate_limited");
+    assert_eq!(anonymous.headers.get("ratelimit-limit").unwrap(), "12");
+}
+
+#[actix_web::test]
+async fn failed_sign_ins_lock_the_username() {
+    let db = Db::sqlite();
+    let mut limits = RateLimits::unlimited();
+    limits.failed_sign_ins = Quota {
+        requests: 2,
+        window: Duration::from_secs(900),
+    };
+    let app = init(state_with_limits(&db, clock(), limits)).await;
+    sign_up(&app, "alice").await;
+    let sign_in = |password: &str| {
+        post("/api/v1/auth/token")
+            .json(json!({"grant_type": "password", "username": "Alice", "password": password}))
+    };
+    sign_in("wrong password 1")
+        .send(&app)
+        .await
+        .assert_problem(401, "invalid_credentials");
+    sign_in("wrong password 2")
+        .send(&app)
+        .await
+        .assert_problem(401, "invalid_credentials");
+    let locked = sign_in(PASSWORD).send(&app).await;
+    locked.assert_problem(429, "rate_limited");
+    assert!(locked.headers.get("retry-after").is_some());
+}
+
+#[actix_web::test]
+async fn cors_and_security_headers() {
+    let db = Db::sqlite();
+    let app = init(state(&db, clock())).await;
+    let preflight =
+        crate::support::Call::new(actix_web::http::Method::OPTIONS, "/api/v1/games/x/moves")
+            .header("Origin", "https://client.example")
+            .header("Access-Control-Request-Method", "POST")
+            .header(
+                "Access-Control-Request-Headers",
+                "authorization, content-type, idempotency-key",
+            )
+            .send(&app)
+            .await;
+    assert_eq!(preflight.status.as_u16(), 200);
+    assert_eq!(
+        preflight
+            .headers
+            .get("access-control-allow-origin")
+            .unwrap(),
+        "https://client.example"
+    );
+    let answer = get("/api/v1/variants")
+        .header("Origin", "https://client.example")
+        .send(&app)
+        .await;
+    assert_eq!(
+        answer.headers.get("access-control-allow-origin").unwrap(),
+        "https://client.example"
+    );
+    assert!(
+        answer
+            .headers
+            .get("access-control-expose-headers")
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .contains("etag")
+    );
+    assert_eq!(
+        answer.headers.get("x-content-type-options").unwrap(),
+        "nosniff"
+    );
+    assert_eq!(answer.headers.get("x-frame-options").unwrap(), "DENY");
+    assert_eq!(
+        answer.headers.get("referrer-policy").unwrap(),
+        "no-referrer"
+    );
+}
