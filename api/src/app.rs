@@ -17,6 +17,7 @@ use crate::{
     clock::Clock,
     db::{DbConnection, DbPool},
     error::{self, ApiError},
+    idempotency::idempotent,
     limits::{Limiter, RateLimits, limit_requests},
     notify::{Hub, Outbox},
     openapi, routes,
@@ -105,6 +106,7 @@ pub fn build(
     // The document is served at /api/v1/openapi.json: registered before the
     // /api/v1 scope, which would otherwise answer 404 for it.
     let app = App::new()
+        .wrap(actix_web::middleware::from_fn(idempotent))
         .wrap(actix_web::middleware::from_fn(limit_requests))
         .wrap(security_headers())
         .wrap(cors())

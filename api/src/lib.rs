@@ -7,6 +7,7 @@ pub mod clock;
 pub mod db;
 pub mod domain;
 pub mod error;
+pub mod idempotency;
 pub mod limits;
 pub mod models;
 pub mod notify;

@@ -151,7 +151,20 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    idempotency_keys (scope, key) {
+        scope -> Text,
+        key -> Text,
+        request_hash -> Text,
+        status -> Nullable<Integer>,
+        content_type -> Nullable<Text>,
+        body -> Nullable<Binary>,
+        created_at -> BigInt,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
+    idempotency_keys,
     events,
     webhooks,
     deliveries,

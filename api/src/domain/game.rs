@@ -543,6 +543,7 @@ pub fn sweep(conn: &mut DbConnection, outbox: &mut Outbox, now: Millis) -> Resul
     }
     warn_of_deadlines(conn, outbox, now)?;
     crate::models::event::prune(conn, now - events::RETENTION)?;
+    crate::models::idempotency::prune(conn, now - crate::idempotency::KEPT_FOR)?;
     Ok(ended)
 }
 

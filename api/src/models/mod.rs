@@ -6,5 +6,6 @@ pub mod challenge;
 pub mod conditional;
 pub mod event;
 pub mod game;
+pub mod idempotency;
 pub mod setting;
 pub mod token;

@@ -148,3 +148,77 @@ async fn cors_and_security_headers() {
         "no-referrer"
     );
 }
+
+crate::on_both_databases!(idempotency_keys_replay_the_first_answer);
+
+async fn idempotency_keys_replay_the_first_answer(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up(&app, "alice").await;
+    let bob = sign_up(&app, "bob").await;
+    let challenge = |key: &str| {
+        post("/api/v1/challenges")
+            .token(&alice)
+            .header("Idempotency-Key", key.to_owned())
+            .json(json!({"rules": "standard", "days_per_move": 3, "opponent": "bob", "color": "white"}))
+    };
+    let first = challenge("challenge-1").send(&app).await;
+    first.assert_status(201);
+    assert_eq!(first.headers.get("idempotent-replayed").unwrap(), "false");
+    let again = challenge("challenge-1").send(&app).await;
+    assert_eq!(again.status.as_u16(), 201);
+    assert_eq!(again.headers.get("idempotent-replayed").unwrap(), "true");
+    assert_eq!(again.body, first.body, "the first answer, byte for byte");
+    let listed = get("/api/v1/challenges").token(&bob).send(&app).await;
+    assert_eq!(
+        listed.body["incoming"].as_array().unwrap().len(),
+        1,
+        "one challenge, not two"
+    );
+
+    let id = first.body["id"].as_str().unwrap();
+    let game = post(format!("/api/v1/challenges/{id}/accept"))
+        .token(&bob)
+        .send(&app)
+        .await;
+    let moves = format!("/api/v1/games/{}/moves", game.body["id"].as_str().unwrap());
+    let play = |key: &str, m: &str| {
+        post(&moves)
+            .token(&alice)
+            .header("Idempotency-Key", key.to_owned())
+            .json(json!({"move": m, "ply": 0}))
+    };
+    let moved = play("move-1", "e4").send(&app).await;
+    moved.assert_status(200);
+    let retried = play("move-1", "e4").send(&app).await;
+    assert_eq!(
+        retried.status.as_u16(),
+        200,
+        "a retry gets the first answer, not a stale ply"
+    );
+    assert_eq!(retried.body["ply"], 1);
+    play("move-1", "d4")
+        .send(&app)
+        .await
+        .assert_problem(422, "idempotency_key_reused");
+    // An error is an answer too: replayed as it was.
+    let stale = play("move-2", "d4").send(&app).await;
+    stale.assert_problem(409, "stale_ply");
+    let replayed = play("move-2", "d4").send(&app).await;
+    replayed.assert_problem(409, "stale_ply");
+    assert_eq!(replayed.headers.get("idempotent-replayed").unwrap(), "true");
+    post(&moves)
+        .token(&alice)
+        .header("Idempotency-Key", "x".repeat(300))
+        .json(json!({"move": "d4", "ply": 1}))
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_idempotency_key");
+    // Keys belong to their account: Bob's "move-1" is his own.
+    let bobs = post(&moves)
+        .token(&bob)
+        .header("Idempotency-Key", "move-1")
+        .json(json!({"move": "e5", "ply": 1}))
+        .send(&app)
+        .await;
+    assert_eq!(bobs.assert_status(200)["ply"], 2);
+}

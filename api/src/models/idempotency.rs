@@ -1,0 +1,87 @@
+//! Idempotency keys and the first answers they keep.
+
+use diesel::prelude::*;
+
+use crate::db::{DbConnection, schema::idempotency_keys};
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = idempotency_keys)]
+pub struct IdempotencyRow {
+    pub scope: String,
+    pub key: String,
+    pub request_hash: String,
+    pub status: Option<i32>,
+    pub content_type: Option<String>,
+    pub body: Option<Vec<u8>>,
+    pub created_at: i64,
+}
+
+/// Claims `key` for a request; false when it was claimed before.
+pub fn claim(
+    conn: &mut DbConnection,
+    scope: &str,
+    key: &str,
+    request_hash: &str,
+    now: i64,
+) -> QueryResult<bool> {
+    let inserted = diesel::insert_into(idempotency_keys::table)
+        .values((
+            idempotency_keys::scope.eq(scope),
+            idempotency_keys::key.eq(key),
+            idempotency_keys::request_hash.eq(request_hash),
+            idempotency_keys::created_at.eq(now),
+        ))
+        .execute(conn);
+    match inserted {
+        Ok(_) => Ok(true),
+        Err(diesel::result::Error::DatabaseError(
+            diesel::result::DatabaseErrorKind::UniqueViolation,
+            _,
+        )) => Ok(false),
+        Err(other) => Err(other),
+    }
+}
+
+pub fn find(
+    conn: &mut DbConnection,
+    scope: &str,
+    key: &str,
+) -> QueryResult<Option<IdempotencyRow>> {
+    idempotency_keys::table
+        .find((scope, key))
+        .select(IdempotencyRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Keeps the first answer.
+pub fn complete(
+    conn: &mut DbConnection,
+    scope: &str,
+    key: &str,
+    status: i32,
+    content_type: &str,
+    body: &[u8],
+) -> QueryResult<()> {
+    diesel::update(idempotency_keys::table.find((scope, key)))
+        .set((
+            idempotency_keys::status.eq(status),
+            idempotency_keys::content_type.eq(content_type),
+            idempotency_keys::body.eq(body),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Forgets a key whose request failed on the server, so it can be retried.
+pub fn release(conn: &mut DbConnection, scope: &str, key: &str) -> QueryResult<()> {
+    diesel::delete(idempotency_keys::table.find((scope, key)))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Forgets keys older than `before`.
+pub fn prune(conn: &mut DbConnection, before: i64) -> QueryResult<usize> {
+    diesel::delete(idempotency_keys::table.filter(idempotency_keys::created_at.lt(before)))
+        .execute(conn)
+}
