@@ -76,6 +76,13 @@ async fn forged_and_expired_tokens(db: Db) {
             "HS512 instead of HS256",
             sign(&claims, Algorithm::HS512, SECRET),
         ),
+        ("RS256 header on an HMAC signature (algorithm confusion)", {
+            let hs = sign(&claims, Algorithm::HS256, SECRET);
+            let mut parts: Vec<String> = hs.split('.').map(str::to_owned).collect();
+            parts[0] = URL_SAFE_NO_PAD.encode(r#"{"alg":"RS256","typ":"JWT"}"#);
+            parts.join(".")
+        }),
+        ("expired long ago", resign(&|c| c.exp = c.iat - 3600)),
         (
             "wrong key",
             sign(&claims, Algorithm::HS256, "another secret entirely"),

@@ -149,8 +149,6 @@ async fn cors_and_security_headers() {
     );
 }
 
-crate::on_both_databases!(idempotency_keys_replay_the_first_answer);
-
 async fn idempotency_keys_replay_the_first_answer(db: Db) {
     let app = init(state(&db, clock())).await;
     let alice = sign_up(&app, "alice").await;
@@ -221,4 +219,151 @@ async fn idempotency_keys_replay_the_first_answer(db: Db) {
         .send(&app)
         .await;
     assert_eq!(bobs.assert_status(200)["ply"], 2);
+}
+
+crate::on_both_databases!(
+    idempotency_keys_replay_the_first_answer,
+    every_change_refused_to_the_wrong_caller
+);
+
+// Every state-changing route tried by a non-player, by the wrong player and
+// without the needed scope: each refused, and the game unchanged.
+async fn every_change_refused_to_the_wrong_caller(db: Db) {
+    use actix_web::http::Method;
+
+    use crate::support::{Call, sign_up_for_a_year, start_game};
+
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let carol = sign_up_for_a_year(&app, "carol").await;
+    let carol_session = crate::support::sign_in(&app, "carol", PASSWORD).await["access_token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let reader = post("/api/v1/tokens")
+        .token(&carol_session)
+        .json(json!({"name": "reader", "scopes": ["game:read"]}))
+        .send(&app)
+        .await
+        .body["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let game = start_game(
+        &app,
+        &alice,
+        &bob,
+        "bob",
+        "standard",
+        json!({"kind": "standard"}),
+    )
+    .await;
+    let path = format!("/api/v1/games/{}", game["id"].as_str().unwrap());
+    let before = get(&path).token(&alice).send(&app).await.body;
+
+    let routes: Vec<(Method, String, serde_json::Value)> = vec![
+        (
+            Method::POST,
+            format!("{path}/moves"),
+            json!({"move": "e4", "ply": 0}),
+        ),
+        (Method::POST, format!("{path}/resign"), json!(null)),
+        (Method::POST, format!("{path}/abort"), json!(null)),
+        (Method::POST, format!("{path}/draw-offer"), json!(null)),
+        (
+            Method::POST,
+            format!("{path}/draw-offer/accept"),
+            json!(null),
+        ),
+        (
+            Method::POST,
+            format!("{path}/draw-offer/decline"),
+            json!(null),
+        ),
+        (Method::DELETE, format!("{path}/draw-offer"), json!(null)),
+        (Method::POST, format!("{path}/claim-draw"), json!(null)),
+        (
+            Method::PUT,
+            format!("{path}/conditionals"),
+            json!({"lines": [["e5", "Nf3"]]}),
+        ),
+        (Method::DELETE, format!("{path}/conditionals"), json!(null)),
+    ];
+    fn send<'a>(
+        method: &Method,
+        route: &str,
+        body: &serde_json::Value,
+        token: &'a str,
+    ) -> Call<'a> {
+        let call = Call::new(method.clone(), route.to_owned()).token(token);
+        if body.is_null() {
+            call
+        } else {
+            call.json(body.clone())
+        }
+    }
+    for (method, route, body) in &routes {
+        let outsider = send(method, route, body, &carol).send(&app).await;
+        outsider.assert_problem(403, "not_a_player");
+        let scopeless = send(method, route, body, &reader).send(&app).await;
+        scopeless.assert_problem(403, "insufficient_scope");
+    }
+    // The wrong player: Black tries White's move and White's claim.
+    send(&Method::POST, &routes[0].1, &routes[0].2, &bob)
+        .send(&app)
+        .await
+        .assert_problem(403, "not_your_turn");
+    send(&Method::POST, &routes[7].1, &json!(null), &bob)
+        .send(&app)
+        .await
+        .assert_problem(403, "not_your_turn");
+    assert_eq!(
+        get(&path).token(&alice).send(&app).await.body,
+        before,
+        "nothing changed"
+    );
+
+    // Challenges: the scope, and the accounts they concern.
+    let challenge = post("/api/v1/challenges")
+        .token(&alice)
+        .json(json!({"rules": "standard", "days_per_move": 3, "opponent": "bob"}))
+        .send(&app)
+        .await;
+    let id = challenge.body["id"].as_str().unwrap().to_owned();
+    for (method, route) in [
+        (Method::POST, format!("/api/v1/challenges/{id}/accept")),
+        (Method::POST, format!("/api/v1/challenges/{id}/decline")),
+        (Method::DELETE, format!("/api/v1/challenges/{id}")),
+    ] {
+        Call::new(method.clone(), route.clone())
+            .token(&reader)
+            .send(&app)
+            .await
+            .assert_problem(403, "insufficient_scope");
+        Call::new(method, route)
+            .token(&carol)
+            .send(&app)
+            .await
+            .assert_problem(403, "forbidden");
+    }
+    post("/api/v1/challenges")
+        .token(&reader)
+        .json(json!({"rules": "standard", "days_per_move": 3}))
+        .send(&app)
+        .await
+        .assert_problem(403, "insufficient_scope");
+    post("/api/v1/account/vacation")
+        .token(&reader)
+        .send(&app)
+        .await
+        .assert_problem(403, "insufficient_scope");
+    post("/api/v1/tokens")
+        .token(&reader)
+        .json(json!({"name": "more", "scopes": ["game:play"]}))
+        .send(&app)
+        .await
+        .assert_problem(403, "forbidden");
+    let alices_tokens = get("/api/v1/tokens").token(&alice).send(&app).await;
+    assert!(alices_tokens.status.as_u16() == 200);
 }
