@@ -207,3 +207,22 @@ fn aliases_and_annotations_are_tolerated() {
         );
     }
 }
+
+// Found by the `moves` and `pgn` fuzz targets: a switch-form move (`S` and
+// two squares) holding a multi-byte character once panicked on a split
+// inside that character. It is an illegal move like any other.
+#[test]
+fn multi_byte_move_text_is_an_error_not_a_panic() {
+    let pos = Position::new(Rules::Standard);
+    for text in ["Sd\u{29b}2", "St\u{bd}v", "é4", "Nf3\u{2014}"] {
+        assert!(pos.parse_move(text).is_err(), "{text}");
+    }
+    let file = "1. St\u{bd}v vhvvvvvvs St\u{bd} *\n";
+    let game = replay(&read_game(
+        &GameTexts::new(file.as_bytes()).next().unwrap().unwrap(),
+    ));
+    assert!(
+        matches!(&game, Err(ImportError::IllegalMove { ply: 1, text, .. }) if text == "St\u{bd}v"),
+        "{game:?}"
+    );
+}

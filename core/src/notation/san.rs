@@ -193,7 +193,9 @@ impl Position {
 }
 
 fn parse_square_pair(text: &str) -> Option<(Square, Square)> {
-    if text.len() != 4 {
+    // Checked on bytes: client text may hold multi-byte characters, and
+    // splitting a `str` inside one panics.
+    if text.len() != 4 || !text.is_ascii() {
         return None;
     }
     let (a, b) = text.split_at(2);
