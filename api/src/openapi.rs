@@ -41,7 +41,9 @@ may carry an `Idempotency-Key`: repeated with the same key and body, it gets the
 )]
 struct ApiDoc;
 
-/// Adds the `429` answer to every operation.
+/// Adds the answers every operation may give: `429` for a spent budget,
+/// and for those with a body `400` (not readable), `413` (too large) and
+/// `422` (the wrong shape).
 struct RateLimitAnswers;
 
 impl Modify for RateLimitAnswers {
@@ -74,6 +76,23 @@ impl Modify for RateLimitAnswers {
                     .build(),
             )
             .build();
+        let problem = |description: &str| {
+            ResponseBuilder::new()
+                .description(description)
+                .content(
+                    "application/problem+json",
+                    ContentBuilder::new()
+                        .schema(Some(Ref::from_schema_name("Problem")))
+                        .build(),
+                )
+                .build()
+        };
+        let unreadable =
+            problem("The body is not JSON, or not of the right content type (`malformed_request`)");
+        let too_large = problem("The body is over the limit (`payload_too_large`)");
+        let misshapen = problem(
+            "The body is JSON of the wrong shape (`invalid_body`) or fails a rule of the operation",
+        );
         for item in openapi.paths.paths.values_mut() {
             for operation in [
                 &mut item.get,
@@ -84,10 +103,19 @@ impl Modify for RateLimitAnswers {
             .into_iter()
             .flatten()
             {
-                operation
-                    .responses
-                    .responses
-                    .insert("429".to_owned(), answer.clone().into());
+                let responses = &mut operation.responses.responses;
+                responses.insert("429".to_owned(), answer.clone().into());
+                if operation.request_body.is_some() {
+                    responses
+                        .entry("400".to_owned())
+                        .or_insert_with(|| unreadable.clone().into());
+                    responses
+                        .entry("413".to_owned())
+                        .or_insert_with(|| too_large.clone().into());
+                    responses
+                        .entry("422".to_owned())
+                        .or_insert_with(|| misshapen.clone().into());
+                }
             }
         }
     }

@@ -16,6 +16,7 @@ use crate::{
     limits::{Limiter, RateLimits},
     models::setting,
     notify::Hub,
+    secret::Secret,
 };
 
 /// The SQLite file used when no database URL is given.
@@ -115,14 +116,31 @@ async fn sweep_forever(state: web::Data<AppState>, interval: Duration) {
     }
 }
 
-/// Serves the API on `bind` until the process is stopped, sweeping for
-/// timeouts every `sweep_interval`.
-pub fn serve(
-    bind: &str,
-    database_url: &str,
-    jwt_secret: Option<&str>,
-    sweep_interval: Duration,
-) -> Result<(), String> {
+/// How to serve.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    pub bind: String,
+    pub database_url: String,
+    pub jwt_secret: Option<Secret>,
+    pub sweep_interval: Duration,
+    pub limits: RateLimits,
+}
+
+/// Serves the API on `options.bind` until the process is stopped, sweeping
+/// for timeouts every `options.sweep_interval`.
+pub fn serve(options: ServeOptions) -> Result<(), String> {
+    let ServeOptions {
+        bind,
+        database_url,
+        jwt_secret,
+        sweep_interval,
+        limits,
+    } = options;
+    let (bind, database_url, jwt_secret) = (
+        bind.as_str(),
+        database_url.as_str(),
+        jwt_secret.as_ref().map(Secret::expose),
+    );
     let pool = open_database(database_url)?;
     let keys = jwt_keys(&pool, jwt_secret)?;
     let hub = Hub::default();
@@ -134,7 +152,7 @@ pub fn serve(
         keys,
         clock: Arc::new(SystemClock),
         hub,
-        limits: RateLimits::default(),
+        limits,
         limiter: Limiter::default(),
     });
     let sweeper_state = state.clone();

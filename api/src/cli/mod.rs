@@ -5,7 +5,7 @@ mod pgn;
 mod service;
 
 use clap::{Args, Parser, Subcommand};
-use kingpost_api::server;
+use kingpost_api::{limits::RateLimits, secret::Secret, server};
 use kingpost_core::{Position, Rules, Start};
 
 #[derive(Debug, Parser)]
@@ -34,6 +34,9 @@ enum Command {
         /// Seconds between two sweeps for games lost on time.
         #[arg(long, env = "KINGPOST_SWEEP_SECONDS", default_value_t = 60)]
         sweep_seconds: u64,
+        /// Turn the rate limits off: for load tests and benchmarks only.
+        #[arg(long)]
+        no_rate_limits: bool,
     },
     /// Run the database migrations and exit.
     Migrate {
@@ -152,12 +155,18 @@ pub fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             database,
             jwt_secret,
             sweep_seconds,
-        } => Ok(service::serve(
-            &bind,
-            &database.database_url,
-            jwt_secret.as_deref(),
-            sweep_seconds,
-        )?),
+            no_rate_limits,
+        } => Ok(service::serve(server::ServeOptions {
+            bind,
+            database_url: database.database_url,
+            jwt_secret: jwt_secret.as_deref().map(Secret::from),
+            sweep_interval: std::time::Duration::from_secs(sweep_seconds.max(1)),
+            limits: if no_rate_limits {
+                RateLimits::unlimited()
+            } else {
+                RateLimits::default()
+            },
+        })?),
         Command::Migrate { database } => Ok(service::migrate(&database.database_url)?),
         Command::Openapi { output } => Ok(service::openapi(&output)?),
         Command::Pgn(PgnCommand::Check { file }) => Ok(pgn::check(&file)?),

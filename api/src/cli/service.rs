@@ -4,19 +4,9 @@ use std::io::Write;
 
 use kingpost_api::{app, db, server};
 
-pub fn serve(
-    bind: &str,
-    database_url: &str,
-    jwt_secret: Option<&str>,
-    sweep_seconds: u64,
-) -> Result<(), String> {
+pub fn serve(options: server::ServeOptions) -> Result<(), String> {
     server::init_logging();
-    server::serve(
-        bind,
-        database_url,
-        jwt_secret,
-        std::time::Duration::from_secs(sweep_seconds.max(1)),
-    )
+    server::serve(options)
 }
 
 pub fn migrate(database_url: &str) -> Result<(), String> {

@@ -56,6 +56,7 @@ pub enum StatusFilter {
 pub struct ListGamesQuery {
     /// `ongoing` (default; soonest deadline first) or `finished` (latest first).
     #[serde(default)]
+    #[param(inline)]
     pub status: StatusFilter,
     /// Only ongoing games where it is the caller's move.
     #[serde(default)]
