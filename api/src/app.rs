@@ -1,7 +1,7 @@
 //! The application: its shared state and the one function that builds it,
 //! which `kingpost serve` and the tests both call.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use actix_web::{
     App, HttpResponse,
@@ -37,6 +37,10 @@ pub struct AppState {
     pub hub: Hub,
     pub limits: RateLimits,
     pub limiter: Limiter,
+    /// Takes turns among this process's writers on SQLite, which has one
+    /// writer at a time: waiting here is prompt, where SQLite's own busy
+    /// handler sleeps in steps of up to 100 ms.
+    pub sqlite_writer: Arc<Mutex<()>>,
 }
 
 impl AppState {
@@ -63,12 +67,17 @@ impl AppState {
         F: FnOnce(&mut DbConnection, &mut Outbox) -> Result<T, ApiError> + Send + 'static,
     {
         let pool = self.pool.clone();
+        let sqlite_writer = self.sqlite_writer.clone();
         let (result, outbox) = web::block(move || {
             let mut outbox = Outbox::default();
-            let result = pool
-                .get()
-                .map_err(ApiError::from)
-                .and_then(|mut conn| f(&mut conn, &mut outbox));
+            let result = pool.get().map_err(ApiError::from).and_then(|mut conn| {
+                let _turn = matches!(*conn, DbConnection::Sqlite(_)).then(|| {
+                    sqlite_writer
+                        .lock()
+                        .unwrap_or_else(|poison| poison.into_inner())
+                });
+                f(&mut conn, &mut outbox)
+            });
             (result, outbox)
         })
         .await?;

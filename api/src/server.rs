@@ -154,6 +154,7 @@ pub fn serve(options: ServeOptions) -> Result<(), String> {
         hub,
         limits,
         limiter: Limiter::default(),
+        sqlite_writer: Default::default(),
     });
     let sweeper_state = state.clone();
     let server = HttpServer::new(move || app::build(state.clone()))

@@ -119,6 +119,7 @@ pub fn state_with_limits(
         hub,
         limits,
         limiter: Limiter::default(),
+        sqlite_writer: Default::default(),
     })
 }
 
