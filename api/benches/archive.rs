@@ -7,13 +7,14 @@
 //! `-- 1000 5000`). Memory must stay flat as the archive grows: it is
 //! streamed a page at a time.
 
+mod common;
+
 use std::{
     io::{BufRead, BufReader},
-    net::TcpListener,
-    process::{Child, Command, Stdio},
-    time::{Duration, Instant},
+    time::Instant,
 };
 
+use common::Server;
 use diesel::prelude::*;
 use kingpost_api::{
     db::{DbConnection, schema::moves, write_transaction},
@@ -110,15 +111,6 @@ fn seed(conn: &mut DbConnection, from: usize, to: usize, samples: &[(Moves, Stri
     }
 }
 
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 /// The server's peak resident memory (VmHWM), in MiB.
 fn peak_memory_mib(pid: u32) -> f64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
@@ -132,38 +124,12 @@ fn peak_memory_mib(pid: u32) -> f64 {
 
 /// Streams the archive from a fresh server: games/s and peak memory.
 fn export(url: &str, expected: usize) -> (f64, f64) {
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let server = Server(
-        Command::new(env!("CARGO_BIN_EXE_kingpost"))
-            .args([
-                "serve",
-                "--bind",
-                &format!("127.0.0.1:{port}"),
-                "--database-url",
-                url,
-            ])
-            .env("KINGPOST_JWT_SECRET", "bench")
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let base = format!("http://127.0.0.1:{port}/api/v1");
-    kingpost_api::domain::webhooks::install_tls_provider();
+    let server = Server::start(url, &[]);
+    let base = &server.base;
     let client = reqwest::blocking::Client::builder()
         .timeout(None)
         .build()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while client.get(format!("{base}/variants")).send().is_err() {
-        assert!(Instant::now() < deadline, "the server did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
     let start = Instant::now();
     let response = client
         .get(format!("{base}/users/alice/games.pgn"))
@@ -175,7 +141,7 @@ fn export(url: &str, expected: usize) -> (f64, f64) {
         .count();
     let elapsed = start.elapsed().as_secs_f64();
     assert_eq!(games, expected);
-    (games as f64 / elapsed, peak_memory_mib(server.0.id()))
+    (games as f64 / elapsed, peak_memory_mib(server.pid()))
 }
 
 /// The raw database read of the same rows: every game and move, by pages.

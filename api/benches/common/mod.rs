@@ -1,0 +1,66 @@
+//! What the service benchmarks share: a `kingpost serve` child process.
+
+use std::{
+    net::TcpListener,
+    process::{Child, Command, Stdio},
+    time::{Duration, Instant},
+};
+
+/// A running `kingpost serve` (the release binary when run by `cargo
+/// bench`), killed when dropped.
+#[derive(Debug)]
+pub struct Server {
+    child: Child,
+    /// `http://127.0.0.1:<port>/api/v1`
+    pub base: String,
+}
+
+impl Server {
+    /// Starts a server on a free port over `database_url`, with `extra`
+    /// arguments, and waits until it answers.
+    pub fn start(database_url: &str, extra: &[&str]) -> Server {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let bind = format!("127.0.0.1:{port}");
+        let child = Command::new(env!("CARGO_BIN_EXE_kingpost"))
+            .args(["serve", "--bind", &bind, "--database-url", database_url])
+            .args(extra)
+            .env("KINGPOST_JWT_SECRET", "bench")
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let server = Server {
+            child,
+            base: format!("http://{bind}/api/v1"),
+        };
+        kingpost_api::domain::webhooks::install_tls_provider();
+        let client = reqwest::blocking::Client::new();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while client
+            .get(format!("{}/variants", server.base))
+            .send()
+            .is_err()
+        {
+            assert!(Instant::now() < deadline, "the server did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        server
+    }
+
+    #[allow(dead_code)] // each bench compiles this module; not every one reads the pid
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

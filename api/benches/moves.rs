@@ -1,0 +1,493 @@
+//! Move requests against the database's own limit: the moves per second and
+//! latency of `POST /games/{id}/moves` on the real `kingpost serve`
+//! (release), beside the rate of single-row durable transactions on the same
+//! database in the same run.
+//!
+//! `cargo bench -p kingpost-api --bench moves` (or `scripts/bench-moves`),
+//! with `-- --seconds <s> --clients <n>`; Postgres from
+//! `KINGPOST_BENCH_DATABASE_URL` (default the local `test` database, in a
+//! fresh schema dropped at the end). For each database:
+//!
+//! - peak: every client plays its own game move by move, each move sent as
+//!   soon as the last is answered, for a fixed time;
+//! - half load: the same clients paced to half of that peak, latency counted
+//!   from when each request was due (so a stall is not hidden);
+//! - cost by ply: from the peak run, the mean latency of moves at plies
+//!   1-40 against plies 281-320 of the same games;
+//! - on Postgres, the peak again with two and four instances, each client
+//!   sending its requests to the instances in turn.
+//!
+//! The baseline for SQLite: the same number of threads committing one-row
+//! transactions through the server's own connection set-up (WAL,
+//! `synchronous = FULL`); for Postgres: pgbench with one-row INSERT
+//! transactions and as many clients.
+
+mod common;
+
+use std::{
+    process::Command,
+    sync::atomic::{AtomicUsize, Ordering},
+    time::{Duration, Instant},
+};
+
+use common::Server;
+use diesel::{Connection, PgConnection, RunQueryDsl};
+use kingpost_api::{db::write_transaction, server::open_database};
+use kingpost_core::{Game, Position, Rules};
+use rand::{Rng, SeedableRng, rngs::SmallRng};
+use serde_json::{Value, json};
+
+const PASSWORD: &str = "correct horse battery staple";
+/// Each game is played along a prepared line this long, then a new one
+/// starts: long enough to measure the cost of a move at ply 300.
+const LINE_PLIES: usize = 330;
+const EARLY_PLIES: std::ops::Range<usize> = 0..40;
+const LATE_PLIES: std::ops::Range<usize> = 280..320;
+
+struct Options {
+    seconds: u64,
+    clients: usize,
+    postgres: String,
+    /// `sqlite` or `postgres`: run on that database alone.
+    only: Option<String>,
+}
+
+fn options() -> Options {
+    let mut options = Options {
+        seconds: 10,
+        clients: 8,
+        postgres: std::env::var("KINGPOST_BENCH_DATABASE_URL")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned()),
+        only: None,
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    for pair in args.windows(2) {
+        match pair[0].as_str() {
+            "--seconds" => options.seconds = pair[1].parse().expect("--seconds <n>"),
+            "--clients" => options.clients = pair[1].parse().expect("--clients <n>"),
+            "--only" => options.only = Some(pair[1].clone()),
+            _ => {}
+        }
+    }
+    options
+}
+
+/// A random standard game of `LINE_PLIES` plies that does not end on the
+/// way, as UCI moves: each ply picks among the moves that keep it going.
+fn playable_line(rng: &mut SmallRng) -> Vec<String> {
+    'retry: loop {
+        let mut game = Game::new(Position::new(Rules::Standard));
+        let mut line = Vec::with_capacity(LINE_PLIES);
+        for _ in 0..LINE_PLIES {
+            let pos = game.position().clone();
+            let going: Vec<_> = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    let mut next = game.clone();
+                    next.play_unchecked(m);
+                    next.outcome().is_none() && next.claimable_draw().is_none()
+                })
+                .collect();
+            if going.is_empty() {
+                continue 'retry;
+            }
+            let m = going[rng.random_range(0..going.len())];
+            line.push(pos.uci(&m));
+            game.play_unchecked(m);
+        }
+        return line;
+    }
+}
+
+/// One benchmark client: two accounts that play each other.
+struct Seat {
+    white: (String, String),
+    black: (String, String),
+}
+
+/// POSTs `body`; the answer's bytes when it is a success.
+fn send(
+    client: &reqwest::blocking::Client,
+    url: &str,
+    token: Option<&str>,
+    body: &Value,
+) -> Result<Vec<u8>, String> {
+    let mut request = client.post(url).json(body);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().map_err(|e| e.to_string())?;
+    let status = response.status();
+    let bytes = response.bytes().map_err(|e| e.to_string())?;
+    if status.is_success() {
+        Ok(bytes.to_vec())
+    } else {
+        Err(format!("{status}: {}", String::from_utf8_lossy(&bytes)))
+    }
+}
+
+fn post(
+    client: &reqwest::blocking::Client,
+    url: &str,
+    token: Option<&str>,
+    body: &Value,
+) -> Result<Value, String> {
+    let bytes = send(client, url, token, body)?;
+    serde_json::from_slice(&bytes).map_err(|e| e.to_string())
+}
+
+fn sign_up(client: &reqwest::blocking::Client, base: &str, name: &str) -> (String, String) {
+    let credentials = json!({"username": name, "password": PASSWORD});
+    post(client, &format!("{base}/accounts"), None, &credentials).expect("sign-up");
+    let session = post(
+        client,
+        &format!("{base}/auth/token"),
+        None,
+        &json!({"grant_type": "password", "username": name, "password": PASSWORD}),
+    )
+    .expect("sign-in");
+    (
+        name.to_owned(),
+        session["access_token"].as_str().unwrap().to_owned(),
+    )
+}
+
+fn seats(base: &str, count: usize, run: &str) -> Vec<Seat> {
+    let client = reqwest::blocking::Client::new();
+    (0..count)
+        .map(|i| Seat {
+            white: sign_up(&client, base, &format!("{run}w{i}")),
+            black: sign_up(&client, base, &format!("{run}b{i}")),
+        })
+        .collect()
+}
+
+fn new_game(client: &reqwest::blocking::Client, base: &str, seat: &Seat) -> Result<String, String> {
+    let challenge = post(
+        client,
+        &format!("{base}/challenges"),
+        Some(&seat.white.1),
+        &json!({"rules": "standard", "days_per_move": 3, "color": "white", "opponent": seat.black.0}),
+    )?;
+    let id = challenge["id"].as_str().unwrap();
+    let game = post(
+        client,
+        &format!("{base}/challenges/{id}/accept"),
+        Some(&seat.black.1),
+        &json!({}),
+    )?;
+    Ok(game["id"].as_str().unwrap().to_owned())
+}
+
+/// A move request's ply and latency (`None`: it failed).
+type Sample = (usize, Option<Duration>);
+
+/// Plays the seat's games until `until`, sending request `k` to instance
+/// `k % bases.len()`; with `pace`, one request every `pace`.
+fn drive(
+    bases: &[String],
+    seat: &Seat,
+    lines: &[Vec<String>],
+    until: Instant,
+    pace: Option<Duration>,
+) -> Vec<Sample> {
+    let client = reqwest::blocking::Client::new();
+    let mut samples = Vec::new();
+    let mut next_due = Instant::now();
+    let mut requests = 0usize;
+    let mut base = || {
+        requests += 1;
+        bases[requests % bases.len()].clone()
+    };
+    for line in lines.iter().cycle() {
+        if Instant::now() >= until {
+            return samples;
+        }
+        let Ok(game) = new_game(&client, &base(), seat) else {
+            samples.push((0, None));
+            continue;
+        };
+        for (ply, uci) in line.iter().enumerate() {
+            // Latency counts from when the request was due, not sent.
+            let due = match pace {
+                Some(pace) => {
+                    std::thread::sleep(next_due.saturating_duration_since(Instant::now()));
+                    next_due += pace;
+                    next_due - pace
+                }
+                None => Instant::now(),
+            };
+            if due >= until {
+                return samples;
+            }
+            let token = if ply % 2 == 0 {
+                &seat.white.1
+            } else {
+                &seat.black.1
+            };
+            let url = format!("{}/games/{game}/moves", base());
+            // The status is all a client playing a known line needs.
+            let answer = send(
+                &client,
+                &url,
+                Some(token),
+                &json!({"move": uci, "ply": ply}),
+            );
+            let latency = answer.is_ok().then(|| due.elapsed());
+            samples.push((ply, latency));
+            if latency.is_none() {
+                break; // out of step with the game: start another
+            }
+        }
+    }
+    unreachable!("the lines cycle forever")
+}
+
+struct Run {
+    moves_per_second: f64,
+    errors: usize,
+    /// Sorted latencies of the answered moves.
+    latencies: Vec<Duration>,
+    samples: Vec<Sample>,
+}
+
+impl Run {
+    fn percentile(&self, p: f64) -> f64 {
+        let i =
+            ((self.latencies.len() as f64 * p).ceil() as usize).clamp(1, self.latencies.len()) - 1;
+        self.latencies[i].as_secs_f64() * 1000.0
+    }
+
+    fn mean_ms(&self, plies: std::ops::Range<usize>) -> f64 {
+        let picked: Vec<Duration> = self
+            .samples
+            .iter()
+            .filter(|(ply, _)| plies.contains(ply))
+            .filter_map(|(_, latency)| *latency)
+            .collect();
+        picked.iter().sum::<Duration>().as_secs_f64() * 1000.0 / picked.len().max(1) as f64
+    }
+}
+
+fn run(
+    bases: &[String],
+    seats: &[Seat],
+    lines: &[Vec<String>],
+    seconds: u64,
+    rate: Option<f64>,
+) -> Run {
+    let start = Instant::now();
+    let until = start + Duration::from_secs(seconds);
+    // With a total rate, each client sends its share, the clients' first
+    // requests spread over one period.
+    let pace = rate.map(|rate| Duration::from_secs_f64(seats.len() as f64 / rate));
+    let samples: Vec<Sample> = std::thread::scope(|scope| {
+        let handles: Vec<_> = seats
+            .iter()
+            .enumerate()
+            .map(|(i, seat)| {
+                let offset = &lines[i % lines.len()..];
+                scope.spawn(move || {
+                    if let Some(pace) = pace {
+                        std::thread::sleep(pace.mul_f64(i as f64 / seats.len() as f64));
+                    }
+                    drive(bases, seat, offset, until, pace)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    let elapsed = start.elapsed().as_secs_f64();
+    let mut latencies: Vec<Duration> = samples.iter().filter_map(|(_, l)| *l).collect();
+    latencies.sort();
+    Run {
+        moves_per_second: latencies.len() as f64 / elapsed,
+        errors: samples.iter().filter(|(_, l)| l.is_none()).count(),
+        latencies,
+        samples,
+    }
+}
+
+/// One-row durable transactions per second on SQLite with the server's own
+/// connection settings, from `threads` threads.
+fn sqlite_baseline(url: &str, threads: usize, seconds: u64) -> f64 {
+    let pool = open_database(url).unwrap();
+    let mut conn = pool.get().unwrap();
+    diesel::sql_query("CREATE TABLE bench_commits (id INTEGER PRIMARY KEY, at BIGINT NOT NULL)")
+        .execute(&mut conn)
+        .unwrap();
+    drop(conn);
+    let commits = AtomicUsize::new(0);
+    let start = Instant::now();
+    let until = start + Duration::from_secs(seconds);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let mut conn = pool.get().unwrap();
+                while Instant::now() < until {
+                    write_transaction(&mut conn, |conn| {
+                        diesel::sql_query("INSERT INTO bench_commits (at) VALUES (1)").execute(conn)
+                    })
+                    .unwrap();
+                    commits.fetch_add(1, Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    commits.into_inner() as f64 / start.elapsed().as_secs_f64()
+}
+
+/// One-row INSERT transactions per second by pgbench with `clients`
+/// clients (synchronous commit, as the server runs).
+fn postgres_baseline(url: &str, clients: usize, seconds: u64) -> f64 {
+    let mut conn = PgConnection::establish(url).unwrap();
+    diesel::sql_query("CREATE TABLE bench_commits (id BIGSERIAL PRIMARY KEY, at BIGINT NOT NULL)")
+        .execute(&mut conn)
+        .unwrap();
+    let script = std::env::temp_dir().join(format!("kingpost-bench-{}.sql", std::process::id()));
+    std::fs::write(&script, "INSERT INTO bench_commits (at) VALUES (1);\n").unwrap();
+    let output = Command::new("pgbench")
+        .args([
+            "-n",
+            "-j",
+            "2",
+            "-c",
+            &clients.to_string(),
+            "-T",
+            &seconds.to_string(),
+            "-f",
+        ])
+        .arg(&script)
+        .arg(url)
+        .output()
+        .expect("pgbench (from the Postgres client tools) on the PATH");
+    let _ = std::fs::remove_file(&script);
+    let text = String::from_utf8_lossy(&output.stdout);
+    text.lines()
+        .find_map(|line| line.strip_prefix("tps = "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|tps| tps.parse().ok())
+        .unwrap_or_else(|| {
+            panic!(
+                "pgbench said:\n{text}{}",
+                String::from_utf8_lossy(&output.stderr)
+            )
+        })
+}
+
+fn print_run(label: &str, run: &Run, baseline: f64) {
+    println!(
+        "{label:<34} {:>9.0} {:>7.2} {:>8.2} {:>8.2} {:>8.2} {:>7}",
+        run.moves_per_second,
+        run.moves_per_second / baseline,
+        run.percentile(0.50),
+        run.percentile(0.95),
+        run.percentile(0.99),
+        run.errors
+    );
+}
+
+/// The benchmark on one database, `instances` counts of servers over it.
+fn bench_database(
+    name: &str,
+    url: &str,
+    baseline: f64,
+    instance_counts: &[usize],
+    options: &Options,
+    lines: &[Vec<String>],
+) {
+    let run_id = format!("m{}{}", std::process::id(), &name[..1]);
+    println!(
+        "\n{name}: baseline {baseline:.0} one-row durable transactions/s ({} clients)",
+        options.clients
+    );
+    println!(
+        "{:<34} {:>9} {:>7} {:>8} {:>8} {:>8} {:>7}",
+        "run", "moves/s", "ratio", "p50 ms", "p95 ms", "p99 ms", "errors"
+    );
+    for &instances in instance_counts {
+        let servers: Vec<Server> = (0..instances)
+            .map(|_| Server::start(url, &["--no-rate-limits"]))
+            .collect();
+        let bases: Vec<String> = servers.iter().map(|s| s.base.clone()).collect();
+        let seats = seats(&bases[0], options.clients, &format!("{run_id}i{instances}"));
+        let peak = run(&bases, &seats, lines, options.seconds, None);
+        print_run(&format!("peak, {instances} instance(s)"), &peak, baseline);
+        if instances == 1 {
+            let half = run(
+                &bases,
+                &seats,
+                lines,
+                options.seconds,
+                Some(peak.moves_per_second / 2.0),
+            );
+            print_run("half of the peak, 1 instance", &half, baseline);
+            let (early, late) = (peak.mean_ms(EARLY_PLIES), peak.mean_ms(LATE_PLIES));
+            println!(
+                "cost by ply (peak run): mean {early:.2} ms at plies 1-40, {late:.2} ms at plies 281-320, ratio {:.2}",
+                late / early
+            );
+        }
+    }
+}
+
+fn main() {
+    let options = options();
+    let mut rng = SmallRng::seed_from_u64(7);
+    let lines: Vec<Vec<String>> = (0..16).map(|_| playable_line(&mut rng)).collect();
+    println!(
+        "move requests vs the database's durable commit rate: {} clients, {} s a run, release build",
+        options.clients, options.seconds
+    );
+
+    let wanted = |name: &str| options.only.as_deref().is_none_or(|only| only == name);
+    if wanted("sqlite") {
+        sqlite(&options, &lines);
+    }
+    if wanted("postgres") {
+        postgres(&options, &lines);
+    }
+}
+
+fn sqlite(options: &Options, lines: &[Vec<String>]) {
+    let dir = std::env::temp_dir().join(format!("kingpost-moves-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let baseline = sqlite_baseline(
+        &dir.join("baseline.sqlite3").display().to_string(),
+        options.clients,
+        options.seconds,
+    );
+    let url = dir.join("moves.sqlite3").display().to_string();
+    bench_database("SQLite", &url, baseline, &[1], options, lines);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn postgres(options: &Options, lines: &[Vec<String>]) {
+    let Ok(mut admin) = PgConnection::establish(&options.postgres) else {
+        println!("\nPostgres: not reachable at {}, skipped", options.postgres);
+        return;
+    };
+    let schema = format!("bench_moves_{}", std::process::id());
+    diesel::sql_query(format!("CREATE SCHEMA {schema}"))
+        .execute(&mut admin)
+        .unwrap();
+    let separator = if options.postgres.contains('?') {
+        '&'
+    } else {
+        '?'
+    };
+    let url = format!(
+        "{}{separator}options=-csearch_path%3D{schema}",
+        options.postgres
+    );
+    let baseline = postgres_baseline(&url, options.clients, options.seconds);
+    bench_database("Postgres", &url, baseline, &[1, 2, 4], options, lines);
+    diesel::sql_query(format!("DROP SCHEMA {schema} CASCADE"))
+        .execute(&mut admin)
+        .unwrap();
+}
