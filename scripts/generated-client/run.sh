@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Generates a Python client from openapi/openapi.json with openapi-python-client
+# (fresh each run, never committed) and has it play a whole game against a
+# live `kingpost serve`: a spec change that breaks generated clients fails here.
+#   bash scripts/generated-client/run.sh     (needs .venv with openapi-python-client)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+KINGPOST=${KINGPOST:-target/debug/kingpost}
+PYTHON=${PYTHON:-.venv/bin/python}
+GENERATOR=${GENERATOR:-.venv/bin/openapi-python-client}
+[ -x "$KINGPOST" ] || cargo build -q --bin kingpost
+PORT=${PORT:-18767}
+WORK=$(mktemp -d)
+"$KINGPOST" serve --bind "127.0.0.1:$PORT" --database-url "$WORK/client.sqlite3" 2> "$WORK/server.log" &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
+
+"$GENERATOR" generate --path openapi/openapi.json --meta none --output-path "$WORK/kingpost_client" > "$WORK/generate.log" 2>&1 \
+    || { cat "$WORK/generate.log"; exit 1; }
+for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/api/v1/variants" > /dev/null && break; sleep 0.1; done
+PYTHONPATH="$WORK" "$PYTHON" scripts/generated-client/play.py "http://127.0.0.1:$PORT"
