@@ -2,6 +2,7 @@
 //! builds it, against SQLite and (when `KINGPOST_TEST_DATABASE_URL` is set,
 //! as CI sets it) against Postgres.
 
+mod conformance;
 mod support;
 
 mod auth;

@@ -203,7 +203,7 @@ impl<'a> Call<'a> {
         B: MessageBody,
     {
         let mut req = test::TestRequest::default()
-            .method(self.method)
+            .method(self.method.clone())
             .uri(&self.path);
         if let Some(token) = self.token {
             req = req.insert_header(("Authorization", format!("Bearer {token}")));
@@ -223,6 +223,11 @@ impl<'a> Call<'a> {
         let status = response.status();
         let headers = response.headers().clone();
         let bytes = test::read_body(response).await;
+        let content_type = headers
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        crate::conformance::check(&self.method, &self.path, status, content_type, &bytes);
         let body = if bytes.is_empty() {
             Value::Null
         } else {
