@@ -12,14 +12,6 @@ use utoipa::ToSchema;
 
 /// A problem report (RFC 9457).
 #[derive(Debug, Serialize, ToSchema)]
-#[schema(example = json!({
-    "type": "urn:kingpost:problem:stale-ply",
-    "title": "The game has moved on",
-    "status": 409,
-    "detail": "the move was computed for ply 3, but the game is at ply 4",
-    "code": "stale_ply",
-    "current_ply": 4
-}))]
 pub struct Problem {
     /// A URI naming the kind of problem; stable, one per `code`.
     #[serde(rename = "type")]

@@ -1,10 +1,12 @@
 //! The OpenAPI 3.1 document: paths collected from the routes themselves,
 //! with the API's description and security scheme added here.
 
+use std::collections::BTreeMap;
+
 use utoipa::{
     Modify, OpenApi as _,
     openapi::{
-        OpenApi,
+        OpenApi, RefOr, Schema,
         security::{HttpAuthScheme, HttpBuilder, SecurityScheme},
     },
 };
@@ -144,5 +146,36 @@ pub fn finish(paths: OpenApi) -> OpenApi {
     let mut document = ApiDoc::openapi();
     document.merge(paths);
     RateLimitAnswers.modify(&mut document);
+    RecordedExamples.modify(&mut document);
     document
+}
+
+/// Shows with each schema the example recorded from a real request or
+/// answer by the API tests (`KINGPOST_RECORD_EXAMPLES=1`): what a client
+/// will really get, never written by hand.
+struct RecordedExamples;
+
+impl Modify for RecordedExamples {
+    fn modify(&self, openapi: &mut OpenApi) {
+        let recorded: BTreeMap<String, serde_json::Value> =
+            serde_json::from_str(include_str!("../../openapi/examples.json"))
+                .expect("openapi/examples.json is a JSON object");
+        let Some(components) = openapi.components.as_mut() else {
+            return;
+        };
+        for (name, example) in recorded {
+            if let Some(RefOr::T(schema)) = components.schemas.get_mut(&name) {
+                let (one, many) = match schema {
+                    Schema::Object(s) => (&mut s.example, &mut s.examples),
+                    Schema::Array(s) => (&mut s.example, &mut s.examples),
+                    Schema::OneOf(s) => (&mut s.example, &mut s.examples),
+                    Schema::AllOf(s) => (&mut s.example, &mut s.examples),
+                    Schema::AnyOf(s) => (&mut s.example, &mut s.examples),
+                    _ => continue,
+                };
+                *one = None;
+                *many = vec![example];
+            }
+        }
+    }
 }

@@ -89,31 +89,6 @@ pub enum GameStatus {
 
 /// A game as its players and watchers see it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
-#[schema(example = json!({
-    "id": "Jt3kQ8mZp0aLx7Rc",
-    "rules": "teleporting-kings",
-    "variant": "Teleporting Kings",
-    "start": {"kind": "standard"},
-    "white": {"username": "alice", "on_vacation": false},
-    "black": {"username": "bob", "on_vacation": false},
-    "initial_fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 Tt",
-    "fen": "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 Tt",
-    "ply": 1,
-    "turn": "black",
-    "status": "started",
-    "result": null,
-    "termination": null,
-    "check": false,
-    "days_per_move": 3,
-    "deadline": "2026-12-03T12:00:00.000Z",
-    "time_left_seconds": 259200,
-    "draw_offer": null,
-    "claimable_draw": null,
-    "moves": [{"ply": 1, "uci": "e2e4", "san": "e4", "played_at": "2026-11-30T12:00:00.000Z"}],
-    "legal_moves": [{"uci": "e7e5", "san": "e5"}],
-    "created_at": "2026-11-30T11:00:00.000Z",
-    "updated_at": "2026-11-30T12:00:00.000Z"
-}))]
 pub struct GameView {
     pub id: String,
     /// The rule set's key.

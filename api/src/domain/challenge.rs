@@ -58,13 +58,6 @@ impl ColorChoice {
 /// A challenge to make.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({
-    "rules": "teleporting-kings",
-    "start": {"kind": "chess960", "id": 421},
-    "days_per_move": 3,
-    "color": "random",
-    "opponent": "bob"
-}))]
 pub struct CreateChallengeRequest {
     /// A rule set key from `GET /api/v1/variants`.
     pub rules: String,

@@ -27,7 +27,6 @@ const MAX_PLIES: usize = 40;
 /// Lines of moves, each beginning with an opponent's move and alternating.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"lines": [["e7e5", "g1f3", "b8c6", "f1b5"], ["c7c5", "g1f3"]]}))]
 pub struct Conditionals {
     /// Each line: the opponent's move, the reply, the opponent's next move,
     /// the reply... in UCI or SAN when stored, canonical UCI when read.

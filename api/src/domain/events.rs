@@ -67,13 +67,6 @@ impl EventKind {
 
 /// An event as streams, webhooks and the log show it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
-#[schema(example = json!({
-    "id": 42,
-    "type": "opponent_moved",
-    "created_at": "2026-11-30T12:00:00.000Z",
-    "game_id": "Jt3kQ8mZp0aLx7Rc",
-    "data": {"ply": 2, "uci": "e7e5", "san": "e5", "deadline": "2026-12-03T12:00:00.000Z"}
-}))]
 pub struct EventView {
     /// Increasing: resume after it with `Last-Event-ID` or `?since=`.
     pub id: i64,

@@ -18,13 +18,6 @@ pub const REFRESH_LIFETIME: Millis = 30 * DAY;
 
 /// A signed-in session's tokens (the OAuth 2 token response).
 #[derive(Serialize, ToSchema)]
-#[schema(example = json!({
-    "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJhYmMifQ.c2lnbmF0dXJl",
-    "token_type": "Bearer",
-    "expires_in": 900,
-    "refresh_token": "Vx1qz0Lr8fN2kP5sT7wY9aC3eG6iJ4mO8uR1tB0dF2h",
-    "scope": "game:read game:play challenge:write"
-}))]
 pub struct TokenResponse {
     /// A JWT to send as `Authorization: Bearer <access_token>`.
     pub access_token: String,

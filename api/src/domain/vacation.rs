@@ -57,14 +57,6 @@ pub fn extension(account: &Account, turn_started_at: Millis, now: Millis) -> Mil
 
 /// A vacation state as the API shows it.
 #[derive(Debug, Serialize, ToSchema)]
-#[schema(example = json!({
-    "on_vacation": true,
-    "balance_days": 1.5,
-    "since": "2026-11-30T12:00:00.000Z",
-    "ends_at": "2026-12-02T00:00:00.000Z",
-    "yearly_allowance_days": 30,
-    "cap_days": 30
-}))]
 pub struct VacationView {
     pub on_vacation: bool,
     /// Vacation time left, in days.

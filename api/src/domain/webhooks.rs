@@ -29,11 +29,6 @@ const LEASE: Millis = 60 * SECOND;
 /// A webhook to register.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({
-    "url": "https://bot.example/kingpost",
-    "secret": "a long random string shared with the receiver",
-    "events": ["opponent_moved", "game_finished"]
-}))]
 pub struct CreateWebhookRequest {
     /// An `http://` or `https://` URL that receives the events.
     pub url: String,

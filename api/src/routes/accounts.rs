@@ -17,7 +17,6 @@ use crate::{
 /// A new account.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"username": "alice", "password": "correct horse battery"}))]
 pub struct CreateAccountRequest {
     /// 3 to 20 characters: letters, digits, `_` and `-`, beginning with a
     /// letter or digit. Unique regardless of case.
@@ -30,7 +29,6 @@ pub struct CreateAccountRequest {
 
 /// An account, as its owner sees it.
 #[derive(Debug, Serialize, ToSchema)]
-#[schema(example = json!({"id": "q8Xz3LmN0pR5sT7u", "username": "alice", "created_at": "2026-11-30T12:00:00.000Z"}))]
 pub struct AccountView {
     pub id: String,
     pub username: String,

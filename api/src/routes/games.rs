@@ -28,7 +28,6 @@ use crate::{
 /// A move to play.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"move": "e2e4", "ply": 0}))]
 pub struct MoveRequest {
     /// The move in UCI or SAN (RULES.md, notation).
     #[serde(rename = "move")]

@@ -286,13 +286,6 @@ pub struct ImportErrorView {
 
 /// What an import did.
 #[derive(Debug, Serialize, ToSchema)]
-#[schema(example = json!({
-    "imported": 1, "duplicates": 0, "rejected": 1,
-    "games": [
-        {"index": 1, "id": "p0Q8zLmN3xR5tV7w", "duplicate": false, "error": null},
-        {"index": 2, "id": null, "duplicate": false, "error": {"ply": 3, "move": "Ke3", "reason": "`Ke3` is not a legal move in rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"}}
-    ]
-}))]
 pub struct ImportReport {
     pub imported: usize,
     pub duplicates: usize,

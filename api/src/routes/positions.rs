@@ -13,7 +13,6 @@ use crate::{
 /// A position to analyse.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"rules": "switching", "fen": "1RB3k1/5ppp/8/8/8/8/8/K7 w - - 0 1"}))]
 pub struct AnalyzeRequest {
     /// A rule set key.
     pub rules: String,
@@ -32,13 +31,6 @@ pub struct OutcomeView {
 
 /// What the rules say of a position.
 #[derive(Debug, Serialize, ToSchema)]
-#[schema(example = json!({
-    "fen": "1RB3k1/5ppp/8/8/8/8/8/K7 w - - 0 1",
-    "turn": "white",
-    "check": false,
-    "legal_moves": [{"uci": "b8c8", "san": "Rb8c8#"}],
-    "outcome": null
-}))]
 pub struct AnalysisView {
     /// The position's FEN as kingpost writes it.
     pub fen: String,

@@ -17,7 +17,6 @@ use crate::{
 /// The OAuth 2 password grant.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"grant_type": "password", "username": "alice", "password": "correct horse battery"}))]
 pub struct PasswordGrantRequest {
     /// Always `password`.
     pub grant_type: PasswordGrant,
@@ -35,7 +34,6 @@ pub enum PasswordGrant {
 /// A refresh token to trade.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"refresh_token": "Vx1qz0Lr8fN2kP5sT7wY9aC3eG6iJ4mO8uR1tB0dF2h"}))]
 pub struct RefreshRequest {
     #[schema(value_type = String)]
     pub refresh_token: Secret,

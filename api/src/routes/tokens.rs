@@ -16,7 +16,6 @@ use crate::{
 /// A personal access token to create.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"name": "my bot", "scopes": ["game:read", "game:play"], "expires_in_days": 90}))]
 pub struct CreateTokenRequest {
     /// A name to recognise the token by, 1 to 100 characters.
     pub name: String,
@@ -33,14 +32,6 @@ fn default_days() -> i64 {
 
 /// A personal access token; `token` only in the answer that creates it.
 #[derive(Debug, Serialize, ToSchema)]
-#[schema(example = json!({
-    "id": "b3Nz8KqL2mW5xV7c",
-    "name": "my bot",
-    "scopes": ["game:read", "game:play"],
-    "created_at": "2026-11-30T12:00:00.000Z",
-    "expires_at": "2027-02-28T12:00:00.000Z",
-    "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJhYmMifQ.c2lnbmF0dXJl"
-}))]
 pub struct TokenView {
     pub id: String,
     pub name: String,

@@ -7,13 +7,6 @@ use utoipa::ToSchema;
 
 /// A rule set of RULES.md.
 #[derive(Debug, Serialize, ToSchema)]
-#[schema(example = json!({
-    "key": "teleporting-kings",
-    "name": "Teleporting Kings",
-    "name_960": "Teleporting Kings 960",
-    "starts": ["standard", "chess960", "fen"],
-    "notation": "A teleport is written as a king move: UCI e1c5, SAN Kc5."
-}))]
 pub struct VariantView {
     /// The key used in challenges and games.
     pub key: String,

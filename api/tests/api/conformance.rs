@@ -4,7 +4,7 @@
 //! that status, and a JSON body must validate against the declared schema.
 
 use std::{
-    collections::HashMap,
+    collections::{BTreeMap, HashMap},
     sync::{Mutex, OnceLock},
 };
 
@@ -123,6 +123,9 @@ pub fn check(method: &Method, path: &str, status: StatusCode, content_type: &str
     for document in documents {
         let value: Value = serde_json::from_slice(document)
             .unwrap_or_else(|e| panic!("{operation_name} {status}: not JSON ({e})"));
+        if status.is_success() || media_type == "application/problem+json" {
+            record_example(&content["schema"], &value);
+        }
         let errors: Vec<String> = validator
             .iter_errors(&value)
             .map(|e| format!("{} at {}", e, e.instance_path()))
@@ -131,6 +134,102 @@ pub fn check(method: &Method, path: &str, status: StatusCode, content_type: &str
             errors.is_empty(),
             "{operation_name} {status}: the body does not match the spec:\n{}\n{value:#}",
             errors.join("\n")
+        );
+    }
+}
+
+/// The file of examples recorded from real requests and answers, which the
+/// OpenAPI document shows for each schema.
+const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi/examples.json");
+
+/// With `KINGPOST_RECORD_EXAMPLES=1`, keeps `value` as the example of the
+/// schema `schema` names (the first seen of each), in `openapi/examples.json`.
+fn record_example(schema: &Value, value: &Value) {
+    static RECORDED: OnceLock<Option<Mutex<BTreeMap<String, Value>>>> = OnceLock::new();
+    let Some(recorded) = RECORDED
+        .get_or_init(|| std::env::var_os("KINGPOST_RECORD_EXAMPLES").map(|_| Mutex::default()))
+    else {
+        return;
+    };
+    let Some(name) = schema_name(schema) else {
+        return;
+    };
+    let mut recorded = recorded.lock().unwrap();
+    if recorded.contains_key(name) {
+        return;
+    }
+    recorded.insert(name.to_owned(), value.clone());
+    let text = serde_json::to_string_pretty(&*recorded).unwrap() + "\n";
+    let partial = format!("{EXAMPLES}.partial");
+    std::fs::write(&partial, text).unwrap();
+    std::fs::rename(&partial, EXAMPLES).unwrap();
+}
+
+/// `X` of a schema that is `{"$ref": "#/components/schemas/X"}`.
+fn schema_name(schema: &Value) -> Option<&str> {
+    schema["$ref"]
+        .as_str()?
+        .strip_prefix("#/components/schemas/")
+}
+
+/// Records the example of a request body (see `record_example`).
+pub fn record_request(method: &Method, path: &str, body: &Value) {
+    let paths = spec().document["paths"].as_object().unwrap();
+    let Some(template) = template_of(paths, path.split('?').next().unwrap()) else {
+        return;
+    };
+    let operation = &paths[template][method.as_str().to_ascii_lowercase()];
+    record_example(
+        &operation["requestBody"]["content"]["application/json"]["schema"],
+        body,
+    );
+}
+
+/// Every schema that an operation takes or answers as JSON has an example
+/// recorded from a real exchange, and the example fits its schema today.
+#[test]
+fn every_exchanged_schema_has_a_recorded_example() {
+    if std::env::var_os("KINGPOST_RECORD_EXAMPLES").is_some() {
+        return; // this run writes the examples the document shows after a rebuild
+    }
+    let document = &spec().document;
+    let examples = &document["components"]["schemas"];
+    let mut exchanged = std::collections::BTreeSet::new();
+    for item in document["paths"].as_object().unwrap().values() {
+        for operation in item.as_object().unwrap().values() {
+            let bodies = operation["requestBody"]["content"].as_object().into_iter();
+            let answers = operation["responses"]
+                .as_object()
+                .into_iter()
+                .flat_map(|r| r.values())
+                .filter_map(|r| r["content"].as_object());
+            for contents in bodies.chain(answers) {
+                for (media_type, content) in contents {
+                    if media_type.contains("json") {
+                        exchanged.extend(schema_name(&content["schema"]));
+                    }
+                }
+            }
+        }
+    }
+    assert!(exchanged.len() > 20, "{exchanged:?}");
+    for name in exchanged {
+        let schema = &examples[name];
+        let shown = schema["examples"][0].clone();
+        assert!(
+            !shown.is_null(),
+            "{name} has no recorded example: run KINGPOST_RECORD_EXAMPLES=1 cargo test -p kingpost-api --test api, then kingpost openapi"
+        );
+        let mut root = json!({"$ref": format!("#/components/schemas/{name}")});
+        root["components"] = document["components"].clone();
+        let validator = jsonschema::validator_for(&root).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&shown)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{name}'s example is off its schema: {errors:?}"
         );
     }
 }

@@ -110,6 +110,14 @@ async fn read_events<B: MessageBody + Unpin>(body: &mut B, count: usize) -> Vec<
         while let Some(end) = text.find('\n') {
             let line: String = text.drain(..=end).collect();
             if !line.trim().is_empty() {
+                // Each streamed event is an answer too: checked against the spec.
+                crate::conformance::check(
+                    &actix_web::http::Method::GET,
+                    "/api/v1/stream/events",
+                    actix_web::http::StatusCode::OK,
+                    "application/x-ndjson",
+                    line.trim().as_bytes(),
+                );
                 events.push(serde_json::from_str(line.trim()).unwrap());
             }
         }

@@ -39,6 +39,15 @@ fn every_operation_is_named_tagged_and_summarised() {
                 "{id}: no summary"
             );
             for (status, response) in operation["responses"].as_object().unwrap() {
+                // JSON is always a named schema, so generated clients get named types.
+                for (media_type, content) in response["content"].as_object().into_iter().flatten() {
+                    if media_type.contains("json") {
+                        assert!(
+                            content["schema"]["$ref"].is_string(),
+                            "{id} {status} {media_type}: not a named schema"
+                        );
+                    }
+                }
                 if status.starts_with('4') {
                     let schema = &response["content"]["application/problem+json"]["schema"]["$ref"];
                     assert_eq!(schema, "#/components/schemas/Problem", "{id} {status}");

@@ -211,6 +211,7 @@ impl<'a> Call<'a> {
         for (name, value) in self.headers {
             req = req.insert_header((name, value));
         }
+        let sent = self.body.clone();
         if let Some(body) = self.body {
             req = req.set_json(body);
         }
@@ -228,6 +229,9 @@ impl<'a> Call<'a> {
             .and_then(|v| v.to_str().ok())
             .unwrap_or("");
         crate::conformance::check(&self.method, &self.path, status, content_type, &bytes);
+        if let Some(sent) = sent.filter(|_| status.is_success()) {
+            crate::conformance::record_request(&self.method, &self.path, &sent);
+        }
         let body = if bytes.is_empty() {
             Value::Null
         } else {
