@@ -129,3 +129,34 @@ pub struct GameView {
     pub created_at: String,
     pub updated_at: String,
 }
+
+/// Names a text body in the spec, so that every body has a named schema.
+macro_rules! text_schema {
+    ($name:ident, $description:literal) => {
+        #[doc = $description]
+        #[derive(Debug)]
+        pub struct $name;
+
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                utoipa::openapi::schema::ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::Type::String)
+                    .description(Some($description))
+                    .into()
+            }
+        }
+
+        impl ToSchema for $name {}
+    };
+}
+
+text_schema!(
+    PgnText,
+    "PGN text (`application/x-chess-pgn`): one game or many, separated by blank lines."
+);
+
+text_schema!(
+    EventStreamText,
+    "Server-Sent Events records (`text/event-stream`): `id:`, `event:` and `data:` lines, \
+     `data` holding an EventView as JSON."
+);

@@ -23,6 +23,7 @@ use crate::{
     error::{ApiError, Problem},
     models::event,
     notify::{account_signal, wait_for},
+    views::EventStreamText,
 };
 
 /// Seconds between two keep-alive lines of an idle stream.
@@ -79,7 +80,7 @@ fn write_events(format: Format, events: &[EventView]) -> String {
     responses(
         (status = 200, description = "The events, one a line (or SSE records)", content(
             (EventView = "application/x-ndjson"),
-            (String = "text/event-stream"),
+            (EventStreamText = "text/event-stream"),
         )),
         (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The token lacks `game:read`", body = Problem, content_type = "application/problem+json"),

@@ -18,6 +18,7 @@ use crate::{
     domain::pgn::{self, ArchiveFormat, ArchivedGame, Imported},
     error::{ApiError, Problem},
     models::{account, game::ArchiveFilter},
+    views::PgnText,
 };
 
 pub const PGN: &str = "application/x-chess-pgn";
@@ -32,7 +33,7 @@ const PAGE: i64 = 100;
     tag = "pgn",
     params(("id" = String, Path, description = "The game")),
     responses(
-        (status = 200, description = "The game in PGN", body = String, content_type = "application/x-chess-pgn"),
+        (status = 200, description = "The game in PGN", body = PgnText, content_type = "application/x-chess-pgn"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -175,7 +176,7 @@ fn filter_of(query: &ArchiveQuery) -> Result<ArchiveFilter, ApiError> {
     params(("username" = String, Path, description = "The player"), ArchiveQuery),
     responses(
         (status = 200, description = "The games", content(
-            (String = "application/x-chess-pgn"),
+            (PgnText = "application/x-chess-pgn"),
             (ArchivedGame = "application/x-ndjson"),
         )),
         (status = 404, description = "No such user", body = Problem, content_type = "application/problem+json"),
@@ -220,7 +221,7 @@ pub struct MonthPath {
     ),
     responses(
         (status = 200, description = "The month's games", content(
-            (String = "application/x-chess-pgn"),
+            (PgnText = "application/x-chess-pgn"),
             (ArchivedGame = "application/x-ndjson"),
         )),
         (status = 404, description = "No such user or month", body = Problem, content_type = "application/problem+json"),
@@ -315,7 +316,7 @@ impl From<&ImportError> for ImportErrorView {
 /// stop the others; comments, NAGs and variations are skipped.
 #[utoipa::path(
     tag = "pgn",
-    request_body(content = String, content_type = "application/x-chess-pgn", description = "PGN text, up to 8 MiB"),
+    request_body(content = PgnText, content_type = "application/x-chess-pgn", description = "PGN text, up to 8 MiB"),
     responses(
         (status = 200, description = "What became of each game", body = ImportReport),
         (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),

@@ -38,15 +38,23 @@ fn every_operation_is_named_tagged_and_summarised() {
                 operation["summary"].as_str().is_some_and(|s| !s.is_empty()),
                 "{id}: no summary"
             );
+            for (media_type, content) in operation["requestBody"]["content"]
+                .as_object()
+                .into_iter()
+                .flatten()
+            {
+                assert!(
+                    content["schema"]["$ref"].is_string(),
+                    "{id} request {media_type}: not a named schema"
+                );
+            }
             for (status, response) in operation["responses"].as_object().unwrap() {
-                // JSON is always a named schema, so generated clients get named types.
+                // Every body is a named schema, so generated clients get named types.
                 for (media_type, content) in response["content"].as_object().into_iter().flatten() {
-                    if media_type.contains("json") {
-                        assert!(
-                            content["schema"]["$ref"].is_string(),
-                            "{id} {status} {media_type}: not a named schema"
-                        );
-                    }
+                    assert!(
+                        content["schema"]["$ref"].is_string(),
+                        "{id} {status} {media_type}: not a named schema"
+                    );
                 }
                 if status.starts_with('4') {
                     let schema = &response["content"]["application/problem+json"]["schema"]["$ref"];
