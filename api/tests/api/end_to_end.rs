@@ -127,4 +127,24 @@ fn serve_binary_plays_a_game_over_http() {
     }
     assert_eq!(game["result"], "0-1");
     assert_eq!(game["termination"], "checkmate");
+
+    // The HTTP server's own head limits (README, errors and limits): at
+    // most 96 header fields and 128 KiB of request head, `431` beyond.
+    let status_with = |headers: Vec<(String, String)>| {
+        let mut req = client.get(format!("{base}/api/v1/variants"));
+        for (name, value) in headers {
+            req = req.header(name, value);
+        }
+        req.send().unwrap().status().as_u16()
+    };
+    let many = |n: usize| {
+        (0..n)
+            .map(|i| (format!("x-field-{i}"), "v".to_owned()))
+            .collect()
+    };
+    assert_eq!(status_with(many(80)), 200);
+    assert_eq!(status_with(many(100)), 431);
+    let big = |bytes: usize| vec![("x-big".to_owned(), "a".repeat(bytes))];
+    assert_eq!(status_with(big(64 * 1024)), 200);
+    assert_eq!(status_with(big(200 * 1024)), 431);
 }
