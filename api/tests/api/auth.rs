@@ -9,7 +9,8 @@ use serde_json::{Value, json};
 use crate::{
     on_both_databases,
     support::{
-        Db, SECRET, clock, delete, get, init, play_all, post, sign_in, sign_up, start_game, state,
+        Db, SECRET, clock, delete, get, init, play_all, post, sign_in, sign_up,
+        start_standard_game, state,
     },
 };
 
@@ -176,15 +177,7 @@ async fn personal_tokens_and_scopes(db: Db) {
     );
 
     // The bot plays; the reader reads but may not play or challenge.
-    let game = start_game(
-        &app,
-        &bob,
-        &bot_jwt,
-        "alice",
-        "standard",
-        json!({"kind": "standard"}),
-    )
-    .await;
+    let game = start_standard_game(&app, &bob, &bot_jwt, "alice").await;
     let id = game["id"].as_str().unwrap();
     let game = play_all(&app, &game, &bob, &bot_jwt, &["e4", "e5"]).await;
     get(format!("/api/v1/games/{id}"))

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::{
     on_both_databases,
-    support::{Db, clock, get, init, post, sign_up, start_game, state},
+    support::{Db, clock, get, init, post, sign_up, start_standard_game, state},
 };
 
 on_both_databases!(
@@ -20,15 +20,7 @@ async fn racing_moves_apply_once(db: Db) {
     let app = init(state(&db, clock())).await;
     let alice = sign_up(&app, "alice").await;
     let bob = sign_up(&app, "bob").await;
-    let game = start_game(
-        &app,
-        &alice,
-        &bob,
-        "bob",
-        "standard",
-        json!({"kind": "standard"}),
-    )
-    .await;
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
     let id = game["id"].as_str().unwrap();
     for round in 0..5 {
         let path = format!("/api/v1/games/{id}/moves");
@@ -68,15 +60,7 @@ async fn racing_moves_on_two_instances(db: Db) {
     let two = init(state(&db, clock)).await;
     let alice = sign_up(&one, "alice").await;
     let bob = sign_up(&two, "bob").await;
-    let game = start_game(
-        &one,
-        &alice,
-        &bob,
-        "bob",
-        "standard",
-        json!({"kind": "standard"}),
-    )
-    .await;
+    let game = start_standard_game(&one, &alice, &bob, "bob").await;
     let path = format!("/api/v1/games/{}/moves", game["id"].as_str().unwrap());
     let (a, b) = futures_util::future::join(
         post(&path)

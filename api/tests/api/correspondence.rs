@@ -11,7 +11,8 @@ use serde_json::{Value, json};
 use crate::{
     on_both_databases,
     support::{
-        Db, clock, delete, get, init, play_all, post, sign_up_for_a_year, start_game, state,
+        Db, clock, delete, get, init, play_all, post, sign_up_for_a_year, start_game,
+        start_standard_game, state,
     },
 };
 
@@ -37,26 +38,10 @@ async fn timeout_by_sweeper_and_by_read(db: Db) {
     let app = init(state.clone()).await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
-    let swept = start_game(
-        &app,
-        &alice,
-        &bob,
-        "bob",
-        "standard",
-        json!({"kind": "standard"}),
-    )
-    .await;
+    let swept = start_standard_game(&app, &alice, &bob, "bob").await;
     assert_eq!(swept["time_left_seconds"], 3 * 86400, "three days per move");
     clock.advance(HOUR);
-    let read = start_game(
-        &app,
-        &alice,
-        &bob,
-        "bob",
-        "standard",
-        json!({"kind": "standard"}),
-    )
-    .await;
+    let read = start_standard_game(&app, &alice, &bob, "bob").await;
     let read = play_all(&app, &read, &alice, &bob, &["e4"]).await;
 
     // A minute before the first deadline nothing happens; a minute after,
@@ -213,15 +198,7 @@ async fn draw_offers(db: Db) {
     let app = init(state(&db, clock())).await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
-    let game = start_game(
-        &app,
-        &alice,
-        &bob,
-        "bob",
-        "standard",
-        json!({"kind": "standard"}),
-    )
-    .await;
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
     let path = path_of(&game);
     let offer = format!("{path}/draw-offer");
 
@@ -274,15 +251,7 @@ async fn draw_offers(db: Db) {
     assert_eq!(agreed.body["termination"], "agreement");
 
     // Offering while the opponent's offer stands is agreeing.
-    let game = start_game(
-        &app,
-        &alice,
-        &bob,
-        "bob",
-        "standard",
-        json!({"kind": "standard"}),
-    )
-    .await;
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
     post(format!("{}/draw-offer", path_of(&game)))
         .token(&bob)
         .send(&app)
@@ -303,15 +272,7 @@ async fn claims_and_automatic_draws(db: Db) {
     let bob = sign_up_for_a_year(&app, "bob").await;
     let shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"];
 
-    let game = start_game(
-        &app,
-        &alice,
-        &bob,
-        "bob",
-        "standard",
-        json!({"kind": "standard"}),
-    )
-    .await;
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
     let claim = format!("{}/claim-draw", path_of(&game));
     let refused = post(&claim).token(&alice).send(&app).await;
     refused.assert_problem(409, "claim_refused");
@@ -351,15 +312,7 @@ async fn claims_and_automatic_draws(db: Db) {
         .await;
     assert_eq!(drawn.assert_status(200)["termination"], "fifty_moves");
 
-    let fivefold = start_game(
-        &app,
-        &alice,
-        &bob,
-        "bob",
-        "standard",
-        json!({"kind": "standard"}),
-    )
-    .await;
+    let fivefold = start_standard_game(&app, &alice, &bob, "bob").await;
     let moves: Vec<&str> = shuffle.iter().cycle().take(16).copied().collect();
     let fivefold = play_all(&app, &fivefold, &alice, &bob, &moves).await;
     assert_eq!(
@@ -382,15 +335,7 @@ async fn vacation_stops_the_clock(db: Db) {
         "the first month's vacation"
     );
 
-    let game = start_game(
-        &app,
-        &alice,
-        &bob,
-        "bob",
-        "standard",
-        json!({"kind": "standard"}),
-    )
-    .await;
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
     let game = play_all(&app, &game, &alice, &bob, &["e4"]).await;
     let deadline = game["deadline"].as_str().unwrap().to_owned();
 
@@ -454,15 +399,7 @@ async fn conditional_moves(db: Db) {
     let app = init(state(&db, clock())).await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
-    let game = start_game(
-        &app,
-        &alice,
-        &bob,
-        "bob",
-        "standard",
-        json!({"kind": "standard"}),
-    )
-    .await;
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
     let path = path_of(&game);
     let conditionals = format!("{path}/conditionals");
     fn put<'a>(path: &str, token: &'a str, lines: Value) -> crate::support::Call<'a> {
@@ -560,17 +497,7 @@ async fn two_instances_sweep_each_game_once(db: Db) {
     let bob = sign_up_for_a_year(&app, "bob").await;
     let mut games = Vec::new();
     for _ in 0..6 {
-        games.push(
-            start_game(
-                &app,
-                &alice,
-                &bob,
-                "bob",
-                "standard",
-                json!({"kind": "standard"}),
-            )
-            .await,
-        );
+        games.push(start_standard_game(&app, &alice, &bob, "bob").await);
     }
     clock.advance(4 * DAY);
     let (a, b) = futures_util::future::join(sweep_once(&one), sweep_once(&two)).await;

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use crate::{
     on_both_databases,
-    support::{Db, clock, get, init, play_all, post, sign_up, start_game, state},
+    support::{Db, clock, get, init, play_all, post, sign_up, start_standard_game, state},
 };
 
 on_both_databases!(
@@ -19,15 +19,7 @@ async fn move_errors_change_nothing(db: Db) {
     let alice = sign_up(&app, "alice").await;
     let bob = sign_up(&app, "bob").await;
     let carol = sign_up(&app, "carol").await;
-    let game = start_game(
-        &app,
-        &alice,
-        &bob,
-        "bob",
-        "standard",
-        json!({"kind": "standard"}),
-    )
-    .await;
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
     let game = play_all(&app, &game, &alice, &bob, &["e4"]).await;
     let id = game["id"].as_str().unwrap();
     let path = format!("/api/v1/games/{id}/moves");

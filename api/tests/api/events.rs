@@ -20,7 +20,9 @@ use serde_json::{Value, json};
 
 use crate::{
     on_both_databases,
-    support::{Db, clock, get, init, play_all, post, sign_up_for_a_year, start_game, state},
+    support::{
+        Db, clock, get, init, play_all, post, sign_up_for_a_year, start_standard_game, state,
+    },
 };
 
 on_both_databases!(
@@ -37,15 +39,7 @@ async fn long_poll_released_by_a_move_or_timing_out(db: Db) {
     let app = init(state(&db, clock())).await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
-    let game = start_game(
-        &app,
-        &alice,
-        &bob,
-        "bob",
-        "standard",
-        json!({"kind": "standard"}),
-    )
-    .await;
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
     let path = path_of(&game);
     let first = get(&path).token(&bob).send(&app).await;
     let etag = first
@@ -144,15 +138,7 @@ async fn stream_of_every_event_type_and_resumption(db: Db) {
     );
     let mut body = response.into_body();
 
-    let game = start_game(
-        &app,
-        &alice,
-        &bob,
-        "bob",
-        "standard",
-        json!({"kind": "standard"}),
-    )
-    .await;
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
     let events = read_events(&mut body, 2).await;
     assert_eq!(events[0]["type"], "challenge_received");
     assert_eq!(events[1]["type"], "game_started");
@@ -346,15 +332,7 @@ async fn webhooks_signed_retried_and_kept(db: Db) {
         .assert_problem(422, "invalid_webhook");
 
     // The challenge queues a delivery; the receiver fails the first attempt.
-    let game = start_game(
-        &app,
-        &alice,
-        &bob,
-        "bob",
-        "standard",
-        json!({"kind": "standard"}),
-    )
-    .await;
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
     let client = webhooks::client();
     assert_eq!(deliver_once(&first, &client).await.unwrap(), 1);
     let log = get(format!("/api/v1/webhooks/{hook_id}/deliveries"))
@@ -465,15 +443,7 @@ async fn postgres_move_on_one_instance_wakes_the_other() {
     let two = init(state(&db, clock.clone())).await;
     let alice = sign_up_for_a_year(&one, "alice").await;
     let bob = sign_up_for_a_year(&one, "bob").await;
-    let game = start_game(
-        &one,
-        &alice,
-        &bob,
-        "bob",
-        "standard",
-        json!({"kind": "standard"}),
-    )
-    .await;
+    let game = start_standard_game(&one, &alice, &bob, "bob").await;
     let path = path_of(&game);
     let etag = get(&path)
         .token(&bob)

@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use crate::{
     on_both_databases,
-    support::{Db, clock, get, init, play_all, sign_up, start_game, state},
+    support::{Db, clock, get, init, play_all, sign_up, start_game, start_standard_game, state},
 };
 
 on_both_databases!(
@@ -44,15 +44,7 @@ async fn standard_to_checkmate(db: Db) {
     let app = init(state(&db, clock())).await;
     let alice = sign_up(&app, "alice").await;
     let bob = sign_up(&app, "bob").await;
-    let game = start_game(
-        &app,
-        &alice,
-        &bob,
-        "bob",
-        "standard",
-        json!({"kind": "standard"}),
-    )
-    .await;
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
     assert_eq!(game["white"]["username"], "alice");
     assert_eq!(game["ply"], 0);
     assert_eq!(game["legal_moves"].as_array().unwrap().len(), 20);

@@ -6,7 +6,7 @@ use serde_json::json;
 
 use crate::{
     on_both_databases,
-    support::{Db, clock, get, init, play_all, sign_up, start_game, state},
+    support::{Db, clock, get, init, play_all, sign_up, start_standard_game, state},
 };
 
 on_both_databases!(etag_and_not_modified, listing_and_paging);
@@ -15,15 +15,7 @@ async fn etag_and_not_modified(db: Db) {
     let app = init(state(&db, clock())).await;
     let alice = sign_up(&app, "alice").await;
     let bob = sign_up(&app, "bob").await;
-    let game = start_game(
-        &app,
-        &alice,
-        &bob,
-        "bob",
-        "standard",
-        json!({"kind": "standard"}),
-    )
-    .await;
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
     let path = format!("/api/v1/games/{}", game["id"].as_str().unwrap());
     let first = get(&path).token(&alice).send(&app).await;
     let etag = first
@@ -61,15 +53,7 @@ async fn listing_and_paging(db: Db) {
     // Five games a minute apart: Alice (White) to move in all of them.
     let mut ids = Vec::new();
     for _ in 0..5 {
-        let game = start_game(
-            &app,
-            &alice,
-            &bob,
-            "bob",
-            "standard",
-            json!({"kind": "standard"}),
-        )
-        .await;
+        let game = start_standard_game(&app, &alice, &bob, "bob").await;
         ids.push(game["id"].as_str().unwrap().to_owned());
         clock.advance(MINUTE);
     }

@@ -231,7 +231,7 @@ crate::on_both_databases!(
 async fn every_change_refused_to_the_wrong_caller(db: Db) {
     use actix_web::http::Method;
 
-    use crate::support::{Call, sign_up_for_a_year, start_game};
+    use crate::support::{Call, sign_up_for_a_year, start_standard_game};
 
     let app = init(state(&db, clock())).await;
     let alice = sign_up_for_a_year(&app, "alice").await;
@@ -250,15 +250,7 @@ async fn every_change_refused_to_the_wrong_caller(db: Db) {
         .as_str()
         .unwrap()
         .to_owned();
-    let game = start_game(
-        &app,
-        &alice,
-        &bob,
-        "bob",
-        "standard",
-        json!({"kind": "standard"}),
-    )
-    .await;
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
     let path = format!("/api/v1/games/{}", game["id"].as_str().unwrap());
     let before = get(&path).token(&alice).send(&app).await.body;
 

@@ -290,6 +290,21 @@ where
         .clone()
 }
 
+/// A standard game from the usual array, `challenger` White: its view.
+pub async fn start_standard_game<S, B>(
+    app: &S,
+    challenger: &str,
+    opponent: &str,
+    opponent_name: &str,
+) -> Value
+where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let start = json!({"kind": "standard"});
+    start_game(app, challenger, opponent, opponent_name, "standard", start).await
+}
+
 /// `challenger` challenges `opponent` (as White) and the opponent accepts:
 /// the new game's view.
 pub async fn start_game<S, B>(
