@@ -130,21 +130,31 @@ fn serve_binary_plays_a_game_over_http() {
 
     // The HTTP server's own head limits (README, errors and limits): at
     // most 96 header fields and 128 KiB of request head, `431` beyond.
+    // The server answers 431 and closes at once; a client still writing a
+    // head larger than its socket buffers may see that close as a reset
+    // before it reads the 431. Either way the request was refused, which
+    // `None` stands for here; a served request is always `Some(status)`.
     let status_with = |headers: Vec<(String, String)>| {
         let mut req = client.get(format!("{base}/api/v1/variants"));
         for (name, value) in headers {
             req = req.header(name, value);
         }
-        req.send().unwrap().status().as_u16()
+        match req.send() {
+            Ok(answer) => Some(answer.status().as_u16()),
+            Err(e) if e.is_request() => None,
+            Err(e) => panic!("{e}"),
+        }
     };
+    let refused = |status: Option<u16>| matches!(status, None | Some(431));
     let many = |n: usize| {
         (0..n)
             .map(|i| (format!("x-field-{i}"), "v".to_owned()))
             .collect()
     };
-    assert_eq!(status_with(many(80)), 200);
-    assert_eq!(status_with(many(100)), 431);
+    assert_eq!(status_with(many(80)), Some(200));
+    assert_eq!(status_with(many(100)), Some(431));
     let big = |bytes: usize| vec![("x-big".to_owned(), "a".repeat(bytes))];
-    assert_eq!(status_with(big(64 * 1024)), 200);
-    assert_eq!(status_with(big(200 * 1024)), 431);
+    assert_eq!(status_with(big(64 * 1024)), Some(200));
+    let too_big = status_with(big(200 * 1024));
+    assert!(refused(too_big), "{too_big:?}");
 }
