@@ -129,6 +129,7 @@ pub fn build(
         .app_data(web::QueryConfig::default().error_handler(error::query_error))
         .app_data(web::PathConfig::default().error_handler(error::path_error))
         .service(routes::docs::service(openapi_document()))
+        .configure(routes::web_client::configure)
         .into_utoipa_app();
     api_routes(app)
         .into_app()

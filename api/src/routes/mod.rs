@@ -11,6 +11,7 @@ pub mod positions;
 pub mod session;
 pub mod tokens;
 pub mod variants;
+pub mod web_client;
 
 use utoipa_actix_web::service_config::ServiceConfig;
 

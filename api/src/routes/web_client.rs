@@ -1,0 +1,75 @@
+//! The reference web client at `/`: plain HTML, CSS and JavaScript from
+//! `api/web`, embedded in the binary. It plays through the public API
+//! alone, so it is also a worked example for client authors.
+
+use actix_web::{HttpResponse, http::header, web};
+
+use crate::error::ApiError;
+
+/// Every file of the client: its name under `/web/` and its content type.
+const ASSETS: &[(&str, &str, &str)] = &[
+    (
+        "app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../web/app.js"),
+    ),
+    (
+        "api.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../web/api.js"),
+    ),
+    (
+        "moves.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../web/moves.js"),
+    ),
+    (
+        "pieces.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../web/pieces.js"),
+    ),
+    (
+        "app.css",
+        "text/css; charset=utf-8",
+        include_str!("../../web/app.css"),
+    ),
+    (
+        "icon.svg",
+        "image/svg+xml",
+        include_str!("../../web/icon.svg"),
+    ),
+];
+
+const INDEX: &str = include_str!("../../web/index.html");
+
+/// Nothing but this server's own files and API: no inline script, nothing
+/// from elsewhere, no framing.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
+     style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; \
+     form-action 'self'; frame-ancestors 'none'";
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route("/", web::get().to(index))
+        .route("/web/{file}", web::get().to(asset));
+}
+
+async fn index() -> HttpResponse {
+    page("text/html; charset=utf-8", INDEX)
+}
+
+async fn asset(file: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    ASSETS
+        .iter()
+        .find(|(name, _, _)| *name == file.as_str())
+        .map(|(_, content_type, body)| page(content_type, body))
+        .ok_or_else(|| ApiError::NotFound(format!("no file {file} in the web client")))
+}
+
+fn page(content_type: &str, body: &'static str) -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, content_type.to_owned()))
+        .insert_header((header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
+        // Small files that change with each release: always revalidated.
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .body(body)
+}

@@ -1,0 +1,87 @@
+//! The reference web client at `/`: its files are served from the binary
+//! with a strict content security policy, and load nothing from elsewhere.
+//! (scripts/web-e2e plays it in a real browser.)
+
+use crate::support::{Db, clock, get, init, state};
+
+/// The files a page or script names: `/web/x` in HTML, `./x.js` imports.
+fn referenced(text: &str) -> Vec<String> {
+    let mut files = Vec::new();
+    for (marker, end) in [("\"/web/", '"'), ("from \"./", '"')] {
+        for (at, _) in text.match_indices(marker) {
+            let rest = &text[at + marker.len()..];
+            files.push(rest[..rest.find(end).unwrap()].to_owned());
+        }
+    }
+    files
+}
+
+#[actix_web::test]
+async fn the_web_client_is_served_whole_and_self_contained() {
+    let db = Db::sqlite();
+    let app = init(state(&db, clock())).await;
+
+    let index = get("/").send(&app).await;
+    let html = index.assert_status(200).as_str().unwrap().to_owned();
+    assert_eq!(
+        index.headers.get("content-type").unwrap(),
+        "text/html; charset=utf-8"
+    );
+    let policy = index
+        .headers
+        .get("content-security-policy")
+        .unwrap()
+        .to_str()
+        .unwrap();
+    assert!(policy.contains("script-src 'self';"), "{policy}");
+    assert!(policy.contains("connect-src 'self';"), "{policy}");
+    assert!(!policy.contains("unsafe"), "{policy}");
+
+    // Every file reachable from the page is served, with its type, and
+    // none of them fetches anything from another origin.
+    let mut pending = referenced(&html);
+    let mut seen = Vec::new();
+    while let Some(file) = pending.pop() {
+        if seen.contains(&file) {
+            continue;
+        }
+        let answer = get(format!("/web/{file}")).send(&app).await;
+        let text = answer.assert_status(200).as_str().unwrap().to_owned();
+        let content_type = answer
+            .headers
+            .get("content-type")
+            .unwrap()
+            .to_str()
+            .unwrap();
+        let expected = match file.rsplit('.').next().unwrap() {
+            "js" => "text/javascript; charset=utf-8",
+            "css" => "text/css; charset=utf-8",
+            "svg" => "image/svg+xml",
+            other => panic!("unexpected file type {other}"),
+        };
+        assert_eq!(content_type, expected, "{file}");
+        let outside = text
+            .replace("http://www.w3.org/2000/svg", "") // a namespace, not a fetch
+            .contains("://");
+        assert!(!outside, "{file} names another origin");
+        pending.extend(referenced(&text));
+        seen.push(file);
+    }
+    seen.sort();
+    assert_eq!(
+        seen,
+        [
+            "api.js",
+            "app.css",
+            "app.js",
+            "icon.svg",
+            "moves.js",
+            "pieces.js"
+        ]
+    );
+
+    get("/web/missing.js")
+        .send(&app)
+        .await
+        .assert_problem(404, "not_found");
+}

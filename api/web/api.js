@@ -1,0 +1,137 @@
+// The public API as this page uses it: every call a client author would
+// make, with the session kept in the tab's sessionStorage (gone when the
+// tab closes; never a cookie).
+
+const BASE = "/api/v1";
+const STORE = "kingpost.session";
+
+/** An answer that was not a success, with the server's problem details. */
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem?.detail || problem?.title || `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+export const session = {
+  get() {
+    return JSON.parse(sessionStorage.getItem(STORE) || "null");
+  },
+  set(value) {
+    sessionStorage.setItem(STORE, JSON.stringify(value));
+  },
+  clear() {
+    sessionStorage.removeItem(STORE);
+  },
+};
+
+async function send(method, path, { body, headers = {}, auth = true, signal } = {}) {
+  const init = { method, headers: { Accept: "application/json", ...headers }, signal };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  if (auth && session.get()) {
+    init.headers.Authorization = `Bearer ${session.get().access_token}`;
+  }
+  return fetch(BASE + path, init);
+}
+
+async function refresh() {
+  const current = session.get();
+  if (!current) return false;
+  const answer = await send("POST", "/auth/refresh", {
+    body: { refresh_token: current.refresh_token },
+    auth: false,
+  });
+  if (!answer.ok) {
+    session.clear();
+    return false;
+  }
+  session.set({ ...current, ...(await answer.json()) });
+  return true;
+}
+
+/**
+ * Calls the API and gives `{ status, body, headers }`; an access token
+ * that expired (they last 15 minutes) is refreshed once and the call
+ * repeated. Any answer of 400 and above throws an ApiError.
+ */
+export async function call(method, path, options = {}) {
+  let answer = await send(method, path, options);
+  if (answer.status === 401 && options.auth !== false && (await refresh())) {
+    answer = await send(method, path, options);
+  }
+  const type = answer.headers.get("Content-Type") || "";
+  const body = type.includes("json") ? await answer.json() : null;
+  if (answer.status >= 400) throw new ApiError(answer.status, body);
+  return { status: answer.status, body, headers: answer.headers };
+}
+
+/** A POST that changes state, safe to retry: the server acts once per key. */
+export function act(path, body) {
+  return call("POST", path, { body, headers: { "Idempotency-Key": randomKey() } });
+}
+
+// crypto.randomUUID exists only on https and localhost pages.
+function randomKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export async function signIn(username, password) {
+  const { body } = await call("POST", "/auth/token", {
+    body: { grant_type: "password", username, password },
+    auth: false,
+  });
+  session.set({ ...body, username });
+}
+
+export async function signUp(username, password) {
+  await call("POST", "/accounts", { body: { username, password }, auth: false });
+  await signIn(username, password);
+}
+
+export function signOut() {
+  session.clear();
+}
+
+/**
+ * Reads the account's event stream (NDJSON) and calls `onEvent` with each
+ * event until `signal` aborts; a dropped stream is reopened from the last
+ * event seen, so none is missed. `onOpen` is called each time the stream
+ * is open: every event after that moment will arrive.
+ */
+export async function followEvents(signal, onEvent, onOpen = () => {}) {
+  let since = null;
+  while (!signal.aborted) {
+    try {
+      const path = since === null ? "/stream/events" : `/stream/events?since=${since}`;
+      let answer = await send("GET", path, { headers: { Accept: "application/x-ndjson" }, signal });
+      if (answer.status === 401 && (await refresh())) {
+        answer = await send("GET", path, { headers: { Accept: "application/x-ndjson" }, signal });
+      }
+      if (!answer.ok) throw new ApiError(answer.status, null);
+      onOpen();
+      const lines = answer.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await lines.read();
+        if (done) break;
+        buffer += value;
+        for (let end = buffer.indexOf("\n"); end >= 0; end = buffer.indexOf("\n")) {
+          const line = buffer.slice(0, end).trim();
+          buffer = buffer.slice(end + 1);
+          if (!line) continue; // a keep-alive
+          const event = JSON.parse(line);
+          since = event.id;
+          onEvent(event);
+        }
+      }
+    } catch (error) {
+      if (signal.aborted) return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+  }
+}

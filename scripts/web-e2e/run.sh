@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The web client at / played in Debian's Chromium, driven by Playwright,
+# against a fresh `kingpost serve` on a temporary SQLite file.
+# Screenshots of the boards land in target/web-e2e/.
+#   bash scripts/web-e2e/run.sh   (needs node, npm and /usr/bin/chromium)
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$(cd ../.. && pwd)
+
+CHROMIUM=${CHROMIUM:-$(command -v chromium || true)}
+[ -x "$CHROMIUM" ] || { echo "needs Chromium: apt-get install chromium" >&2; exit 1; }
+npm ci --no-audit --no-fund --silent
+node --test moves.test.mjs
+
+if [ -z "${KINGPOST:-}" ]; then
+    cargo build -q --manifest-path "$ROOT/Cargo.toml" --bin kingpost
+    KINGPOST=$ROOT/target/debug/kingpost
+fi
+PORT=${PORT:-18766}
+WORK=$(mktemp -d)
+"$KINGPOST" serve --bind "127.0.0.1:$PORT" --database-url "$WORK/web.sqlite3" > "$WORK/server.log" 2>&1 &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
+for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/" > /dev/null && break; sleep 0.1; done
+
+mkdir -p "$ROOT/target/web-e2e"
+KINGPOST_URL="http://127.0.0.1:$PORT" ARTEFACTS="$ROOT/target/web-e2e" CHROMIUM="$CHROMIUM" \
+    node play.mjs || { echo "--- server log"; tail -n 40 "$WORK/server.log"; exit 1; }
