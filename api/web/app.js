@@ -215,7 +215,8 @@ function challengeSection(list, me, refresh) {
       ),
       ...buttons,
     );
-  const button = (label, action) => h("button", { type: "button", onclick: () => attempt(action) }, label);
+  const button = (label, action) =>
+    h("button", { type: "button", onclick: () => attempt(action) }, label);
   const accept = (c) =>
     button("Accept", async () => {
       const { body } = await act(`/challenges/${c.id}/accept`);
@@ -263,7 +264,9 @@ function challengeForm(variants) {
   const notation = h("p", { class: "notation" });
   const syncStarts = () => {
     const variant = variants.find((v) => v.key === rules.value);
-    start.replaceChildren(...variant.starts.map((s) => h("option", { value: s }, START_KINDS[s] ?? s)));
+    start.replaceChildren(
+      ...variant.starts.map((s) => h("option", { value: s }, START_KINDS[s] ?? s)),
+    );
     notation.textContent = variant.notation;
     syncFields();
   };
@@ -355,7 +358,8 @@ class GameView {
           this.etag = answer.headers.get("ETag");
           this.update(answer.body);
           const last = answer.body.moves.at(-1);
-          if (answer.body.ply > before && last) announce(`${this.sideName(last.ply)} played ${last.san}.`);
+          if (answer.body.ply > before && last)
+            announce(`${this.sideName(last.ply)} played ${last.san}.`);
         }
       } catch (error) {
         if (this.signal.aborted) return;
@@ -469,7 +473,11 @@ class GameView {
       h(
         "section",
         { class: "game", "aria-labelledby": "game-title" },
-        h("h2", { id: "game-title" }, `${game.variant}: ${game.white.username} – ${game.black.username}`),
+        h(
+          "h2",
+          { id: "game-title" },
+          `${game.variant}: ${game.white.username} – ${game.black.username}`,
+        ),
         h("p", { class: "state", "aria-live": "polite" }, this.stateLine()),
         h(
           "div",
@@ -492,21 +500,28 @@ class GameView {
   stateLine() {
     const game = this.game;
     if (game.status !== "started") {
-      return game.result ? `${game.result}, ${words(game.termination)}.` : `${words(game.termination)}.`;
+      return game.result
+        ? `${game.result}, ${words(game.termination)}.`
+        : `${words(game.termination)}.`;
     }
     const side = game.turn === "white" ? "White" : "Black";
     const who = game.turn === this.myColor() ? "your move" : `${game[game.turn].username} to move`;
     const parts = [`${side} to move (${who})`];
     if (game.check) parts.push("check");
-    if (game.deadline) parts.push(`${timeLeft(game.deadline)}, deadline ${new Date(game.deadline).toLocaleString()}`);
-    if (game.draw_offer) parts.push(`${game.draw_offer === "white" ? "White" : "Black"} offers a draw`);
+    if (game.deadline)
+      parts.push(
+        `${timeLeft(game.deadline)}, deadline ${new Date(game.deadline).toLocaleString()}`,
+      );
+    if (game.draw_offer)
+      parts.push(`${game.draw_offer === "white" ? "White" : "Black"} offers a draw`);
     return `${parts.join("; ")}.`;
   }
 
   board(flipped) {
     const { board } = this.position;
     const last = this.game.moves.at(-1);
-    const lastSquares = last && last.uci[1] !== "@" ? [last.uci.slice(0, 2), last.uci.slice(2, 4)] : [];
+    const lastSquares =
+      last && last.uci[1] !== "@" ? [last.uci.slice(0, 2), last.uci.slice(2, 4)] : [];
     const placedOn = last && last.uci[1] === "@" ? [last.uci.slice(2, 4)] : [];
     const targets =
       this.selected?.unit !== undefined
@@ -614,7 +629,12 @@ class GameView {
       { id: "legal-moves" },
       this.picker.moves.map((m) => h("option", { value: m.san })),
     );
-    const input = h("input", { name: "move", list: "legal-moves", autocomplete: "off", spellcheck: "false" });
+    const input = h("input", {
+      name: "move",
+      list: "legal-moves",
+      autocomplete: "off",
+      spellcheck: "false",
+    });
     return h(
       "form",
       {
@@ -638,7 +658,10 @@ class GameView {
     const rows = [];
     for (const move of this.game.moves) {
       if (move.ply % 2 === 1) rows.push(h("li", {}, h("span", { class: "san" }, move.san)));
-      else if (rows.length === 0) rows.push(h("li", {}, h("span", { class: "san" }, "…"), " ", h("span", { class: "san" }, move.san)));
+      else if (rows.length === 0)
+        rows.push(
+          h("li", {}, h("span", { class: "san" }, "…"), " ", h("span", { class: "san" }, move.san)),
+        );
       else rows.at(-1).append(" ", h("span", { class: "san" }, move.san));
     }
     return h(
@@ -661,16 +684,34 @@ class GameView {
           if (confirm("Resign this game?")) this.action(`${base}/resign`, "You resigned.");
         }),
       );
-      if (!game.draw_offer) buttons.push(button("Offer a draw", () => this.action(`${base}/draw-offer`, "Draw offered.")));
+      if (!game.draw_offer)
+        buttons.push(
+          button("Offer a draw", () => this.action(`${base}/draw-offer`, "Draw offered.")),
+        );
       else if (game.draw_offer === mine)
-        buttons.push(button("Withdraw the draw offer", () => this.action(`${base}/draw-offer`, "Draw offer withdrawn.", "DELETE")));
+        buttons.push(
+          button("Withdraw the draw offer", () =>
+            this.action(`${base}/draw-offer`, "Draw offer withdrawn.", "DELETE"),
+          ),
+        );
       else {
-        buttons.push(button("Accept the draw", () => this.action(`${base}/draw-offer/accept`, "Draw agreed.")));
-        buttons.push(button("Decline the draw", () => this.action(`${base}/draw-offer/decline`, "Draw declined.")));
+        buttons.push(
+          button("Accept the draw", () => this.action(`${base}/draw-offer/accept`, "Draw agreed.")),
+        );
+        buttons.push(
+          button("Decline the draw", () =>
+            this.action(`${base}/draw-offer/decline`, "Draw declined."),
+          ),
+        );
       }
       if (game.claimable_draw && this.myTurn())
-        buttons.push(button(`Claim a draw (${words(game.claimable_draw)})`, () => this.action(`${base}/claim-draw`, "Draw claimed.")));
-      if (game.ply < 2) buttons.push(button("Abort", () => this.action(`${base}/abort`, "Game aborted.")));
+        buttons.push(
+          button(`Claim a draw (${words(game.claimable_draw)})`, () =>
+            this.action(`${base}/claim-draw`, "Draw claimed."),
+          ),
+        );
+      if (game.ply < 2)
+        buttons.push(button("Abort", () => this.action(`${base}/abort`, "Game aborted.")));
     }
     return h(
       "div",

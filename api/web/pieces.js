@@ -15,10 +15,7 @@ const SHAPES = {
     detail: [],
   },
   r: {
-    fill: [
-      "M30 20h9v7h7v-7h8v7h7v-7h9v20h-7l3 38H34l3-38h-7z",
-      "M24 78h52v10H24z",
-    ],
+    fill: ["M30 20h9v7h7v-7h8v7h7v-7h9v20h-7l3 38H34l3-38h-7z", "M24 78h52v10H24z"],
     detail: ["M37 40h26", "M35 70h30"],
   },
   n: {

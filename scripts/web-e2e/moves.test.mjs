@@ -5,7 +5,9 @@ import { test } from "node:test";
 import { Picker, parseFen, parseMove } from "../../api/web/moves.js";
 
 test("FEN board, side to move and Pre-chess holdings (RULES.md, extended FEN)", () => {
-  const { board, turn, held } = parseFen("8/pppppppp/8/8/8/8/PPPPPPPP/4K3[QRRBBNNkqrrbbnn] b - - 1 1 -");
+  const { board, turn, held } = parseFen(
+    "8/pppppppp/8/8/8/8/PPPPPPPP/4K3[QRRBBNNkqrrbbnn] b - - 1 1 -",
+  );
   assert.equal(board.get("e1"), "K");
   assert.equal(board.get("a7"), "p");
   assert.equal(board.has("e8"), false);
@@ -23,13 +25,19 @@ test("a promotion square offers each choice the server lists", () => {
     ["q", "r", "b", "n"].map((p) => ({ uci: `a7a8${p}`, san: `a8=${p.toUpperCase()}` })),
     "8/P7/8/8/8/8/8/k6K w - - 0 1",
   );
-  assert.deepEqual(picker.between("a7", "a8").map((m) => m.san), ["a8=Q", "a8=R", "a8=B", "a8=N"]);
+  assert.deepEqual(
+    picker.between("a7", "a8").map((m) => m.san),
+    ["a8=Q", "a8=R", "a8=B", "a8=N"],
+  );
   assert.deepEqual([...picker.targets("a7")], ["a8"]);
 });
 
 test("a switch between two own units is picked from either end (RULES.md, Switching)", () => {
   const picker = new Picker(
-    [{ uci: "g1h1", san: "Ng1h1" }, { uci: "g1f3", san: "Nf3" }],
+    [
+      { uci: "g1h1", san: "Ng1h1" },
+      { uci: "g1f3", san: "Nf3" },
+    ],
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
   );
   assert.equal(picker.between("h1", "g1")[0].san, "Ng1h1");
@@ -41,10 +49,17 @@ test("a switch between two own units is picked from either end (RULES.md, Switch
 
 test("a square with no listed move starts nothing; placements come from the holdings", () => {
   const picker = new Picker(
-    [{ uci: "K@e1", san: "K@e1" }, { uci: "K@d1", san: "K@d1" }, { uci: "Q@e1", san: "Q@e1" }],
+    [
+      { uci: "K@e1", san: "K@e1" },
+      { uci: "K@d1", san: "K@d1" },
+      { uci: "Q@e1", san: "Q@e1" },
+    ],
     "8/pppppppp/8/8/8/8/PPPPPPPP/8[KQkq] w - - 0 1 -",
   );
   assert.equal(picker.startsOn("e2"), false);
-  assert.deepEqual(picker.placements("k").map((m) => m.to), ["e1", "d1"]);
+  assert.deepEqual(
+    picker.placements("k").map((m) => m.to),
+    ["e1", "d1"],
+  );
   assert.deepEqual([...picker.placeable()].sort(), ["K", "Q"]);
 });

@@ -52,11 +52,12 @@ async function toLobby(p) {
   await p.page.getByRole("form", { name: "New challenge" }).waitFor();
 }
 
-async function challenge(p, { rules, start, color, opponent }) {
+async function challenge(p, { rules, start, fen, color, opponent }) {
   await toLobby(p);
   const form = p.page.getByRole("form", { name: "New challenge" });
   await form.getByLabel("Rules").selectOption(rules);
   await form.getByLabel("Start").selectOption(start);
+  if (fen) await form.getByLabel("FEN", { exact: true }).fill(fen);
   await form.getByLabel("Your colour").selectOption(color);
   await form.getByLabel("Opponent").fill(opponent.name);
   await form.getByRole("button", { name: "Send challenge" }).click();
@@ -188,17 +189,45 @@ await seesMove(alice, "Q@d8");
 await screenshot(bob, "bunker-leap-prechess");
 
 step("Captive Kings and Chess960: a move each, then the boards");
-await startGame(bob, alice, { rules: "captive-kings", start: "standard", color: "white" }, "Captive Kings");
+await startGame(
+  bob,
+  alice,
+  { rules: "captive-kings", start: "standard", color: "white" },
+  "Captive Kings",
+);
 await clickMove(bob, "e2", "e4", "e4", alice);
 await screenshot(alice, "captive-kings");
 await startGame(alice, bob, { rules: "standard", start: "chess960", color: "white" }, "Chess960");
 await clickMove(alice, "e2", "e4", "e4", bob);
 await screenshot(bob, "chess960");
 
+step("a FEN start: the promotion choice, a draw offered and accepted");
+await startGame(
+  alice,
+  bob,
+  { rules: "standard", start: "fen", fen: "k7/4P3/8/8/8/8/8/K7 w - - 0 1", color: "white" },
+  "Standard",
+);
+await square(alice, "e7").click();
+await square(alice, "e8").click();
+await alice.page.getByRole("dialog").getByRole("button", { name: "e8=Q+" }).click();
+await seesMove(alice, "e8=Q+");
+await seesMove(bob, "e8=Q+");
+const typed = bob.page.getByRole("form", { name: "Type a move" });
+await typed.getByLabel("Move").fill("Kb7");
+await typed.getByRole("button", { name: "Play" }).click();
+await seesMove(alice, "Kb7");
+await alice.page.getByRole("button", { name: "Offer a draw" }).click();
+await bob.page.getByRole("button", { name: "Accept the draw" }).click();
+await bob.page.locator("p.state", { hasText: "1/2-1/2, agreement" }).waitFor();
+await alice.page.locator("p.state", { hasText: "1/2-1/2, agreement" }).waitFor();
+
 step("the lobby lists the games, the PGN downloads");
 await toLobby(alice);
+await toLobby(bob);
+await bob.page.screenshot({ path: `${OUT}/lobby-bob.png`, fullPage: true });
 const links = alice.page.locator("ul.games a");
-assert((await links.count()) >= 5, "five games listed");
+assert.equal(await links.count(), 6, "six games listed");
 await links.first().click();
 await alice.page.locator("section.game").waitFor();
 const [download] = await Promise.all([
