@@ -134,8 +134,11 @@ fn serve_binary_plays_a_game_over_http() {
     // head larger than its socket buffers may see that close as a reset
     // before it reads the 431. Either way the request was refused, which
     // `None` stands for here; a served request is always `Some(status)`.
+    // Each request has a connection of its own: one closed after a 431
+    // must not be picked from a pool for the next.
+    let unpooled = Client::builder().pool_max_idle_per_host(0).build().unwrap();
     let status_with = |headers: Vec<(String, String)>| {
-        let mut req = client.get(format!("{base}/api/v1/variants"));
+        let mut req = unpooled.get(format!("{base}/api/v1/variants"));
         for (name, value) in headers {
             req = req.header(name, value);
         }
