@@ -589,6 +589,11 @@ fn warn_of_deadlines(
     Ok(())
 }
 
+/// Whether the game is lost on time but not yet marked so.
+fn is_due(row: &GameRow, now: Millis) -> bool {
+    row.status == STARTED && row.deadline_at.is_some_and(|deadline| deadline <= now)
+}
+
 /// Ends the game on time if it is due: any read shows a lost game as lost.
 fn expire_on_read(
     conn: &mut DbConnection,
@@ -596,12 +601,16 @@ fn expire_on_read(
     row: &GameRow,
     now: Millis,
 ) -> Result<(), ApiError> {
-    if row.status == STARTED && row.deadline_at.is_some_and(|deadline| deadline <= now) {
+    if is_due(row, now) {
         write_transaction(conn, |conn| {
             Loaded::read(conn, &row.id)?.expire_if_due(conn, outbox, now)
         })?;
     }
     Ok(())
+}
+
+fn find_game(conn: &mut DbConnection, game_id: &str) -> Result<GameRow, ApiError> {
+    game::find(conn, game_id)?.ok_or_else(|| ApiError::NotFound(format!("game {game_id}")))
 }
 
 /// The game as clients read it, after ending it on time if it is due.
@@ -611,9 +620,25 @@ pub fn view(
     game_id: &str,
     now: Millis,
 ) -> Result<GameView, ApiError> {
-    let found =
-        game::find(conn, game_id)?.ok_or_else(|| ApiError::NotFound(format!("game {game_id}")))?;
+    let found = find_game(conn, game_id)?;
     expire_on_read(conn, outbox, &found, now)?;
+    current_view(conn, game_id, now)
+}
+
+/// The game as clients read it, without writing: `None` when it is due to
+/// be ended on time first, which only `view` does.
+pub fn view_unless_due(
+    conn: &mut DbConnection,
+    game_id: &str,
+    now: Millis,
+) -> Result<Option<GameView>, ApiError> {
+    if is_due(&find_game(conn, game_id)?, now) {
+        return Ok(None);
+    }
+    current_view(conn, game_id, now).map(Some)
+}
+
+fn current_view(conn: &mut DbConnection, game_id: &str, now: Millis) -> Result<GameView, ApiError> {
     let game = Loaded::read(conn, game_id)?;
     let moves = game::moves_of(conn, game_id)?;
     // The players' accounts, for vacations; an imported game has none.

@@ -7,12 +7,10 @@ use utoipa::ToSchema;
 use crate::{
     app::AppState,
     auth::{Auth, Scope},
-    domain::{
-        challenge::{self, ChallengeView, CreateChallengeRequest},
-        game,
-    },
+    domain::challenge::{self, ChallengeView, CreateChallengeRequest},
     error::{ApiError, Problem},
     models::challenge as rows,
+    routes::games,
     views::GameView,
 };
 
@@ -134,12 +132,10 @@ pub async fn accept_challenge(
     auth.require(Scope::ChallengeWrite)?;
     let now = state.clock.now();
     let id = id.into_inner();
-    let view = state
-        .write(move |conn, outbox| {
-            let game_id = challenge::accept(conn, outbox, now, &id, &auth.account_id)?;
-            game::view(conn, outbox, &game_id, now)
-        })
+    let game_id = state
+        .write(move |conn, outbox| challenge::accept(conn, outbox, now, &id, &auth.account_id))
         .await?;
+    let view = games::read_view(&state, game_id, now).await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/api/v1/games/{}", view.id)))
         .json(view))

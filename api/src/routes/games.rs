@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use crate::{
     app::AppState,
     auth::{Auth, Scope},
-    clock::rfc3339,
+    clock::{Millis, rfc3339},
     domain::{
         conditionals::{self, Conditionals},
         game::{self, Action, Play, position_of, variant_name},
@@ -265,10 +265,7 @@ pub async fn get_game(
     let signal = game_signal(&id);
     let deadline = Instant::now() + Duration::from_secs(wait);
     loop {
-        let (game_id, now) = (id.clone(), state.clock.now());
-        let view = state
-            .write(move |conn, outbox| game::view(conn, outbox, &game_id, now))
-            .await?;
+        let view = read_view(&state, id.clone(), state.clock.now()).await?;
         let etag = game::etag(&view);
         if !if_none_match(&req, &etag) {
             return Ok(with_etag(view));
@@ -318,13 +315,13 @@ pub async fn play_move(
         ply,
         offer_draw: with_offer,
     };
-    let view = state
+    let game_id = id.clone();
+    state
         .write(move |conn, outbox| {
-            game::play_move(conn, outbox, now, &id, &auth.account_id, &play)?;
-            game::view(conn, outbox, &id, now)
+            game::play_move(conn, outbox, now, &game_id, &auth.account_id, &play)
         })
         .await?;
-    Ok(with_etag(view))
+    Ok(with_etag(read_view(&state, id, now).await?))
 }
 
 /// Carries out an action on a game for the caller and answers the game.
@@ -336,13 +333,30 @@ async fn act(
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::GamePlay)?;
     let now = state.clock.now();
-    let view = state
-        .write(move |conn, outbox| {
-            game::act(conn, outbox, now, &id, &auth.account_id, action)?;
-            game::view(conn, outbox, &id, now)
-        })
+    let game_id = id.clone();
+    state
+        .write(move |conn, outbox| game::act(conn, outbox, now, &game_id, &auth.account_id, action))
         .await?;
-    Ok(with_etag(view))
+    Ok(with_etag(read_view(&state, id, now).await?))
+}
+
+/// The game as clients read it. Read outside the writers' turn (SQLite has
+/// one writer at a time): only a game due to be lost on time needs a write.
+pub async fn read_view(
+    state: &AppState,
+    game_id: String,
+    now: Millis,
+) -> Result<GameView, ApiError> {
+    let id = game_id.clone();
+    if let Some(view) = state
+        .db(move |conn| game::view_unless_due(conn, &id, now))
+        .await?
+    {
+        return Ok(view);
+    }
+    state
+        .write(move |conn, outbox| game::view(conn, outbox, &game_id, now))
+        .await
 }
 
 /// Resign: the opponent wins.
