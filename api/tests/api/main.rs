@@ -17,6 +17,7 @@ mod games;
 mod hardening;
 mod openapi;
 mod pgn;
+mod sqlite_build;
 mod web_client;
 
 /// Runs each named test function (an `async fn(Db)`) once on SQLite and
