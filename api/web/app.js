@@ -469,6 +469,9 @@ class GameView {
   render() {
     const game = this.game;
     const mine = this.myColor();
+    // Keep the keyboard on the board across a redraw, but never pull it
+    // away from elsewhere (the move entry) when the opponent's move arrives.
+    const onBoard = document.activeElement?.dataset?.square !== undefined;
     show(
       h(
         "section",
@@ -494,7 +497,7 @@ class GameView {
         ),
       ),
     );
-    if (this.focus) main.querySelector(`[data-square="${this.focus}"]`)?.focus();
+    if (onBoard && this.focus) main.querySelector(`[data-square="${this.focus}"]`)?.focus();
   }
 
   stateLine() {
