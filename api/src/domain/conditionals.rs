@@ -12,12 +12,9 @@ use utoipa::ToSchema;
 use crate::{
     clock::Millis,
     db::{DbConnection, write_transaction},
-    domain::game::{Loaded, position_of},
+    domain::game::{Loaded, find_game, position_of},
     error::ApiError,
-    models::{
-        conditional,
-        game::{self, STARTED},
-    },
+    models::{conditional, game::STARTED},
 };
 
 /// The most lines, and plies per line, a player may store in a game.
@@ -47,8 +44,7 @@ pub fn store(
     request: Conditionals,
 ) -> Result<Conditionals, ApiError> {
     write_transaction(conn, |conn| {
-        let row = game::find(conn, game_id)?
-            .ok_or_else(|| ApiError::NotFound(format!("game {game_id}")))?;
+        let row = find_game(conn, game_id)?;
         if row.color_of(account_id).is_none() {
             return Err(ApiError::NotAPlayer);
         }
@@ -118,8 +114,7 @@ pub fn read(
     game_id: &str,
     account_id: &str,
 ) -> Result<Conditionals, ApiError> {
-    let row =
-        game::find(conn, game_id)?.ok_or_else(|| ApiError::NotFound(format!("game {game_id}")))?;
+    let row = find_game(conn, game_id)?;
     if row.color_of(account_id).is_none() {
         return Err(ApiError::NotAPlayer);
     }

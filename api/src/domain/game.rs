@@ -190,8 +190,10 @@ pub(crate) struct Loaded {
 
 impl Loaded {
     fn read(conn: &mut DbConnection, game_id: &str) -> Result<Loaded, ApiError> {
-        let row = game::find(conn, game_id)?
-            .ok_or_else(|| ApiError::NotFound(format!("game {game_id}")))?;
+        Loaded::from_row(find_game(conn, game_id)?)
+    }
+
+    fn from_row(row: GameRow) -> Result<Loaded, ApiError> {
         Ok(Loaded {
             pos: position_of(&row)?,
             read_ply: row.ply,
@@ -594,26 +596,13 @@ fn is_due(row: &GameRow, now: Millis) -> bool {
     row.status == STARTED && row.deadline_at.is_some_and(|deadline| deadline <= now)
 }
 
-/// Ends the game on time if it is due: any read shows a lost game as lost.
-fn expire_on_read(
-    conn: &mut DbConnection,
-    outbox: &mut Outbox,
-    row: &GameRow,
-    now: Millis,
-) -> Result<(), ApiError> {
-    if is_due(row, now) {
-        write_transaction(conn, |conn| {
-            Loaded::read(conn, &row.id)?.expire_if_due(conn, outbox, now)
-        })?;
-    }
-    Ok(())
-}
-
-fn find_game(conn: &mut DbConnection, game_id: &str) -> Result<GameRow, ApiError> {
+/// The game's row, or `404` for an unknown id.
+pub fn find_game(conn: &mut DbConnection, game_id: &str) -> Result<GameRow, ApiError> {
     game::find(conn, game_id)?.ok_or_else(|| ApiError::NotFound(format!("game {game_id}")))
 }
 
-/// The game as clients read it, after ending it on time if it is due.
+/// The game as clients read it, after ending it on time if it is due: any
+/// read shows a lost game as lost.
 pub fn view(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
@@ -621,8 +610,14 @@ pub fn view(
     now: Millis,
 ) -> Result<GameView, ApiError> {
     let found = find_game(conn, game_id)?;
-    expire_on_read(conn, outbox, &found, now)?;
-    current_view(conn, game_id, now)
+    if !is_due(&found, now) {
+        return current_view(conn, Loaded::from_row(found)?, now);
+    }
+    write_transaction(conn, |conn| {
+        Loaded::read(conn, game_id)?.expire_if_due(conn, outbox, now)
+    })?;
+    let game = Loaded::read(conn, game_id)?;
+    current_view(conn, game, now)
 }
 
 /// The game as clients read it, without writing: `None` when it is due to
@@ -632,15 +627,15 @@ pub fn view_unless_due(
     game_id: &str,
     now: Millis,
 ) -> Result<Option<GameView>, ApiError> {
-    if is_due(&find_game(conn, game_id)?, now) {
+    let found = find_game(conn, game_id)?;
+    if is_due(&found, now) {
         return Ok(None);
     }
-    current_view(conn, game_id, now).map(Some)
+    current_view(conn, Loaded::from_row(found)?, now).map(Some)
 }
 
-fn current_view(conn: &mut DbConnection, game_id: &str, now: Millis) -> Result<GameView, ApiError> {
-    let game = Loaded::read(conn, game_id)?;
-    let moves = game::moves_of(conn, game_id)?;
+fn current_view(conn: &mut DbConnection, game: Loaded, now: Millis) -> Result<GameView, ApiError> {
+    let moves = game::moves_of(conn, &game.row.id)?;
     // The players' accounts, for vacations; an imported game has none.
     let mut accounts = [None, None];
     for (slot, color) in accounts.iter_mut().zip(Color::ALL) {

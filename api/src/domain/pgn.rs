@@ -14,7 +14,7 @@ use crate::{
     auth::{digest, new_id},
     clock::{Millis, rfc3339},
     db::{DbConnection, write_transaction},
-    domain::game::{core_start, start_of, stored_start, variant_name},
+    domain::game::{core_start, find_game, start_of, stored_start, variant_name},
     error::ApiError,
     models::game::{self, GameRow, IMPORTED, MoveRow},
     views::{GamePlayerView, GameStatus, MoveView, StartSpec},
@@ -117,8 +117,7 @@ pub fn write_pgn(out: &mut String, row: &GameRow, moves: &[MoveRow]) -> Result<(
 
 /// The PGN of one game.
 pub fn game_pgn(conn: &mut DbConnection, game_id: &str) -> Result<String, ApiError> {
-    let row =
-        game::find(conn, game_id)?.ok_or_else(|| ApiError::NotFound(format!("game {game_id}")))?;
+    let row = find_game(conn, game_id)?;
     let moves = game::moves_of(conn, game_id)?;
     let mut out = String::new();
     write_pgn(&mut out, &row, &moves)?;
