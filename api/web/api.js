@@ -53,16 +53,22 @@ async function refresh() {
   return true;
 }
 
+/** Sends a request, and once more after refreshing an expired access token. */
+async function sendRefreshing(method, path, options) {
+  const answer = await send(method, path, options);
+  if (answer.status === 401 && options.auth !== false && (await refresh())) {
+    return send(method, path, options);
+  }
+  return answer;
+}
+
 /**
  * Calls the API and gives `{ status, body, headers }`; an access token
  * that expired (they last 15 minutes) is refreshed once and the call
  * repeated. Any answer of 400 and above throws an ApiError.
  */
 export async function call(method, path, options = {}) {
-  let answer = await send(method, path, options);
-  if (answer.status === 401 && options.auth !== false && (await refresh())) {
-    answer = await send(method, path, options);
-  }
+  const answer = await sendRefreshing(method, path, options);
   const type = answer.headers.get("Content-Type") || "";
   const body = type.includes("json") ? await answer.json() : null;
   if (answer.status >= 400) throw new ApiError(answer.status, body);
@@ -108,10 +114,10 @@ export async function followEvents(signal, onEvent, onOpen = () => {}) {
   while (!signal.aborted) {
     try {
       const path = since === null ? "/stream/events" : `/stream/events?since=${since}`;
-      let answer = await send("GET", path, { headers: { Accept: "application/x-ndjson" }, signal });
-      if (answer.status === 401 && (await refresh())) {
-        answer = await send("GET", path, { headers: { Accept: "application/x-ndjson" }, signal });
-      }
+      const answer = await sendRefreshing("GET", path, {
+        headers: { Accept: "application/x-ndjson" },
+        signal,
+      });
       if (!answer.ok) throw new ApiError(answer.status, null);
       onOpen();
       const lines = answer.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -87,12 +87,28 @@ async function seesMove(p, san) {
   await p.page.locator("ol.moves .san", { hasText: exact }).waitFor();
 }
 
+/** The mover's page shows the move at once; the opponent's learns of it
+ * by its long poll, without a reload. */
+async function bothSee(p, opponent, san) {
+  await seesMove(p, san);
+  await seesMove(opponent, san);
+}
+
 async function clickMove(p, from, to, san, opponent) {
   await square(p, from).click();
   await square(p, to).click();
-  await seesMove(p, san);
-  // The opponent's page learns of it by its long poll, without a reload.
-  await seesMove(opponent, san);
+  await bothSee(p, opponent, san);
+}
+
+async function typeMove(p, san, opponent) {
+  const entry = p.page.getByRole("form", { name: "Type a move" });
+  await entry.getByLabel("Move").fill(san);
+  await entry.getByRole("button", { name: "Play" }).click();
+  await bothSee(p, opponent, san);
+}
+
+async function showState(text, ...players) {
+  for (const p of players) await p.page.locator("p.state", { hasText: text }).waitFor();
 }
 
 async function isTarget(p, name) {
@@ -140,31 +156,24 @@ await bob.page.keyboard.press("ArrowUp");
 await bob.page.keyboard.press("ArrowUp");
 assert.equal(await bob.page.evaluate(() => document.activeElement.dataset.square), "e5");
 await bob.page.keyboard.press("Enter");
-await seesMove(bob, "e5");
-await seesMove(alice, "e5");
+await bothSee(bob, alice, "e5");
 // The king's far squares come from the server's list: e3 is a teleport,
 // d8 (an enemy unit) is not.
 await square(alice, "e1").click();
 assert(await isTarget(alice, "e3"), "e3 is offered as a teleport");
 assert(!(await isTarget(alice, "d8")), "d8 is not offered");
 await square(alice, "e3").click();
-await seesMove(alice, "Ke3");
-await seesMove(bob, "Ke3");
+await bothSee(alice, bob, "Ke3");
 await screenshot(bob, "teleporting-kings");
 const width = await bob.page.evaluate(() => document.documentElement.scrollWidth);
 assert(width <= 390, `the game fits a 390 px phone screen (page is ${width} px wide)`);
 await bob.page.getByRole("button", { name: "Resign" }).click();
-await bob.page.locator("p.state", { hasText: "1-0, resignation" }).waitFor();
-await alice.page.locator("p.state", { hasText: "1-0, resignation" }).waitFor();
+await showState("1-0, resignation", bob, alice);
 
 step("Switching: a switch picked from either end, a typed move");
 await startGame(bob, alice, { rules: "switching", start: "standard", color: "white" }, "Switching");
 await clickMove(bob, "h1", "g1", "Ng1h1", alice);
-const entry = alice.page.getByRole("form", { name: "Type a move" });
-await entry.getByLabel("Move").fill("e5");
-await entry.getByRole("button", { name: "Play" }).click();
-await seesMove(alice, "e5");
-await seesMove(bob, "e5");
+await typeMove(alice, "e5", bob);
 await clickMove(bob, "e2", "e4", "e4", alice);
 await clickMove(alice, "a8", "b8", "Ra8b8", bob);
 await screenshot(alice, "switching");
@@ -180,12 +189,10 @@ await alice.page.locator('[data-unit="K"]').click();
 assert(await isTarget(alice, "e1"), "e1 is offered for the king");
 assert(!(await isTarget(alice, "e8")), "Black's first rank is not");
 await square(alice, "e1").click();
-await seesMove(alice, "K@e1");
-await seesMove(bob, "K@e1");
+await bothSee(alice, bob, "K@e1");
 await bob.page.locator('[data-unit="q"]').click();
 await square(bob, "d8").click();
-await seesMove(bob, "Q@d8");
-await seesMove(alice, "Q@d8");
+await bothSee(bob, alice, "Q@d8");
 await screenshot(bob, "bunker-leap-prechess");
 
 step("Captive Kings and Chess960: a move each, then the boards");
@@ -211,16 +218,11 @@ await startGame(
 await square(alice, "e7").click();
 await square(alice, "e8").click();
 await alice.page.getByRole("dialog").getByRole("button", { name: "e8=Q+" }).click();
-await seesMove(alice, "e8=Q+");
-await seesMove(bob, "e8=Q+");
-const typed = bob.page.getByRole("form", { name: "Type a move" });
-await typed.getByLabel("Move").fill("Kb7");
-await typed.getByRole("button", { name: "Play" }).click();
-await seesMove(alice, "Kb7");
+await bothSee(alice, bob, "e8=Q+");
+await typeMove(bob, "Kb7", alice);
 await alice.page.getByRole("button", { name: "Offer a draw" }).click();
 await bob.page.getByRole("button", { name: "Accept the draw" }).click();
-await bob.page.locator("p.state", { hasText: "1/2-1/2, agreement" }).waitFor();
-await alice.page.locator("p.state", { hasText: "1/2-1/2, agreement" }).waitFor();
+await showState("1/2-1/2, agreement", bob, alice);
 
 step("the lobby lists the games, the PGN downloads");
 await toLobby(alice);
