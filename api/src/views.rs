@@ -90,6 +90,28 @@ pub enum GameStatus {
 /// A game as its players and watchers see it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct GameView {
+    #[serde(flatten)]
+    pub state: GameState,
+    /// Every move played, from White's first.
+    pub moves: Vec<MoveView>,
+}
+
+/// The answer to a move: the game's state, and instead of the whole move
+/// list the moves this request added (so that its size does not grow with
+/// the game).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct MoveAnswer {
+    #[serde(flatten)]
+    pub state: GameState,
+    /// The moves played after the `ply` the move was sent for: the
+    /// caller's, then the opponent's conditional reply if one was ready.
+    pub played: Vec<MoveView>,
+}
+
+/// A game without its move list: players, position, status, deadline,
+/// legal moves.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct GameState {
     pub id: String,
     /// The rule set's key.
     pub rules: String,
@@ -123,7 +145,6 @@ pub struct GameView {
     pub draw_offer: Option<Side>,
     /// The draw the side to move may claim now: `threefold_repetition` or `fifty_moves`.
     pub claimable_draw: Option<String>,
-    pub moves: Vec<MoveView>,
     /// The legal moves of the side to move; empty once finished.
     pub legal_moves: Vec<LegalMoveView>,
     pub created_at: String,

@@ -2,7 +2,7 @@
 // the public API alone (see api.js), with no chess rules of its own.
 
 import { ApiError, act, call, followEvents, session, signIn, signOut, signUp } from "./api.js";
-import { FILES, Picker, colorOf, parseFen } from "./moves.js";
+import { FILES, Picker, colorOf, parseFen, withPlayed } from "./moves.js";
 import { pieceName, pieceSvg } from "./pieces.js";
 
 const main = document.getElementById("main");
@@ -397,7 +397,7 @@ class GameView {
     try {
       const { body } = await act(`/games/${this.id}/moves`, { move: move.uci, ply: this.game.ply });
       announce(`You played ${move.san}.`);
-      this.update(body);
+      this.update(withPlayed(this.game, body));
     } catch (error) {
       announce(describe(error));
       // A stale ply or a move that crossed the opponent's: show the game as it is.

@@ -34,6 +34,16 @@ export function parseMove(uci) {
 }
 
 /**
+ * The game after a move: the answer's state, and the moves read before
+ * followed by those the answer played (it carries no whole move list).
+ */
+export function withPlayed(game, answer) {
+  const { played, ...state } = answer;
+  const before = game.moves.filter((m) => m.ply <= answer.ply - played.length);
+  return { ...state, moves: before.concat(played) };
+}
+
+/**
  * Finds the legal moves that the squares and units a player picks stand
  * for. A move between two units of the side to move (a switch, or a
  * castling written king to rook) may be picked from either end.

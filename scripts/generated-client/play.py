@@ -23,6 +23,7 @@ from kingpost_client.models import (
     CreateChallengeRequest,
     GameStatus,
     GameView,
+    MoveAnswer,
     MoveRequest,
     PasswordGrant,
     PasswordGrantRequest,
@@ -63,15 +64,21 @@ def main():
     )
     game = expect(accept_challenge.sync(challenge.id, client=black), GameView)
 
-    # The fool's mate, each move chosen from the server's legal moves.
-    for ply, san in enumerate(["f3", "e5", "g4", "Qh4#"]):
+    # The fool's mate, each move chosen from the server's legal moves; a
+    # move's answer carries the state and the moves it played.
+    fools_mate = ["f3", "e5", "g4", "Qh4#"]
+    state, sans = game, [m.san for m in game.moves]
+    for ply, san in enumerate(fools_mate):
         player = white if ply % 2 == 0 else black
-        legal = {m.san: m.uci for m in game.legal_moves}
+        legal = {m.san: m.uci for m in state.legal_moves}
         if san not in legal:
             sys.exit(f"{san} is not among the legal moves {sorted(legal)}")
-        game = expect(play_move.sync(game.id, client=player, body=MoveRequest(move=legal[san], ply=game.ply)), GameView)
+        state = expect(play_move.sync(game.id, client=player, body=MoveRequest(move=legal[san], ply=state.ply)), MoveAnswer)
+        sans += [m.san for m in state.played]
 
     game = expect(get_game.sync(game.id, client=white), GameView)
+    if sans != fools_mate or [m.san for m in game.moves] != sans:
+        sys.exit(f"moves played {sans}, moves read {[m.san for m in game.moves]}")
     if game.status != GameStatus.FINISHED or game.termination != "checkmate" or game.result != "0-1":
         sys.exit(f"the game should be over by checkmate, 0-1: {game.status} {game.termination} {game.result}")
 

@@ -2,7 +2,7 @@
 // only matches the squares and units picked against the server's list.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Picker, parseFen, parseMove } from "../../api/web/moves.js";
+import { Picker, parseFen, parseMove, withPlayed } from "../../api/web/moves.js";
 
 test("FEN board, side to move and Pre-chess holdings (RULES.md, extended FEN)", () => {
   const { board, turn, held } = parseFen(
@@ -62,4 +62,18 @@ test("a square with no listed move starts nothing; placements come from the hold
     ["e1", "d1"],
   );
   assert.deepEqual([...picker.placeable()].sort(), ["K", "Q"]);
+});
+
+test("a move's answer adds the moves it played to those read before", () => {
+  const move = (ply, san) => ({ ply, uci: "", san, played_at: null });
+  const game = { ply: 1, fen: "before", moves: [move(1, "e4")] };
+  // Black's move and White's conditional reply; a list that already held
+  // the move (a long poll answered first) does not show it twice.
+  const answer = { ply: 3, fen: "after", played: [move(2, "c5"), move(3, "Nf3")] };
+  for (const read of [game, { ...game, moves: [...game.moves, move(2, "c5")] }]) {
+    const next = withPlayed(read, answer);
+    assert.deepEqual(next.moves.map((m) => m.san), ["e4", "c5", "Nf3"]);
+    assert.equal(next.fen, "after");
+    assert.equal("played" in next, false);
+  }
 });

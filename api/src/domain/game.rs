@@ -21,7 +21,10 @@ use crate::{
         game::{self, ABORTED, FINISHED, GameRow, IMPORTED, MoveRow, STARTED},
     },
     notify::{Outbox, game_signal},
-    views::{GamePlayerView, GameStatus, GameView, LegalMoveView, MoveView, Side, StartSpec},
+    views::{
+        GamePlayerView, GameState, GameStatus, GameView, LegalMoveView, MoveAnswer, MoveView, Side,
+        StartSpec,
+    },
 };
 
 /// The start a game row records.
@@ -175,7 +178,8 @@ pub fn effective_deadline(row: &GameRow, mover: Option<&Account>, now: Millis) -
 }
 
 /// A game read for a change, with what the change adds.
-pub(crate) struct Loaded {
+#[derive(Debug)]
+pub struct Loaded {
     pub(crate) row: GameRow,
     pub(crate) pos: Position,
     /// The ply and change time read: the guard of the write.
@@ -346,7 +350,7 @@ enum Request<'a> {
 
 /// Carries out `request` for `account_id` in one transaction: the game is
 /// first ended on time if its deadline has passed (and that is kept, while
-/// the request is refused).
+/// the request is refused). The game as stored, with the moves played.
 fn carry_out(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
@@ -354,7 +358,7 @@ fn carry_out(
     game_id: &str,
     account_id: &str,
     request: Request<'_>,
-) -> Result<(), ApiError> {
+) -> Result<Loaded, ApiError> {
     write_transaction(conn, |conn| {
         let mut game = Loaded::read(conn, game_id)?;
         let color = game.row.color_of(account_id).ok_or(ApiError::NotAPlayer)?;
@@ -436,7 +440,7 @@ fn carry_out(
                 current: game.read_ply + 1,
             });
         }
-        Ok(Ok(()))
+        Ok(Ok(game))
     })?
 }
 
@@ -472,7 +476,8 @@ fn claim_draw(conn: &mut DbConnection, game: &mut Loaded, color: Color) -> Resul
 
 /// Plays `text` (UCI or SAN) for `account_id` in game `game_id`, computed
 /// for `ply`; with `offer_draw`, a draw offer goes with it. The write is
-/// conditional on the ply read: of two racing requests one wins.
+/// conditional on the ply read: of two racing requests one wins. The game
+/// as stored, for [`move_answer`].
 pub fn play_move(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
@@ -480,7 +485,7 @@ pub fn play_move(
     game_id: &str,
     account_id: &str,
     play: &Play,
-) -> Result<(), ApiError> {
+) -> Result<Loaded, ApiError> {
     let request = Request::Move {
         text: &play.text,
         ply: play.ply,
@@ -529,7 +534,7 @@ pub fn act(
         Action::WithdrawDraw => Request::WithdrawDraw,
         Action::ClaimDraw => Request::ClaimDraw,
     };
-    carry_out(conn, outbox, now, game_id, account_id, request)
+    carry_out(conn, outbox, now, game_id, account_id, request).map(drop)
 }
 
 /// Ends on time every game whose deadline has passed; how many this call
@@ -636,6 +641,35 @@ pub fn view_unless_due(
 
 fn current_view(conn: &mut DbConnection, game: Loaded, now: Millis) -> Result<GameView, ApiError> {
     let moves = game::moves_of(conn, &game.row.id)?;
+    Ok(GameView {
+        state: state_of(conn, &game, now)?,
+        moves: moves.into_iter().map(move_view).collect(),
+    })
+}
+
+/// The answer to a move, from the game as the move stored it: no move
+/// list to read, only the moves the request played.
+pub fn move_answer(
+    conn: &mut DbConnection,
+    game: &Loaded,
+    now: Millis,
+) -> Result<MoveAnswer, ApiError> {
+    Ok(MoveAnswer {
+        state: state_of(conn, game, now)?,
+        played: game.new_moves.iter().cloned().map(move_view).collect(),
+    })
+}
+
+fn move_view(m: MoveRow) -> MoveView {
+    MoveView {
+        ply: m.ply,
+        uci: m.uci,
+        san: m.san,
+        played_at: m.played_at.map(rfc3339),
+    }
+}
+
+fn state_of(conn: &mut DbConnection, game: &Loaded, now: Millis) -> Result<GameState, ApiError> {
     // The players' accounts, for vacations; an imported game has none.
     let mut accounts = [None, None];
     for (slot, color) in accounts.iter_mut().zip(Color::ALL) {
@@ -679,7 +713,7 @@ fn current_view(conn: &mut DbConnection, game: Loaded, now: Millis) -> Result<Ga
     let row = &game.row;
     let rules: Rules = row.rules.parse().map_err(|e| corrupt(row, e))?;
     let start = start_of(row);
-    Ok(GameView {
+    Ok(GameState {
         id: row.id.clone(),
         rules: row.rules.clone(),
         variant: variant_name(rules, &start).to_owned(),
@@ -703,15 +737,6 @@ fn current_view(conn: &mut DbConnection, game: Loaded, now: Millis) -> Result<Ga
             .and_then(|id| row.color_of(id))
             .map(Side::from),
         claimable_draw,
-        moves: moves
-            .into_iter()
-            .map(|m| MoveView {
-                ply: m.ply,
-                uci: m.uci,
-                san: m.san,
-                played_at: m.played_at.map(rfc3339),
-            })
-            .collect(),
         legal_moves,
         created_at: rfc3339(row.created_at),
         updated_at: rfc3339(row.updated_at),
@@ -730,11 +755,11 @@ pub fn status_of(row: &GameRow) -> GameStatus {
 
 /// The entity tag of a game's state: it changes with every ply and every
 /// change of status or offer.
-pub fn etag(view: &GameView) -> String {
-    let stamp: String = view
+pub fn etag(state: &GameState) -> String {
+    let stamp: String = state
         .updated_at
         .chars()
         .filter(char::is_ascii_digit)
         .collect();
-    format!("\"{}-{stamp}\"", view.ply)
+    format!("\"{}-{stamp}\"", state.ply)
 }

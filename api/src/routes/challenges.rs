@@ -137,7 +137,7 @@ pub async fn accept_challenge(
         .await?;
     let view = games::read_view(&state, game_id, now).await?;
     Ok(HttpResponse::Created()
-        .insert_header((header::LOCATION, format!("/api/v1/games/{}", view.id)))
+        .insert_header((header::LOCATION, format!("/api/v1/games/{}", view.state.id)))
         .json(view))
 }
 

@@ -22,7 +22,7 @@ use crate::{
     error::{ApiError, Problem},
     models::game::{self as rows, GameRow, Listing},
     notify::{game_signal, wait_for},
-    views::{GameStatus, GameView, PlayerView, Side},
+    views::{GameStatus, GameView, MoveAnswer, PlayerView, Side},
 };
 
 /// A move to play.
@@ -199,7 +199,7 @@ pub async fn list_games(
 
 fn with_etag(view: GameView) -> HttpResponse {
     HttpResponse::Ok()
-        .insert_header((ETAG, game::etag(&view)))
+        .insert_header((ETAG, game::etag(&view.state)))
         .json(view)
 }
 
@@ -266,7 +266,7 @@ pub async fn get_game(
     let deadline = Instant::now() + Duration::from_secs(wait);
     loop {
         let view = read_view(&state, id.clone(), state.clock.now()).await?;
-        let etag = game::etag(&view);
+        let etag = game::etag(&view.state);
         if !if_none_match(&req, &etag) {
             return Ok(with_etag(view));
         }
@@ -280,13 +280,15 @@ pub async fn get_game(
 }
 
 /// Play a move. Checked against the rules, stored, and answered with the
-/// new state; the game's `ply` guards against stale and repeated requests.
+/// new state and the moves played (not the whole move list: append them to
+/// the moves read before); the game's `ply` guards against stale and
+/// repeated requests.
 #[utoipa::path(
     tag = "games",
     params(("id" = String, Path, description = "The game")),
     request_body = MoveRequest,
     responses(
-        (status = 200, description = "The game after the move", body = GameView, headers(("ETag" = String, description = "The new state's tag"))),
+        (status = 200, description = "The game after the move", body = MoveAnswer, headers(("ETag" = String, description = "The new state's tag, as `GET` answers it"))),
         (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not the caller's game or turn (`not_a_player`, `not_your_turn`), or the token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
@@ -315,13 +317,16 @@ pub async fn play_move(
         ply,
         offer_draw: with_offer,
     };
-    let game_id = id.clone();
-    state
-        .write(move |conn, outbox| {
-            game::play_move(conn, outbox, now, &game_id, &auth.account_id, &play)
-        })
+    let played = state
+        .write(move |conn, outbox| game::play_move(conn, outbox, now, &id, &auth.account_id, &play))
         .await?;
-    Ok(with_etag(read_view(&state, id, now).await?))
+    // Built outside the writers' turn (SQLite has one writer at a time).
+    let answer = state
+        .db(move |conn| game::move_answer(conn, &played, now))
+        .await?;
+    Ok(HttpResponse::Ok()
+        .insert_header((ETAG, game::etag(&answer.state)))
+        .json(answer))
 }
 
 /// Carries out an action on a game for the caller and answers the game.

@@ -457,7 +457,17 @@ async fn conditional_moves(db: Db) {
         .await;
     let answered = answered.assert_status(200);
     assert_eq!(answered["ply"], 3);
-    assert_eq!(answered["moves"][2]["san"], "Nf3");
+    // The answer carries the moves after the ply sent: Bob's and the reply.
+    let played: Vec<&Value> = answered["played"].as_array().unwrap().iter().collect();
+    assert_eq!(played.len(), 2);
+    assert_eq!(
+        (&played[0]["san"], &played[0]["ply"]),
+        (&json!("c5"), &json!(2))
+    );
+    assert_eq!(
+        (&played[1]["san"], &played[1]["ply"]),
+        (&json!("Nf3"), &json!(3))
+    );
     assert_eq!(answered["turn"], "black");
     let left = get(&conditionals).token(&alice).send(&app).await;
     assert_eq!(

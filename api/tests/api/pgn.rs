@@ -18,8 +18,8 @@ fn path_of(game: &Value) -> String {
     format!("/api/v1/games/{}", game["id"].as_str().unwrap())
 }
 
-/// Plays up to `plies` moves, each the first legal move the game offers
-/// whose SAN sorts lowest after the ply number, alternating players.
+/// Plays up to `plies` moves, each picked among the legal moves the game
+/// offers by the ply number, alternating players; the game read after.
 async fn play_through<S, B>(app: &S, game: Value, white: &str, black: &str, plies: usize) -> Value
 where
     S: actix_web::dev::Service<
@@ -48,7 +48,13 @@ where
             .await;
         game = answer.assert_status(200).clone();
     }
-    game
+    // A move's answer has the moves it played; the game read has them all.
+    get(path_of(&game))
+        .token(white)
+        .send(app)
+        .await
+        .assert_status(200)
+        .clone()
 }
 
 async fn round_trip_for_every_rule_set(db: Db) {

@@ -336,7 +336,10 @@ where
         .clone()
 }
 
-/// Plays `moves` alternately for `white` and `black` from the game's ply.
+/// Plays `moves` alternately for `white` and `black` from the ply of the
+/// game as read now; the game as read after. Each move's answer carries only the
+/// moves it played: appended to those read before, they make the move
+/// list that `GET` answers.
 pub async fn play_all<S, B>(
     app: &S,
     game: &Value,
@@ -349,7 +352,9 @@ where
     B: MessageBody,
 {
     let id = game["id"].as_str().unwrap();
-    let mut state = game.clone();
+    let read = || get(format!("/api/v1/games/{id}")).token(white).send(app);
+    let mut state = read().await.assert_status(200).clone();
+    let mut move_list = state["moves"].as_array().unwrap().clone();
     for m in moves {
         let ply = state["ply"].as_i64().unwrap();
         let token = if state["turn"] == "white" {
@@ -364,8 +369,16 @@ where
             .await;
         state = answer.assert_status(200).clone();
         assert_eq!(state["ply"], ply + 1);
+        assert!(
+            state.get("moves").is_none(),
+            "a move's answer has no move list"
+        );
+        move_list.extend(state["played"].as_array().unwrap().iter().cloned());
     }
-    state
+    let read = read().await.assert_status(200).clone();
+    assert_eq!(read["moves"], Value::Array(move_list));
+    assert_eq!(read["fen"], state["fen"]);
+    read
 }
 
 /// Builds the app on `state` as `kingpost serve` does.
