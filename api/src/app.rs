@@ -66,17 +66,31 @@ impl AppState {
         T: Send + 'static,
         F: FnOnce(&mut DbConnection, &mut Outbox) -> Result<T, ApiError> + Send + 'static,
     {
+        self.write_then(f, |_, done| Ok(done)).await
+    }
+
+    /// Runs a change as [`write`](Self::write) does, then `answer` on the
+    /// same connection and thread once the writers' turn is given back: the
+    /// answer to a change is read without a second trip through the pool.
+    pub async fn write_then<T, U, F, G>(&self, change: F, answer: G) -> Result<U, ApiError>
+    where
+        U: Send + 'static,
+        F: FnOnce(&mut DbConnection, &mut Outbox) -> Result<T, ApiError> + Send + 'static,
+        G: FnOnce(&mut DbConnection, T) -> Result<U, ApiError> + Send + 'static,
+    {
         let pool = self.pool.clone();
         let sqlite_writer = self.sqlite_writer.clone();
         let (result, outbox) = web::block(move || {
             let mut outbox = Outbox::default();
             let result = pool.get().map_err(ApiError::from).and_then(|mut conn| {
-                let _turn = matches!(*conn, DbConnection::Sqlite(_)).then(|| {
+                let turn = matches!(*conn, DbConnection::Sqlite(_)).then(|| {
                     sqlite_writer
                         .lock()
                         .unwrap_or_else(|poison| poison.into_inner())
                 });
-                f(&mut conn, &mut outbox)
+                let done = change(&mut conn, &mut outbox);
+                drop(turn);
+                answer(&mut conn, done?)
             });
             (result, outbox)
         })

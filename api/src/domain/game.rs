@@ -190,6 +190,9 @@ pub struct Loaded {
     pub(crate) new_moves: Vec<MoveRow>,
     /// Events of this change, for accounts, recorded once the row is stored.
     events: Vec<(String, EventKind, serde_json::Value)>,
+    /// The occurrences of the position counted at a ply, kept for the
+    /// answer (the count is the same once the change is stored).
+    counted: Option<(i32, i64)>,
 }
 
 impl Loaded {
@@ -206,6 +209,7 @@ impl Loaded {
             row,
             new_moves: Vec::new(),
             events: Vec::new(),
+            counted: None,
         })
     }
 
@@ -244,7 +248,12 @@ impl Loaded {
     /// How often the current position has stood in the game, this time
     /// included: among the start and the positions after each ply, stored
     /// or played by this change, those since the last capture or pawn move.
-    pub(crate) fn occurrences(&self, conn: &mut DbConnection) -> Result<i64, ApiError> {
+    pub(crate) fn occurrences(&mut self, conn: &mut DbConnection) -> Result<i64, ApiError> {
+        if let Some((ply, count)) = self.counted
+            && ply == self.row.ply
+        {
+            return Ok(count);
+        }
         let key = self.pos.repetition_key() as i64;
         let halfmoves = i32::try_from(self.pos.halfmoves()).unwrap_or(i32::MAX);
         let first_ply = self.row.ply.saturating_sub(halfmoves);
@@ -255,7 +264,9 @@ impl Loaded {
             .filter(|m| m.ply >= first_ply && m.position_key == key)
             .count() as i64;
         let initial = i64::from(first_ply <= 0 && self.row.initial_key == key);
-        Ok(stored + pending + initial)
+        let count = stored + pending + initial;
+        self.counted = Some((self.row.ply, count));
+        Ok(count)
     }
 
     /// Plays `m`: the move row, the position, the turn and its deadline, a
@@ -310,7 +321,9 @@ impl Loaded {
         outbox: &mut Outbox,
         now: Millis,
     ) -> Result<bool, ApiError> {
-        if self.row.status != STARTED {
+        // A vacation only moves the deadline later: before the deadline
+        // itself there is no account to read.
+        if !is_due(&self.row, now) {
             return Ok(false);
         }
         let mover = match &self.row.to_move_id {
@@ -642,7 +655,7 @@ pub fn view_unless_due(
 fn current_view(conn: &mut DbConnection, game: Loaded, now: Millis) -> Result<GameView, ApiError> {
     let moves = game::moves_of(conn, &game.row.id)?;
     Ok(GameView {
-        state: state_of(conn, &game, now)?,
+        state: state_of(conn, game, now)?,
         moves: moves.into_iter().map(move_view).collect(),
     })
 }
@@ -651,12 +664,13 @@ fn current_view(conn: &mut DbConnection, game: Loaded, now: Millis) -> Result<Ga
 /// list to read, only the moves the request played.
 pub fn move_answer(
     conn: &mut DbConnection,
-    game: &Loaded,
+    mut game: Loaded,
     now: Millis,
 ) -> Result<MoveAnswer, ApiError> {
+    let played = std::mem::take(&mut game.new_moves);
     Ok(MoveAnswer {
         state: state_of(conn, game, now)?,
-        played: game.new_moves.iter().cloned().map(move_view).collect(),
+        played: played.into_iter().map(move_view).collect(),
     })
 }
 
@@ -669,15 +683,22 @@ fn move_view(m: MoveRow) -> MoveView {
     }
 }
 
-fn state_of(conn: &mut DbConnection, game: &Loaded, now: Millis) -> Result<GameState, ApiError> {
+fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<GameState, ApiError> {
     // The players' accounts, for vacations; an imported game has none.
-    let mut accounts = [None, None];
-    for (slot, color) in accounts.iter_mut().zip(Color::ALL) {
-        if let Some(id) = game.row.player(color) {
-            *slot = account::find(conn, id)?;
-        }
-    }
-    let [white, black] = accounts;
+    let ids: Vec<&str> = Color::ALL
+        .iter()
+        .filter_map(|&c| game.row.player(c))
+        .collect();
+    let accounts = if ids.is_empty() {
+        Vec::new()
+    } else {
+        account::find_all(conn, &ids)?
+    };
+    let account_of = |color| {
+        let id = game.row.player(color)?;
+        accounts.iter().find(|a| a.id == id).cloned()
+    };
+    let (white, black) = (account_of(Color::White), account_of(Color::Black));
     let player = |name: &str, account: &Option<Account>| GamePlayerView {
         username: name.to_owned(),
         on_vacation: account
@@ -685,6 +706,7 @@ fn state_of(conn: &mut DbConnection, game: &Loaded, now: Millis) -> Result<GameS
             .is_some_and(|a| vacation::is_on_vacation(a, now)),
     };
     let started = game.row.status == STARTED;
+    let repeated = started && game.occurrences(conn)? >= 3;
     let pos = &game.pos;
     let legal_moves = if started {
         let legal = pos.legal_moves();
@@ -703,7 +725,7 @@ fn state_of(conn: &mut DbConnection, game: &Loaded, now: Millis) -> Result<GameS
         Color::Black => black.as_ref(),
     };
     let deadline = effective_deadline(&game.row, mover, now).filter(|_| started);
-    let claimable_draw = if started && game.occurrences(conn)? >= 3 {
+    let claimable_draw = if repeated {
         Some(DrawReason::ThreefoldRepetition.key().to_owned())
     } else if started && pos.can_claim_fifty_moves() {
         Some(DrawReason::FiftyMoves.key().to_owned())

@@ -57,6 +57,14 @@ pub fn find(conn: &mut DbConnection, id: &str) -> QueryResult<Option<Account>> {
         .optional()
 }
 
+/// The accounts of the given ids that exist, in any order.
+pub fn find_all(conn: &mut DbConnection, ids: &[&str]) -> QueryResult<Vec<Account>> {
+    accounts::table
+        .filter(accounts::id.eq_any(ids))
+        .select(Account::as_select())
+        .load(conn)
+}
+
 /// Usernames of the given accounts, for views.
 pub fn usernames(conn: &mut DbConnection, ids: &[&str]) -> QueryResult<Vec<(String, String)>> {
     accounts::table

@@ -317,12 +317,11 @@ pub async fn play_move(
         ply,
         offer_draw: with_offer,
     };
-    let played = state
-        .write(move |conn, outbox| game::play_move(conn, outbox, now, &id, &auth.account_id, &play))
-        .await?;
-    // Built outside the writers' turn (SQLite has one writer at a time).
     let answer = state
-        .db(move |conn| game::move_answer(conn, &played, now))
+        .write_then(
+            move |conn, outbox| game::play_move(conn, outbox, now, &id, &auth.account_id, &play),
+            move |conn, played| game::move_answer(conn, played, now),
+        )
         .await?;
     Ok(HttpResponse::Ok()
         .insert_header((ETAG, game::etag(&answer.state)))
