@@ -15,7 +15,16 @@
 //! - cost by ply: from the peak run, the mean latency of moves at plies
 //!   1-40 against plies 281-320 of the same games;
 //! - on Postgres, the peak again with two and four instances, each client
-//!   sending its requests to the instances in turn.
+//!   sending its requests to the instances in turn;
+//! - where the cores went in each peak run: the CPU time of the servers,
+//!   the clients (this process) and Postgres per move, and what the
+//!   machine as a whole spent (including time the hypervisor stole), read
+//!   from `/proc`.
+//!
+//! Beside it, on the same database after the runs: the same rows written
+//! directly, with the server's own statements (a game row read and
+//! advanced, a move and an event inserted per transaction), which shows how
+//! much of the gap to the one-row baseline is the database's part of a move.
 //!
 //! The baseline for SQLite: the same number of threads committing one-row
 //! transactions through the server's own connection set-up (WAL,
@@ -32,7 +41,14 @@ use std::{
 
 use common::Server;
 use diesel::{Connection, PgConnection, RunQueryDsl};
-use kingpost_api::{db::write_transaction, server::open_database};
+use kingpost_api::{
+    db::{DbConnection, write_transaction},
+    models::{
+        event::{self, NewEvent},
+        game::{self, MoveRow},
+    },
+    server::open_database,
+};
 use kingpost_core::{Game, Position, Rules};
 use rand::{Rng, SeedableRng, rngs::SmallRng};
 use serde_json::{Value, json};
@@ -342,6 +358,70 @@ fn sqlite_baseline(url: &str, threads: usize, seconds: u64) -> f64 {
     commits.into_inner() as f64 / start.elapsed().as_secs_f64()
 }
 
+/// Move-shaped transactions per second done directly, with the server's own
+/// statements and connection set-up, on the games of the run just ended:
+/// each reads a game's row, advances it a ply, and inserts a move row and an
+/// event row (the rows and indexes a move writes), from `threads` threads,
+/// each on its own game. No HTTP, token, rules, conditional moves or answer:
+/// what is left of a move when only the database's part is done.
+fn move_rows_baseline(url: &str, threads: usize, seconds: u64) -> f64 {
+    let pool = open_database(url).unwrap();
+    // Every game under way has a deadline before the end of time.
+    let games = game::past_deadline(&mut pool.get().unwrap(), i64::MAX, threads as i64).unwrap();
+    assert_eq!(games.len(), threads, "one game under way per client");
+    let writer = std::sync::Mutex::new(()); // SQLite's writers take turns, as in the server
+    let commits = AtomicUsize::new(0);
+    let start = Instant::now();
+    let until = start + Duration::from_secs(seconds);
+    std::thread::scope(|scope| {
+        for found in &games {
+            let (pool, writer, commits) = (&pool, &writer, &commits);
+            scope.spawn(move || {
+                let mut conn = pool.get().unwrap();
+                let is_sqlite = matches!(*conn, DbConnection::Sqlite(_));
+                while Instant::now() < until {
+                    let _turn = is_sqlite.then(|| writer.lock().unwrap());
+                    write_transaction(&mut conn, |conn| {
+                        let mut row = game::find(conn, &found.id)?.expect("the game");
+                        let (read_ply, read_updated_at) = (row.ply, row.updated_at);
+                        row.ply += 1;
+                        row.updated_at += 1;
+                        row.turn_started_at = row.updated_at;
+                        row.deadline_at = row.deadline_at.map(|d| d + 1);
+                        row.to_move_id = if row.to_move_id == row.white_id {
+                            row.black_id.clone()
+                        } else {
+                            row.white_id.clone()
+                        };
+                        assert!(game::advance(conn, &row, read_ply, read_updated_at)?);
+                        let played = MoveRow {
+                            game_id: row.id.clone(),
+                            ply: row.ply,
+                            uci: "e2e4".to_owned(),
+                            san: "e4".to_owned(),
+                            position_key: i64::from(row.ply),
+                            played_at: Some(row.updated_at),
+                        };
+                        game::insert_moves(conn, &[played])?;
+                        let account = row.to_move_id.as_deref().expect("a game under way");
+                        let event = NewEvent {
+                            account_id: account,
+                            kind: "opponent_moved",
+                            game_id: Some(&row.id),
+                            data: r#"{"ply":1,"uci":"e2e4","san":"e4"}"#,
+                            created_at: row.updated_at,
+                        };
+                        event::insert(conn, &event).map(drop)
+                    })
+                    .unwrap();
+                    commits.fetch_add(1, Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    commits.into_inner() as f64 / start.elapsed().as_secs_f64()
+}
+
 /// One-row INSERT transactions per second by pgbench with `clients`
 /// clients (synchronous commit, as the server runs).
 fn postgres_baseline(url: &str, clients: usize, seconds: u64) -> f64 {
@@ -380,6 +460,96 @@ fn postgres_baseline(url: &str, clients: usize, seconds: u64) -> f64 {
         })
 }
 
+/// CPU time used so far, read from `/proc`: by the servers, by this
+/// process (the clients), by Postgres's processes, and by the machine.
+struct CpuUse {
+    servers: Duration,
+    /// The part of `servers` spent in the kernel (writes, syncs, sockets).
+    servers_system: Duration,
+    clients: Duration,
+    postgres: Duration,
+    machine_busy: Duration,
+    machine_steal: Duration,
+    at: Instant,
+}
+
+/// Linux reports CPU time in ticks of USER_HZ, 100 a second.
+const TICK: Duration = Duration::from_millis(10);
+
+/// User and system time of a process from its `/proc/<pid>/stat`; none
+/// when it is gone or is not `command`.
+fn process_cpu(pid: &str, command: Option<&str>) -> Option<Duration> {
+    process_times(pid, command).map(|(user, system)| user + system)
+}
+
+/// User time and system time of a process, as [`process_cpu`] reads them.
+fn process_times(pid: &str, command: Option<&str>) -> Option<(Duration, Duration)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let (head, rest) = stat.rsplit_once(')')?;
+    if command.is_some_and(|c| !head.ends_with(&format!("({c}"))) {
+        return None;
+    }
+    // After the command: state, then utime and stime are the 12th and 13th.
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i)?.parse::<u32>().ok();
+    Some((TICK * ticks(11)?, TICK * ticks(12)?))
+}
+
+impl CpuUse {
+    fn now(servers: &[u32]) -> CpuUse {
+        let postgres = std::fs::read_dir("/proc")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|entry| process_cpu(entry.file_name().to_str()?, Some("postgres")))
+            .sum();
+        // The first line of /proc/stat: user nice system idle iowait irq softirq steal.
+        let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
+        let ticks: Vec<u32> = stat
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .split_whitespace()
+            .skip(1)
+            .filter_map(|t| t.parse().ok())
+            .collect();
+        let tick = |i: usize| ticks.get(i).copied().unwrap_or(0);
+        let (user, system): (Vec<Duration>, Vec<Duration>) = servers
+            .iter()
+            .filter_map(|pid| process_times(&pid.to_string(), None))
+            .unzip();
+        let servers_system: Duration = system.iter().sum();
+        CpuUse {
+            servers: user.iter().sum::<Duration>() + servers_system,
+            servers_system,
+            clients: process_cpu("self", None).unwrap_or_default(),
+            postgres,
+            machine_busy: TICK * (tick(0) + tick(1) + tick(2) + tick(5) + tick(6)),
+            machine_steal: TICK * tick(7),
+            at: Instant::now(),
+        }
+    }
+
+    /// What a run between `self` and `after` used per move, in µs.
+    fn print_per_move(&self, after: &CpuUse, moves: usize) {
+        let per_move = |before: Duration, after: Duration| {
+            after.saturating_sub(before).as_secs_f64() * 1e6 / moves.max(1) as f64
+        };
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let had = after.at.duration_since(self.at).as_secs_f64() * 1e6 * cores as f64
+            / moves.max(1) as f64;
+        println!(
+            "  CPU per move, µs: servers {:.0} (kernel {:.0}), clients {:.0}, Postgres {:.0}; machine busy {:.0}, stolen {:.0}, of {had:.0} on {cores} cores",
+            per_move(self.servers, after.servers),
+            per_move(self.servers_system, after.servers_system),
+            per_move(self.clients, after.clients),
+            per_move(self.postgres, after.postgres),
+            per_move(self.machine_busy, after.machine_busy),
+            per_move(self.machine_steal, after.machine_steal),
+        );
+    }
+}
+
 fn print_run(label: &str, run: &Run, baseline: f64) {
     println!(
         "{label:<34} {:>9.0} {:>7.2} {:>8.2} {:>8.2} {:>8.2} {:>7}",
@@ -410,15 +580,21 @@ fn bench_database(
         "{:<34} {:>9} {:>7} {:>8} {:>8} {:>8} {:>7}",
         "run", "moves/s", "ratio", "p50 ms", "p95 ms", "p99 ms", "errors"
     );
+    let mut single_peak = None;
     for &instances in instance_counts {
         let servers: Vec<Server> = (0..instances)
             .map(|_| Server::start(url, &["--no-rate-limits"]))
             .collect();
         let bases: Vec<String> = servers.iter().map(|s| s.base.clone()).collect();
         let seats = seats(&bases[0], options.clients, &format!("{run_id}i{instances}"));
+        let pids: Vec<u32> = servers.iter().map(Server::pid).collect();
+        let before = CpuUse::now(&pids);
         let peak = run(&bases, &seats, lines, options.seconds, None);
+        let after = CpuUse::now(&pids);
         print_run(&format!("peak, {instances} instance(s)"), &peak, baseline);
+        before.print_per_move(&after, peak.latencies.len());
         if instances == 1 {
+            single_peak = Some(peak.moves_per_second);
             let half = run(
                 &bases,
                 &seats,
@@ -433,6 +609,15 @@ fn bench_database(
                 late / early
             );
         }
+    }
+    if let Some(peak) = single_peak {
+        let rows = move_rows_baseline(url, options.clients, options.seconds);
+        println!(
+            "the same rows written directly (a game row read and advanced, a move and an event inserted): \
+             {rows:.0} transactions/s, {:.2} of the baseline; the 1-instance peak is {:.2} of it",
+            rows / baseline,
+            peak / rows
+        );
     }
 }
 

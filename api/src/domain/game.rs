@@ -530,6 +530,8 @@ pub enum Action {
     ClaimDraw,
 }
 
+/// Carries out `action` for `account_id`: the game as stored, for
+/// [`view_of`].
 pub fn act(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
@@ -537,7 +539,7 @@ pub fn act(
     game_id: &str,
     account_id: &str,
     action: Action,
-) -> Result<(), ApiError> {
+) -> Result<Loaded, ApiError> {
     let request = match action {
         Action::Resign => Request::Resign,
         Action::Abort => Request::Abort,
@@ -547,7 +549,7 @@ pub fn act(
         Action::WithdrawDraw => Request::WithdrawDraw,
         Action::ClaimDraw => Request::ClaimDraw,
     };
-    carry_out(conn, outbox, now, game_id, account_id, request).map(drop)
+    carry_out(conn, outbox, now, game_id, account_id, request)
 }
 
 /// Ends on time every game whose deadline has passed; how many this call
@@ -629,13 +631,13 @@ pub fn view(
 ) -> Result<GameView, ApiError> {
     let found = find_game(conn, game_id)?;
     if !is_due(&found, now) {
-        return current_view(conn, Loaded::from_row(found)?, now);
+        return view_of(conn, Loaded::from_row(found)?, now);
     }
     write_transaction(conn, |conn| {
         Loaded::read(conn, game_id)?.expire_if_due(conn, outbox, now)
     })?;
     let game = Loaded::read(conn, game_id)?;
-    current_view(conn, game, now)
+    view_of(conn, game, now)
 }
 
 /// The game as clients read it, without writing: `None` when it is due to
@@ -649,10 +651,11 @@ pub fn view_unless_due(
     if is_due(&found, now) {
         return Ok(None);
     }
-    current_view(conn, Loaded::from_row(found)?, now).map(Some)
+    view_of(conn, Loaded::from_row(found)?, now).map(Some)
 }
 
-fn current_view(conn: &mut DbConnection, game: Loaded, now: Millis) -> Result<GameView, ApiError> {
+/// The view of a game as read, or as a change stored it.
+pub fn view_of(conn: &mut DbConnection, game: Loaded, now: Millis) -> Result<GameView, ApiError> {
     let moves = game::moves_of(conn, &game.row.id)?;
     Ok(GameView {
         state: state_of(conn, game, now)?,

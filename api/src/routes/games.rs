@@ -337,11 +337,13 @@ async fn act(
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::GamePlay)?;
     let now = state.clock.now();
-    let game_id = id.clone();
-    state
-        .write(move |conn, outbox| game::act(conn, outbox, now, &game_id, &auth.account_id, action))
+    let view = state
+        .write_then(
+            move |conn, outbox| game::act(conn, outbox, now, &id, &auth.account_id, action),
+            move |conn, game| game::view_of(conn, game, now),
+        )
         .await?;
-    Ok(with_etag(read_view(&state, id, now).await?))
+    Ok(with_etag(view))
 }
 
 /// The game as clients read it. Read outside the writers' turn (SQLite has
