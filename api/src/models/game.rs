@@ -182,9 +182,21 @@ pub fn deadline_before(
         .load(conn)
 }
 
+/// The games of `account_id`, found through the player indexes (the side
+/// to move, which every move changes, has no index).
+fn of_player(account_id: &str) -> games::BoxedQuery<'_, crate::db::MultiBackend> {
+    games::table
+        .filter(
+            games::white_id
+                .eq(account_id)
+                .or(games::black_id.eq(account_id)),
+        )
+        .into_boxed()
+}
+
 /// Games under way where `account_id` is to move.
 pub fn awaiting(conn: &mut DbConnection, account_id: &str) -> QueryResult<Vec<GameRow>> {
-    games::table
+    of_player(account_id)
         .filter(games::status.eq(STARTED))
         .filter(games::to_move_id.eq(account_id))
         .select(GameRow::as_select())
@@ -262,15 +274,9 @@ pub fn list(
     after: Option<(i64, String)>,
     limit: i64,
 ) -> QueryResult<Vec<GameRow>> {
-    let mut query = games::table
-        .filter(
-            games::white_id
-                .eq(account_id)
-                .or(games::black_id.eq(account_id)),
-        )
+    let mut query = of_player(account_id)
         .select(GameRow::as_select())
-        .limit(limit)
-        .into_boxed();
+        .limit(limit);
     match listing {
         Listing::Ongoing | Listing::MyTurn => {
             query = query.filter(games::status.eq(STARTED));
@@ -306,7 +312,7 @@ pub fn list(
 
 /// How many games await a move by the account.
 pub fn count_my_turn(conn: &mut DbConnection, account_id: &str) -> QueryResult<i64> {
-    games::table
+    of_player(account_id)
         .filter(games::status.eq(STARTED))
         .filter(games::to_move_id.eq(account_id))
         .count()

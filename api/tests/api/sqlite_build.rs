@@ -1,4 +1,5 @@
-//! The bundled SQLite is built as `.cargo/config.toml` asks.
+//! SQLite as the server runs it: built as `.cargo/config.toml` asks, and
+//! planning the game lookups along their indexes.
 
 use diesel::{RunQueryDsl, dsl::sql, sql_types::Bool};
 use kingpost_api::db::{self, DbConnection};
@@ -21,4 +22,60 @@ fn sqlite_plans_each_statement_once() {
     .get_result(conn)
     .unwrap();
     assert!(qpsg, "SQLite was built without SQLITE_ENABLE_QPSG");
+}
+
+#[derive(diesel::QueryableByName)]
+struct PlanStep {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    detail: String,
+}
+
+/// A player's lists and the sweep read their games through indexes, on a
+/// database without planner statistics (as every new one is): a player's
+/// games by the player indexes, never every game under way.
+#[test]
+fn game_lookups_use_their_indexes() {
+    let db = Db::sqlite();
+    let pool = db::connect(&db.url()).unwrap();
+    let mut conn = pool.get().unwrap();
+    db::run_migrations(&mut conn).unwrap();
+    let DbConnection::Sqlite(conn) = &mut *conn else {
+        unreachable!("an SQLite URL opens SQLite");
+    };
+    let player = "(white_id = ? OR black_id = ?) AND status = ?";
+    let cases = [
+        (
+            format!("SELECT * FROM games WHERE {player} ORDER BY deadline_at, id LIMIT 20"),
+            &["games_by_white", "games_by_black"][..],
+        ),
+        (
+            format!("SELECT count(*) FROM games WHERE {player} AND to_move_id = ?"),
+            &["games_by_white", "games_by_black"],
+        ),
+        (
+            "SELECT * FROM games WHERE status = ? AND deadline_at < ? ORDER BY deadline_at LIMIT 500"
+                .to_owned(),
+            &["games_by_deadline"],
+        ),
+    ];
+    for (query, indexes) in cases {
+        let mut explain = diesel::sql_query(format!("EXPLAIN QUERY PLAN {query}")).into_boxed();
+        for _ in 0..query.matches('?').count() {
+            explain = explain.bind::<diesel::sql_types::Text, _>("x");
+        }
+        let plan: Vec<PlanStep> = explain.load(conn).unwrap();
+        let details: Vec<&str> = plan.iter().map(|step| step.detail.as_str()).collect();
+        for index in indexes {
+            assert!(
+                details
+                    .iter()
+                    .any(|d| d.contains(&format!("USING INDEX {index} "))),
+                "{query}: {details:?}"
+            );
+        }
+        assert!(
+            !details.iter().any(|d| d.starts_with("SCAN games")),
+            "{query}: {details:?}"
+        );
+    }
 }
