@@ -11,6 +11,7 @@ use crate::{
     clock::{DAY, Millis, rfc3339},
     db::{DbConnection, write_transaction},
     domain::{
+        challenge::DAYS_PER_MOVE,
         conditionals,
         events::{self, EventKind},
         vacation,
@@ -579,12 +580,12 @@ fn warn_of_deadlines(
     outbox: &mut Outbox,
     now: Millis,
 ) -> Result<(), ApiError> {
-    // The longest time for a move is 14 days: a quarter of it bounds the search.
-    let horizon = now + 14 * DAY / WARNING_FRACTION;
-    for candidate in game::deadline_before(conn, horizon, 500)? {
-        if candidate.warned_ply == Some(candidate.ply) {
-            continue;
-        }
+    let window_per_day = DAY / WARNING_FRACTION;
+    let longest = DAYS_PER_MOVE
+        .iter()
+        .max()
+        .map_or(0, |&days| i64::from(days));
+    for candidate in game::warnings_due(conn, now, window_per_day, longest * window_per_day, 500)? {
         write_transaction(conn, |conn| {
             let mut game = Loaded::read(conn, &candidate.id)?;
             let mover = match &game.row.to_move_id {

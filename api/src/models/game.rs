@@ -167,15 +167,37 @@ pub fn past_deadline(conn: &mut DbConnection, now: i64, limit: i64) -> QueryResu
         .load(conn)
 }
 
-/// Games under way whose deadline (before vacations) is before `horizon`.
-pub fn deadline_before(
+/// Games under way whose side to move has not been warned at this ply and
+/// whose deadline (before vacations) is ahead but within `window_per_day`
+/// per day of the game's time for a move (at most `max_window` ahead);
+/// soonest deadline first. Games not yet in their window are left out, so
+/// that they never fill `limit`.
+pub fn warnings_due(
     conn: &mut DbConnection,
-    horizon: i64,
+    now: i64,
+    window_per_day: i64,
+    max_window: i64,
     limit: i64,
 ) -> QueryResult<Vec<GameRow>> {
+    use diesel::{
+        dsl::sql,
+        sql_types::{BigInt, Bool},
+    };
     games::table
         .filter(games::status.eq(STARTED))
-        .filter(games::deadline_at.lt(horizon))
+        .filter(games::deadline_at.gt(now))
+        .filter(games::deadline_at.le(now + max_window))
+        .filter(
+            games::warned_ply
+                .is_null()
+                .or(games::warned_ply.ne(games::ply.nullable())),
+        )
+        .filter(
+            sql::<Bool>("deadline_at - days_per_move * ")
+                .bind::<BigInt, _>(window_per_day)
+                .sql(" <= ")
+                .bind::<BigInt, _>(now),
+        )
         .order(games::deadline_at.asc())
         .limit(limit)
         .select(GameRow::as_select())

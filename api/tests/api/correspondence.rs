@@ -3,8 +3,12 @@
 //! moves.
 
 use kingpost_api::{
-    clock::{DAY, HOUR, MINUTE},
+    clock::{Clock, DAY, HOUR, MINUTE},
+    db::write_transaction,
+    domain::game::{self, Players},
+    models::{account, game as rows},
     server::sweep_once,
+    views::StartSpec,
 };
 use serde_json::{Value, json};
 
@@ -26,6 +30,7 @@ on_both_databases!(
     vacation_stops_the_clock,
     conditional_moves,
     two_instances_sweep_each_game_once,
+    deadline_warnings_reach_every_game_due,
 );
 
 fn path_of(game: &Value) -> String {
@@ -524,4 +529,49 @@ async fn two_instances_sweep_each_game_once(db: Db) {
         sweep_once(&one).await.unwrap() + sweep_once(&two).await.unwrap(),
         0
     );
+}
+
+/// A `deadline_near` event goes out once a quarter of a turn's time is left
+/// (README, correspondence): five hundred games with earlier deadlines but
+/// not yet in their quarter do not hold back one that is.
+async fn deadline_warnings_reach_every_game_due(db: Db) {
+    let clock = clock();
+    let state = state(&db, clock.clone());
+    let app = init(state.clone()).await;
+    sign_up_for_a_year(&app, "alice").await;
+    sign_up_for_a_year(&app, "bob").await;
+    let mut conn = state.pool.get().unwrap();
+    let id_of = |conn: &mut _, name| account::find_by_username(conn, name).unwrap().unwrap().id;
+    let players = Players {
+        white_id: id_of(&mut conn, "alice"),
+        white_name: "alice".to_owned(),
+        black_id: id_of(&mut conn, "bob"),
+        black_name: "bob".to_owned(),
+    };
+    let new = |id: String, days, now| {
+        game::new_game(
+            id,
+            kingpost_core::Rules::Standard,
+            &StartSpec::Standard,
+            players.clone(),
+            days,
+            now,
+        )
+        .unwrap()
+    };
+    // 14 days a move, 11 days and an hour gone: 2 days 23 hours left, in
+    // its last quarter (3.5 days).
+    let slow = new("slow".to_owned(), 14, clock.now());
+    rows::insert(&mut conn, &slow).unwrap();
+    clock.advance(11 * DAY + HOUR);
+    // One day a move, just begun: their deadlines come first, their
+    // quarter (6 hours) not yet.
+    write_transaction(&mut conn, |conn| {
+        (0..500).try_for_each(|i| rows::insert(conn, &new(format!("fast{i}"), 1, clock.now())))
+    })
+    .unwrap();
+    sweep_once(&state).await.unwrap();
+    let warned = |conn: &mut _, id| rows::find(conn, id).unwrap().unwrap().warned_ply;
+    assert_eq!(warned(&mut conn, "slow"), Some(0));
+    assert_eq!(warned(&mut conn, "fast0"), None);
 }
