@@ -367,7 +367,8 @@ fn sqlite_baseline(url: &str, threads: usize, seconds: u64) -> f64 {
 fn move_rows_baseline(url: &str, threads: usize, seconds: u64) -> f64 {
     let pool = open_database(url).unwrap();
     // Every game under way has a deadline before the end of time.
-    let games = game::past_deadline(&mut pool.get().unwrap(), i64::MAX, threads as i64).unwrap();
+    let games =
+        game::past_deadline(&mut pool.get().unwrap(), i64::MAX, None, threads as i64).unwrap();
     assert_eq!(games.len(), threads, "one game under way per client");
     let writer = std::sync::Mutex::new(()); // SQLite's writers take turns, as in the server
     let commits = AtomicUsize::new(0);

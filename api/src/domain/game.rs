@@ -558,16 +558,45 @@ pub fn act(
 /// conditional on the game being unchanged since it was read.
 pub fn sweep(conn: &mut DbConnection, outbox: &mut Outbox, now: Millis) -> Result<usize, ApiError> {
     let mut ended = 0;
-    for candidate in game::past_deadline(conn, now, 500)? {
+    let past = |conn: &mut DbConnection, after: Option<&_>| {
+        game::past_deadline(conn, now, after, SWEEP_PAGE)
+    };
+    for_each_by_deadline(conn, past, |conn, candidate| {
         let expired = write_transaction(conn, |conn| {
             Loaded::read(conn, &candidate.id)?.expire_if_due(conn, outbox, now)
         })?;
         ended += usize::from(expired);
-    }
+        Ok(())
+    })?;
     warn_of_deadlines(conn, outbox, now)?;
     crate::models::event::prune(conn, now - events::RETENTION)?;
     crate::models::idempotency::prune(conn, now - crate::idempotency::KEPT_FOR)?;
     Ok(ended)
+}
+
+/// How many games the sweep reads at a time.
+const SWEEP_PAGE: i64 = 500;
+
+/// Runs `each` on every game that `page` finds, a page at a time in order of
+/// deadline and id: games that stay candidates (their player on vacation)
+/// never keep the sweep from those after them.
+fn for_each_by_deadline(
+    conn: &mut DbConnection,
+    page: impl Fn(&mut DbConnection, Option<&(i64, String)>) -> diesel::QueryResult<Vec<GameRow>>,
+    mut each: impl FnMut(&mut DbConnection, GameRow) -> Result<(), ApiError>,
+) -> Result<(), ApiError> {
+    let mut after = None;
+    loop {
+        let rows = page(conn, after.as_ref())?;
+        let last_page = rows.len() < SWEEP_PAGE as usize;
+        for row in rows {
+            after = Some((row.deadline_at.unwrap_or_default(), row.id.clone()));
+            each(conn, row)?;
+        }
+        if last_page {
+            return Ok(());
+        }
+    }
 }
 
 /// The part of the time for a move left when a `deadline_near` event goes
@@ -585,7 +614,11 @@ fn warn_of_deadlines(
         .iter()
         .max()
         .map_or(0, |&days| i64::from(days));
-    for candidate in game::warnings_due(conn, now, window_per_day, longest * window_per_day, 500)? {
+    let due = |conn: &mut DbConnection, after: Option<&_>| {
+        let max_window = longest * window_per_day;
+        game::warnings_due(conn, now, window_per_day, max_window, after, SWEEP_PAGE)
+    };
+    for_each_by_deadline(conn, due, |conn, candidate| {
         write_transaction(conn, |conn| {
             let mut game = Loaded::read(conn, &candidate.id)?;
             let mover = match &game.row.to_move_id {
@@ -607,9 +640,8 @@ fn warn_of_deadlines(
             game.tell(game.pos.turn(), EventKind::DeadlineNear, data);
             game.save(conn, outbox, now)?;
             Ok::<_, ApiError>(())
-        })?;
-    }
-    Ok(())
+        })
+    })
 }
 
 /// Whether the game is lost on time but not yet marked so.

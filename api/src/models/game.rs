@@ -156,35 +156,57 @@ pub fn advance(
     .map(|n| n == 1)
 }
 
-/// Games under way whose deadline (before vacations) has passed.
-pub fn past_deadline(conn: &mut DbConnection, now: i64, limit: i64) -> QueryResult<Vec<GameRow>> {
-    games::table
+/// A page of games under way in order of deadline and id, after the
+/// cursor `(deadline, id)` of the last page.
+fn under_way_by_deadline(
+    after: Option<&(i64, String)>,
+    limit: i64,
+) -> games::BoxedQuery<'_, crate::db::MultiBackend> {
+    let mut query = games::table
         .filter(games::status.eq(STARTED))
-        .filter(games::deadline_at.lt(now))
-        .order(games::deadline_at.asc())
+        .order((games::deadline_at.asc(), games::id.asc()))
         .limit(limit)
+        .into_boxed();
+    if let Some((deadline, id)) = after {
+        // The bound on the deadline alone lets the index give the range.
+        query = query
+            .filter(games::deadline_at.ge(*deadline))
+            .filter(games::deadline_at.gt(*deadline).or(games::id.gt(id)));
+    }
+    query
+}
+
+/// Games under way whose deadline (before vacations) has passed: a page
+/// after `after` (see [`under_way_by_deadline`]).
+pub fn past_deadline(
+    conn: &mut DbConnection,
+    now: i64,
+    after: Option<&(i64, String)>,
+    limit: i64,
+) -> QueryResult<Vec<GameRow>> {
+    under_way_by_deadline(after, limit)
+        .filter(games::deadline_at.lt(now))
         .select(GameRow::as_select())
         .load(conn)
 }
 
 /// Games under way whose side to move has not been warned at this ply and
 /// whose deadline (before vacations) is ahead but within `window_per_day`
-/// per day of the game's time for a move (at most `max_window` ahead);
-/// soonest deadline first. Games not yet in their window are left out, so
-/// that they never fill `limit`.
+/// per day of the game's time for a move (at most `max_window` ahead):
+/// a page after `after` (see [`under_way_by_deadline`]).
 pub fn warnings_due(
     conn: &mut DbConnection,
     now: i64,
     window_per_day: i64,
     max_window: i64,
+    after: Option<&(i64, String)>,
     limit: i64,
 ) -> QueryResult<Vec<GameRow>> {
     use diesel::{
         dsl::sql,
         sql_types::{BigInt, Bool},
     };
-    games::table
-        .filter(games::status.eq(STARTED))
+    under_way_by_deadline(after, limit)
         .filter(games::deadline_at.gt(now))
         .filter(games::deadline_at.le(now + max_window))
         .filter(
@@ -198,8 +220,6 @@ pub fn warnings_due(
                 .sql(" <= ")
                 .bind::<BigInt, _>(now),
         )
-        .order(games::deadline_at.asc())
-        .limit(limit)
         .select(GameRow::as_select())
         .load(conn)
 }

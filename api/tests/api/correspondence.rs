@@ -4,7 +4,7 @@
 
 use kingpost_api::{
     clock::{Clock, DAY, HOUR, MINUTE},
-    db::write_transaction,
+    db::{DbConnection, write_transaction},
     domain::game::{self, Players},
     models::{account, game as rows},
     server::sweep_once,
@@ -31,6 +31,7 @@ on_both_databases!(
     conditional_moves,
     two_instances_sweep_each_game_once,
     deadline_warnings_reach_every_game_due,
+    sweep_reaches_games_behind_vacations,
 );
 
 fn path_of(game: &Value) -> String {
@@ -531,6 +532,32 @@ async fn two_instances_sweep_each_game_once(db: Db) {
     );
 }
 
+/// Two players with an account each, for games written straight to the
+/// database: the fixtures of the sweep's paging tests.
+fn players(conn: &mut DbConnection, white: &str, black: &str) -> Players {
+    let id_of = |conn: &mut _, name| account::find_by_username(conn, name).unwrap().unwrap().id;
+    Players {
+        white_id: id_of(conn, white),
+        white_name: white.to_owned(),
+        black_id: id_of(conn, black),
+        black_name: black.to_owned(),
+    }
+}
+
+/// Stores a new standard game of `days` per move, begun at `now`.
+fn store_game(conn: &mut DbConnection, id: &str, players: &Players, days: i32, now: i64) {
+    let row = game::new_game(
+        id.to_owned(),
+        kingpost_core::Rules::Standard,
+        &StartSpec::Standard,
+        players.clone(),
+        days,
+        now,
+    )
+    .unwrap();
+    rows::insert(conn, &row).unwrap();
+}
+
 /// A `deadline_near` event goes out once a quarter of a turn's time is left
 /// (README, correspondence): five hundred games with earlier deadlines but
 /// not yet in their quarter do not hold back one that is.
@@ -541,37 +568,59 @@ async fn deadline_warnings_reach_every_game_due(db: Db) {
     sign_up_for_a_year(&app, "alice").await;
     sign_up_for_a_year(&app, "bob").await;
     let mut conn = state.pool.get().unwrap();
-    let id_of = |conn: &mut _, name| account::find_by_username(conn, name).unwrap().unwrap().id;
-    let players = Players {
-        white_id: id_of(&mut conn, "alice"),
-        white_name: "alice".to_owned(),
-        black_id: id_of(&mut conn, "bob"),
-        black_name: "bob".to_owned(),
-    };
-    let new = |id: String, days, now| {
-        game::new_game(
-            id,
-            kingpost_core::Rules::Standard,
-            &StartSpec::Standard,
-            players.clone(),
-            days,
-            now,
-        )
-        .unwrap()
-    };
+    let players = players(&mut conn, "alice", "bob");
     // 14 days a move, 11 days and an hour gone: 2 days 23 hours left, in
     // its last quarter (3.5 days).
-    let slow = new("slow".to_owned(), 14, clock.now());
-    rows::insert(&mut conn, &slow).unwrap();
+    store_game(&mut conn, "slow", &players, 14, clock.now());
     clock.advance(11 * DAY + HOUR);
     // One day a move, just begun: their deadlines come first, their
     // quarter (6 hours) not yet.
     write_transaction(&mut conn, |conn| {
-        (0..500).try_for_each(|i| rows::insert(conn, &new(format!("fast{i}"), 1, clock.now())))
+        (0..500).for_each(|i| store_game(conn, &format!("fast{i}"), &players, 1, clock.now()));
+        Ok::<_, diesel::result::Error>(())
     })
     .unwrap();
     sweep_once(&state).await.unwrap();
     let warned = |conn: &mut _, id| rows::find(conn, id).unwrap().unwrap().warned_ply;
     assert_eq!(warned(&mut conn, "slow"), Some(0));
     assert_eq!(warned(&mut conn, "fast0"), None);
+}
+
+/// A game past its deadline is lost by the side to move (README,
+/// correspondence) even when five hundred games whose deadlines passed
+/// earlier stand still for a player's vacation.
+async fn sweep_reaches_games_behind_vacations(db: Db) {
+    let clock = clock();
+    let state = state(&db, clock.clone());
+    let app = init(state.clone()).await;
+    for name in ["alice", "bob", "carol"] {
+        sign_up_for_a_year(&app, name).await;
+    }
+    let mut conn = state.pool.get().unwrap();
+    let held = players(&mut conn, "alice", "bob");
+    write_transaction(&mut conn, |conn| {
+        (0..500).for_each(|i| store_game(conn, &format!("held{i}"), &held, 1, clock.now()));
+        Ok::<_, diesel::result::Error>(())
+    })
+    .unwrap();
+    clock.advance(HOUR);
+    let free = players(&mut conn, "carol", "bob");
+    store_game(&mut conn, "due", &free, 1, clock.now());
+    // Alice, to move in the 500, goes on vacation with 30 days to spend.
+    let alice = account::find_by_username(&mut conn, "alice")
+        .unwrap()
+        .unwrap();
+    account::set_vacation(
+        &mut conn,
+        &alice.id,
+        30 * DAY,
+        clock.now() + 30 * DAY,
+        Some(clock.now()),
+    )
+    .unwrap();
+    clock.advance(DAY + HOUR);
+    assert_eq!(sweep_once(&state).await.unwrap(), 1);
+    let status = |conn: &mut _, id| rows::find(conn, id).unwrap().unwrap().status;
+    assert_eq!(status(&mut conn, "due"), "finished");
+    assert_eq!(status(&mut conn, "held0"), "started");
 }
