@@ -1,5 +1,6 @@
-// What the page needs to pick a move, with no chess rules in it: the board
-// read from the server's FEN, and the server's list of legal moves in UCI.
+// What the page needs to pick a move and keep the move list, with no chess
+// rules in it: the board read from the server's FEN, the server's list of
+// legal moves in UCI, and the moves a move's answer says it played.
 
 export const FILES = "abcdefgh";
 
