@@ -558,8 +558,8 @@ pub fn act(
 /// conditional on the game being unchanged since it was read.
 pub fn sweep(conn: &mut DbConnection, outbox: &mut Outbox, now: Millis) -> Result<usize, ApiError> {
     let mut ended = 0;
-    let past = |conn: &mut DbConnection, after: Option<&_>| {
-        game::past_deadline(conn, now, after, SWEEP_PAGE)
+    let past = |conn: &mut DbConnection, after: Option<&_>, limit| {
+        game::past_deadline(conn, now, after, limit)
     };
     for_each_by_deadline(conn, past, |conn, candidate| {
         let expired = write_transaction(conn, |conn| {
@@ -577,17 +577,18 @@ pub fn sweep(conn: &mut DbConnection, outbox: &mut Outbox, now: Millis) -> Resul
 /// How many games the sweep reads at a time.
 const SWEEP_PAGE: i64 = 500;
 
-/// Runs `each` on every game that `page` finds, a page at a time in order of
-/// deadline and id: games that stay candidates (their player on vacation)
-/// never keep the sweep from those after them.
+/// Runs `each` on every game that `page` finds (after a cursor, at most a
+/// limit), a page at a time in order of deadline and id: games that stay
+/// candidates (their player on vacation) never keep the sweep from those
+/// after them.
 fn for_each_by_deadline(
     conn: &mut DbConnection,
-    page: impl Fn(&mut DbConnection, Option<&(i64, String)>) -> diesel::QueryResult<Vec<GameRow>>,
+    page: impl Fn(&mut DbConnection, Option<&(i64, String)>, i64) -> diesel::QueryResult<Vec<GameRow>>,
     mut each: impl FnMut(&mut DbConnection, GameRow) -> Result<(), ApiError>,
 ) -> Result<(), ApiError> {
     let mut after = None;
     loop {
-        let rows = page(conn, after.as_ref())?;
+        let rows = page(conn, after.as_ref(), SWEEP_PAGE)?;
         let last_page = rows.len() < SWEEP_PAGE as usize;
         for row in rows {
             after = Some((row.deadline_at.unwrap_or_default(), row.id.clone()));
@@ -614,9 +615,9 @@ fn warn_of_deadlines(
         .iter()
         .max()
         .map_or(0, |&days| i64::from(days));
-    let due = |conn: &mut DbConnection, after: Option<&_>| {
-        let max_window = longest * window_per_day;
-        game::warnings_due(conn, now, window_per_day, max_window, after, SWEEP_PAGE)
+    let max_window = longest * window_per_day;
+    let due = |conn: &mut DbConnection, after: Option<&_>, limit| {
+        game::warnings_due(conn, now, window_per_day, max_window, after, limit)
     };
     for_each_by_deadline(conn, due, |conn, candidate| {
         write_transaction(conn, |conn| {
@@ -662,9 +663,8 @@ pub fn view(
     game_id: &str,
     now: Millis,
 ) -> Result<GameView, ApiError> {
-    let found = find_game(conn, game_id)?;
-    if !is_due(&found, now) {
-        return view_of(conn, Loaded::from_row(found)?, now);
+    if let Some(view) = view_unless_due(conn, game_id, now)? {
+        return Ok(view);
     }
     write_transaction(conn, |conn| {
         Loaded::read(conn, game_id)?.expire_if_due(conn, outbox, now)
