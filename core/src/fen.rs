@@ -54,7 +54,7 @@ pub enum FenError {
         found: usize,
     },
     /// A position that parses but cannot arise in a game.
-    #[error("impossible position: {0}")]
+    #[error("impossible position, {field}: {0}", field = .0.field())]
     Impossible(#[from] PositionError),
 }
 
@@ -382,9 +382,16 @@ fn rights_fen(rights: ByColor<bool>, letter: char) -> String {
     out
 }
 
+/// The rook that `K` or `Q` names: the outermost on that side of the king
+/// that castles, or, where none may castle now, of any king on that rank,
+/// so that validation can say why the right cannot stand.
 fn outermost_rook(pos: &Position, color: Color, side: CastlingSide) -> Option<Square> {
-    let king = pos.rules.castling_king(pos, color)?;
-    let rooks = pos.board.by_piece(Role::Rook.of(color)) & Bitboard::from_rank(color.backrank());
+    let backrank = Bitboard::from_rank(color.backrank());
+    let king = pos
+        .rules
+        .castling_king(pos, color)
+        .or_else(|| (pos.board.kings() & backrank).first())?;
+    let rooks = pos.board.by_piece(Role::Rook.of(color)) & backrank;
     match side {
         CastlingSide::KingSide => rooks.last().filter(|&rook| rook > king),
         CastlingSide::QueenSide => rooks.first().filter(|&rook| rook < king),

@@ -21,6 +21,9 @@ impl Position {
     /// fast path for callers that generate many times (perft, search).
     pub fn legal_moves_into(&self, moves: &mut MoveList) {
         moves.clear();
+        if self.is_won_by_rule_set() {
+            return;
+        }
         if !self.is_placement_done() {
             prechess::add_placements(self, moves);
             return;
@@ -76,6 +79,9 @@ impl Position {
     #[doc(hidden)]
     pub fn pseudo_legal_moves(&self) -> MoveList {
         let mut moves = MoveList::new();
+        if self.is_won_by_rule_set() {
+            return moves;
+        }
         if !self.is_placement_done() {
             prechess::add_placements(self, &mut moves);
             return moves;
@@ -103,6 +109,13 @@ impl Position {
     #[doc(hidden)]
     pub fn is_legal_by_trial(&self, m: Move) -> bool {
         self.is_safe_after(m)
+    }
+
+    /// Whether the rule set has declared the game won here (the Captive
+    /// Kings goal rank): like a checkmate, such a position has no legal
+    /// moves (RULES.md, common laws).
+    fn is_won_by_rule_set(&self) -> bool {
+        self.rules.outcome(self).is_some()
     }
 
     /// The square of the mover's king, if check can reach it.

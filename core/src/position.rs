@@ -3,7 +3,7 @@
 
 use shakmaty::{Bitboard, Board, ByColor, ByRole, CastlingSide, Color, Role, Square, attacks};
 
-use crate::{Move, MoveList, Outcome, Rules, outcome::DrawReason};
+use crate::{FenField, Move, MoveList, Outcome, Rules, outcome::DrawReason};
 
 /// How castling moves are written in UCI (RULES.md, notation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -56,18 +56,61 @@ pub enum PositionError {
     OppositeCheck(Color),
     #[error("the side to move is in check from {0} units, which no legal move can cause")]
     TooManyCheckers(usize),
+    #[error("the side to move is in check from two knights, which no legal move can cause")]
+    DoubleKnightCheck,
+    #[error(
+        "{color:?} has {promoted} pieces beyond the initial set and {pawns} pawns: more than the {most} promotions its missing pawns could have made",
+        most = 8 - pawns
+    )]
+    UnexplainedPromotions {
+        color: Color,
+        promoted: usize,
+        pawns: usize,
+    },
     #[error(
         "castling right for {square}, where no {color:?} rook stands beside a king that could castle with it"
     )]
     InvalidCastlingRight { color: Color, square: Square },
     #[error("{color:?} has more than one castling right on one side of the king")]
     DuplicateCastlingRight { color: Color },
+    #[error("castling right for {square} contradicts the rules: {reason}")]
+    ContradictoryCastlingRight {
+        color: Color,
+        square: Square,
+        reason: &'static str,
+    },
     #[error("en-passant square {0} is not the square a pawn just passed")]
     InvalidEnPassant(Square),
     #[error("{color:?} cannot hold that right here: {reason}")]
     InvalidRight { color: Color, reason: &'static str },
     #[error("the units to place do not fit the empty squares of the first ranks")]
     InvalidHoldings,
+    #[error("{0}")]
+    GameAlreadyEnded(&'static str),
+}
+
+impl PositionError {
+    /// The FEN field that holds what is wrong.
+    pub const fn field(&self) -> FenField {
+        match self {
+            PositionError::InvalidCastlingRight { .. }
+            | PositionError::DuplicateCastlingRight { .. }
+            | PositionError::ContradictoryCastlingRight { .. } => FenField::Castling,
+            PositionError::InvalidEnPassant(_) => FenField::EnPassant,
+            PositionError::InvalidRight { .. } => FenField::Rights,
+            PositionError::OppositeCheck(_) | PositionError::GameAlreadyEnded(_) => FenField::Turn,
+            PositionError::MissingKing(_)
+            | PositionError::TooManyKings(_)
+            | PositionError::PawnOnImpossibleSquare { .. }
+            | PositionError::TooManyUnits { .. }
+            | PositionError::TooManyPawns { .. }
+            | PositionError::KingsAdjacent
+            | PositionError::TooManyCheckers(_)
+            | PositionError::DoubleKnightCheck
+            | PositionError::UnexplainedPromotions { .. }
+            | PositionError::InvalidHoldings => FenField::Placement,
+        }
+    }
 }
 
 impl Position {
@@ -254,6 +297,8 @@ impl Position {
             self.castling_rooks &= !(Bitboard::from(from) | Bitboard::from(to));
         }
 
+        self.castling_rooks = self.rules.castling_rights_kept(self);
+
         if color.is_black() {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }
@@ -400,6 +445,12 @@ impl Position {
             if let Some(square) = misplaced.first() {
                 return Err(PositionError::PawnOnImpossibleSquare { color, square });
             }
+            self.validate_promotions(color, pawns)?;
+        }
+        // The rule set's own state first: it explains a castling right that
+        // contradicts it better than the common test below does.
+        self.rules.validate(self)?;
+        for color in Color::ALL {
             self.validate_castling(color)?;
         }
         if let (Some(white), Some(black)) = (
@@ -416,11 +467,42 @@ impl Position {
         if checkers.count() > 2 {
             return Err(PositionError::TooManyCheckers(checkers.count()));
         }
+        // A move gives check with the unit it moves and at most one slider
+        // it uncovers; knights are never uncovered.
+        if (checkers & self.board.knights()).more_than_one() {
+            return Err(PositionError::DoubleKnightCheck);
+        }
         if let Some(ep) = self.ep_square {
             self.validate_ep_square(ep)?;
         }
-        self.validate_holdings()?;
-        self.rules.validate(self)
+        self.validate_holdings()
+    }
+
+    /// Each piece beyond the initial set (one queen, two rooks, bishops and
+    /// knights) is a promotion, and each promotion costs a pawn. Units still
+    /// to place count as pieces.
+    fn validate_promotions(&self, color: Color, pawns: usize) -> Result<(), PositionError> {
+        let promoted: usize = [
+            (Role::Queen, 1),
+            (Role::Rook, 2),
+            (Role::Bishop, 2),
+            (Role::Knight, 2),
+        ]
+        .into_iter()
+        .map(|(role, initial)| {
+            let count = self.board.by_piece(role.of(color)).count()
+                + usize::from(*self.holdings(color).get(role));
+            count.saturating_sub(initial)
+        })
+        .sum();
+        if promoted + pawns > 8 {
+            return Err(PositionError::UnexplainedPromotions {
+                color,
+                promoted,
+                pawns,
+            });
+        }
+        Ok(())
     }
 
     /// In the placement phase, White places first and the sides alternate,

@@ -3,7 +3,9 @@
 
 use shakmaty::{Bitboard, Board, ByColor, Color, File, Rank, Role, Square};
 
-use crate::{FenError, Position, Rules, position::CastlingNotation, variant::prechess};
+use crate::{
+    FenError, Outcome, Position, Rules, WinReason, position::CastlingNotation, variant::prechess,
+};
 
 /// The number of Chess960 arrays.
 pub const CHESS960_COUNT: u16 = 960;
@@ -94,6 +96,8 @@ pub enum StartError {
     NotForRules { rules: Rules, kind: StartKind },
     #[error(transparent)]
     Fen(#[from] FenError),
+    #[error("the game in this position is already over: {winner:?} has won ({})", reason.key())]
+    AlreadyWon { winner: Color, reason: WinReason },
 }
 
 /// The back rank of Chess960 array `number` (Scharnagl's numbering), files a to h.
@@ -207,7 +211,7 @@ impl Position {
                 prechess::full_holdings(),
                 CastlingNotation::KingToRook,
             ),
-            Start::Fen(ref fen) => return Ok(Position::from_fen(rules, fen)?),
+            Start::Fen(ref fen) => return Position::from_fen(rules, fen)?.refuse_if_won(),
         };
         let notation = if rules.always_king_to_rook_castling() {
             CastlingNotation::KingToRook
@@ -233,6 +237,19 @@ impl Position {
         pos.castling_rooks = pos.initial_castling_rooks();
         debug_assert_eq!(pos.validate(), Ok(()));
         Ok(pos)
+    }
+}
+
+impl Position {
+    /// A game cannot start where it is already won or lost (RULES.md, `fen`
+    /// starts), although such a position can be read and looked at.
+    fn refuse_if_won(self) -> Result<Position, StartError> {
+        match self.outcome() {
+            Some(Outcome::Decisive { winner, reason }) => {
+                Err(StartError::AlreadyWon { winner, reason })
+            }
+            _ => Ok(self),
+        }
     }
 }
 

@@ -159,6 +159,82 @@ fn goal_rank_wins() {
     );
 }
 
+// RULES.md, common laws: a position the rule set has declared won has no
+// legal moves, and perft counts none below it.
+#[test]
+fn no_moves_after_a_goal_rank_win() {
+    let won = ck("8/8/8/4k3/8/8/8/2K5 b - - 1 1 -");
+    assert!(won.legal_moves().is_empty());
+    assert!(won.pseudo_legal_moves().is_empty());
+    assert_eq!(won.outcome().and_then(|o| o.winner()), Some(Color::White));
+    // Depth 2 by hand: of the king's 8 steps, b1, c1 and d1 win at once;
+    // after b2, b3, c3, d2 and d3 the black king has 8, 8, 7, 8 and 6.
+    check_perft(&ck("8/8/8/4k3/8/8/2K5/8 w - - 0 1 -"), &[8, 37], 2);
+    assert!(
+        Position::from_start(
+            Rules::CaptiveKings,
+            &Start::Fen("8/8/8/4k3/8/8/8/2K5 b - - 1 1 -".to_owned())
+        )
+        .is_err(),
+        "no game starts where it is already won"
+    );
+}
+
+// Captive Kings rule 4 and RULES.md, `fen` starts: a free king on its goal
+// rank with its side to move, or both kings home, cannot arise; a castling
+// right stands only while the enemy king is captive (rule 3).
+#[test]
+fn unreachable_captive_kings_positions_are_refused() {
+    let refused = |fen: &str| Position::from_fen(Rules::CaptiveKings, fen).unwrap_err();
+    assert_eq!(
+        refused("8/8/8/4k3/8/8/8/2K5 w - - 1 1 -"),
+        PositionError::GameAlreadyEnded(
+            "White's free king stands on its goal rank with White to move: White won when it arrived"
+        )
+        .into()
+    );
+    assert_eq!(
+        refused("4k3/8/8/8/8/8/8/2K5 b - - 0 1 -"),
+        PositionError::GameAlreadyEnded(
+            "both free kings stand on their goal ranks: the game ended when the first arrived"
+        )
+        .into()
+    );
+    // White's castling right with the black king free on e1, in X-FEN and Shredder-FEN.
+    for castling in ["K", "H"] {
+        let error = refused(&format!("4K3/8/8/8/8/8/8/4k2R w {castling} - 0 1 C"));
+        assert_eq!(
+            error,
+            PositionError::ContradictoryCastlingRight {
+                color: Color::White,
+                square: sq("h1"),
+                reason: "in Captive Kings a side castles with the enemy king, which must still be \
+                         captive, and it is free",
+            }
+            .into(),
+            "{castling}"
+        );
+        assert!(error.to_string().contains("field 3 (castling)"), "{error}");
+    }
+    ck("4K3/8/8/8/8/8/8/4k2R w K - 0 1 Cc");
+}
+
+// King to Bunker Leap: a leap spent means the king has moved, so no castling
+// right stands beside it.
+#[test]
+fn bunker_castling_with_the_leap_spent_is_refused() {
+    assert_eq!(
+        Position::from_fen(Rules::BunkerLeap, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 l"),
+        Err(PositionError::ContradictoryCastlingRight {
+            color: Color::White,
+            square: sq("a1"),
+            reason: "the leap is spent, so the king has moved and cannot castle",
+        }
+        .into())
+    );
+    bl("r3k2r/8/8/8/8/8/8/R3K2R w kq - 0 1 l");
+}
+
 // Captive Kings rule 4: no draw by insufficient material; a lone king can race.
 #[test]
 fn no_insufficient_material() {
@@ -256,9 +332,23 @@ fn leap_only_before_the_king_moves() {
 // the farther may castle; a fresh shuffle array gives only it the right.
 #[test]
 fn only_the_farther_rook_castles() {
-    let near_right = bl("4k3/8/8/8/8/8/8/1KR4R w C - 0 1 Ll");
+    // A right of the nearer rook is refused in a FEN (RULES.md, `fen` starts)...
+    assert_eq!(
+        Position::from_fen(Rules::BunkerLeap, "4k3/8/8/8/8/8/8/1KR4R w C - 0 1 Ll"),
+        Err(PositionError::ContradictoryCastlingRight {
+            color: Color::White,
+            square: sq("c1"),
+            reason: "only the farther of two rooks on one side of the king may castle",
+        }
+        .into())
+    );
+    // ...and voided in play once another rook stands beyond it, for good.
+    let alone = bl("4k3/8/8/8/8/8/7R/1KR5 w C - 0 1 Ll");
+    let beyond = after(&alone, "h2h1");
+    assert_eq!(beyond.fen(), "4k3/8/8/8/8/8/8/1KR4R b - - 1 1 Ll");
+    let gone_again = after(&after(&beyond, "Kd8"), "h1h2");
     assert!(
-        !near_right
+        !gone_again
             .legal_moves()
             .iter()
             .any(|m| matches!(m, Move::Castle { .. }))
@@ -465,8 +555,8 @@ fn perft_bunker_leap() {
             4,
         ),
         (
-            "1k4rr/8/8/8/8/8/2R5/1K5R w Hg - 0 1 Ll",
-            &[30, 567, 15314, 359394],
+            "1k4rr/8/8/8/8/8/2R5/1K5R w Hh - 0 1 Ll",
+            &[30, 567, 15314, 359642],
             4,
         ),
         (

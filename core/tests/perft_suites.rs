@@ -41,18 +41,21 @@ fn cpw_positions() {
 fn shakmaty_tricky_positions() {
     let mut cases = read_perft_file("shakmaty_tricky.perft");
     assert!(cases.len() > 20);
-    // 28 white units: a position no game reaches, which kingpost refuses.
-    let too_much = cases
-        .iter()
-        .position(|c| c.id == "max-legals-too-much-material")
-        .unwrap();
-    let refused = cases.remove(too_much);
-    assert!(matches!(
-        Position::from_fen(Rules::Standard, &refused.fen),
-        Err(kingpost_core::FenError::Impossible(
-            kingpost_core::PositionError::TooManyUnits { .. }
-        ))
-    ));
+    // Positions no game reaches, which kingpost refuses (RULES.md, `fen`
+    // starts): 28 white units; two knights checking at once.
+    for (id, expected) in [
+        ("max-legals-too-much-material", "more than the 16 of a game"),
+        ("two-knight-checkers", "in check from two knights"),
+    ] {
+        let at = cases.iter().position(|c| c.id == id).unwrap();
+        let refused = cases.remove(at);
+        let error = Position::from_fen(Rules::Standard, &refused.fen).unwrap_err();
+        assert!(
+            matches!(error, kingpost_core::FenError::Impossible(_))
+                && error.to_string().contains(expected),
+            "{id}: {error}"
+        );
+    }
     assert!(check(&cases, 2_000_000) > 60);
 }
 

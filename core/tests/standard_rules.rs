@@ -5,7 +5,7 @@ mod common;
 
 use kingpost_core::{
     CastlingNotation, Color, DrawReason, FenError, FenField, Game, Outcome, Position,
-    PositionError, Role, Rules, Start, StartError, chess960_array, shuffle_array,
+    PositionError, Role, Rules, Start, StartError, WinReason, chess960_array, shuffle_array,
 };
 
 fn pos(fen: &str) -> Position {
@@ -153,6 +153,56 @@ fn impossible_positions_are_refused() {
     assert_eq!(
         impossible("4k3/8/8/8/4P3/8/8/4K3 b - e4 0 1"),
         PositionError::InvalidEnPassant("e4".parse().unwrap())
+    );
+}
+
+// RULES.md, `fen` starts: units no sequence of promotions explains, and
+// checks no move can give, are refused; the error names the field.
+#[test]
+fn unreachable_material_and_checks_are_refused() {
+    // Eight pawns and seven queens: six promotions without a missing pawn.
+    assert_eq!(
+        impossible("k7/pp6/8/8/8/1QQQQQQQ/PPPPPPPP/4K3 w - - 0 1"),
+        PositionError::UnexplainedPromotions {
+            color: Color::White,
+            promoted: 6,
+            pawns: 8
+        }
+    );
+    // Three knights and a second queen with six pawns: two promotions, two pawns missing.
+    pos("k7/pp6/8/8/8/NNNQQ3/PPPPPP2/4K3 w - - 0 1");
+    assert_eq!(
+        impossible("4k3/8/3N1N2/8/8/8/8/4K3 b - - 0 1"),
+        PositionError::DoubleKnightCheck
+    );
+    // A knight and a rook uncovered behind it: a double check a move can give.
+    assert!(pos("4k3/8/3N4/8/8/8/8/4RK2 b - - 0 1").checkers().count() == 2);
+    let error = Position::from_fen(Rules::Standard, "4k3/8/3N1N2/8/8/8/8/4K3 b - - 0 1")
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("field 1 (piece placement)"), "{error}");
+}
+
+// RULES.md, `fen` starts: a game cannot start where it is already won or
+// lost, though the position can be read and has no legal moves.
+#[test]
+fn a_won_position_is_no_start() {
+    let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    assert!(pos(mated).legal_moves().is_empty());
+    assert_eq!(
+        Position::from_start(Rules::Standard, &Start::Fen(mated.to_owned())),
+        Err(StartError::AlreadyWon {
+            winner: Color::Black,
+            reason: WinReason::Checkmate
+        })
+    );
+    // Stalemate is not a win: RULES.md refuses only games already won or lost.
+    assert!(
+        Position::from_start(
+            Rules::Standard,
+            &Start::Fen("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1".to_owned())
+        )
+        .is_ok()
     );
 }
 

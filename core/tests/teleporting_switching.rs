@@ -4,7 +4,7 @@
 mod common;
 
 use common::{brute_force_perft, check_random_games};
-use kingpost_core::{Color, Move, Position, Role, Rules, Square, Start, perft};
+use kingpost_core::{Color, Move, Position, PositionError, Role, Rules, Square, Start, perft};
 use rand::Rng;
 
 fn tk(fen: &str) -> Position {
@@ -233,6 +233,42 @@ fn promotion_by_switch() {
     assert_eq!(pos.parse_move("b8a7q").unwrap(), m, "either order");
     let next = after(&pos, "a7b8q");
     assert_eq!(next.fen(), "1Q2k3/N7/8/8/8/8/8/4K3 b - - 0 30");
+}
+
+// RULES.md, notation: the seed's switch form `S` takes a promotion as the
+// canonical forms do.
+#[test]
+fn switch_alias_with_promotion() {
+    let pos = sw("1N2k3/P7/8/8/8/8/8/4K3 w - - 7 30");
+    let queen = pos.parse_move("a7b8q").unwrap();
+    for text in ["Sa7b8=Q", "Sb8a7=Q", "Sa7b8Q", "Sa7b8=Q+"] {
+        assert_eq!(pos.parse_move(text), Ok(queen), "{text}");
+    }
+    assert_eq!(pos.parse_move("Sa7b8=N"), pos.parse_move("a7b8n"));
+    assert!(
+        pos.parse_move("Sa7b8").is_err(),
+        "the promotion must be named"
+    );
+    assert!(pos.parse_move("Sa7b8=K").is_err());
+}
+
+// RULES.md, `fen` starts: a teleport spends every castling right, so a
+// castling right beside a spent teleport is refused.
+#[test]
+fn castling_with_the_teleport_spent_is_refused() {
+    assert_eq!(
+        Position::from_fen(
+            Rules::TeleportingKings,
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 t"
+        ),
+        Err(PositionError::ContradictoryCastlingRight {
+            color: Color::White,
+            square: sq("a1"),
+            reason: "the teleport is spent, and a teleport spends every castling right",
+        }
+        .into())
+    );
+    tk("r3k2r/8/8/8/8/8/8/R3K2R w kq - 0 1 t");
 }
 
 // Switching rule 5: a king switch spends both castling rights, a rook

@@ -138,7 +138,8 @@ impl PositionArgs {
     fn position(&self) -> Result<Position, Box<dyn std::error::Error>> {
         let rules: Rules = self.rules.parse()?;
         let start = match (&self.fen, &self.start) {
-            (Some(fen), _) => Start::Fen(fen.clone()),
+            // A position to look at, which may be one where the game is over.
+            (Some(fen), _) => return Ok(Position::from_fen(rules, fen)?),
             (None, Some(start)) => start.parse()?,
             (None, None) => Start::Standard,
         };

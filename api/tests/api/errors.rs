@@ -205,6 +205,24 @@ async fn request_shape_errors(db: Db) {
             .send(&app)
             .await;
     impossible.assert_problem(422, "invalid_fen");
+    assert!(
+        impossible.body["detail"]
+            .as_str()
+            .unwrap()
+            .contains("field 2"),
+        "the error names the field"
+    );
+    // RULES.md, common laws: a position the rule set has declared won has
+    // no legal moves; the analysis shows the outcome instead.
+    let won = analyze(json!({"rules": "captive-kings", "fen": "8/8/8/4k3/8/8/8/2K5 b - - 1 1 -"}))
+        .send(&app)
+        .await;
+    let won = won.assert_status(200);
+    assert_eq!(won["legal_moves"], json!([]));
+    assert_eq!(
+        won["outcome"],
+        json!({"result": "1-0", "termination": "goal_rank"})
+    );
     let ok = analyze(json!({"rules": "switching", "fen": "1RB3k1/5ppp/8/8/8/8/8/K7 w - - 0 1"}))
         .send(&app)
         .await;

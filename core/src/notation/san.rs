@@ -132,11 +132,19 @@ impl Position {
         if !core.starts_with('O') {
             core.retain(|c| c != '-');
         }
-        if let Some(squares) = core.strip_prefix('S') {
+        if let Some(rest) = core.strip_prefix('S') {
+            let (squares, promotion) = split_promotion(rest).ok_or_else(syntax_error)?;
             let (a, b) = parse_square_pair(squares).ok_or_else(syntax_error)?;
             let switches = legal
                 .iter()
-                .filter(|m| matches!(**m, Move::Switch { first, second, .. } if (first, second) == (a, b) || (first, second) == (b, a)))
+                .filter(|m| match **m {
+                    Move::Switch {
+                        first,
+                        second,
+                        promotion: p,
+                    } => ((first, second) == (a, b) || (first, second) == (b, a)) && p == promotion,
+                    _ => false,
+                })
                 .copied()
                 .collect();
             return self.single_candidate(text, switches);
@@ -190,6 +198,18 @@ impl Position {
         };
         self.single_candidate(text, candidates)
     }
+}
+
+/// Splits a promotion suffix, `=Q` or `Q`, off the squares of the switch
+/// alias `Sa7b8=Q`, as SAN writes it for the canonical form.
+fn split_promotion(text: &str) -> Option<(&str, Option<Role>)> {
+    let Some(&last) = text.as_bytes().last().filter(|b| b.is_ascii_alphabetic()) else {
+        return Some((text, None));
+    };
+    let role = Role::from_char(char::from(last))
+        .filter(|role| !matches!(role, Role::Pawn | Role::King))?;
+    let squares = &text[..text.len() - 1];
+    Some((squares.strip_suffix('=').unwrap_or(squares), Some(role)))
 }
 
 fn parse_square_pair(text: &str) -> Option<(Square, Square)> {

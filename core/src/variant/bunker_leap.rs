@@ -14,6 +14,18 @@ fn may_leap(pos: &Position, color: Color) -> bool {
     pos.has_right(color)
 }
 
+/// Whether `rook` is the farthest of `color`'s rooks on its first rank on
+/// its side of `king`.
+fn is_farthest_rook(pos: &Position, color: Color, king: Square, rook: Square) -> bool {
+    let rooks = pos.board().by_piece(Role::Rook.of(color)) & Bitboard::from_rank(color.backrank());
+    let farthest = if rook < king {
+        rooks.first()
+    } else {
+        rooks.last()
+    };
+    farthest == Some(rook)
+}
+
 impl RuleSet for BunkerLeap {
     fn castling_files(side: CastlingSide) -> (File, File) {
         match side {
@@ -24,15 +36,25 @@ impl RuleSet for BunkerLeap {
 
     /// When both rooks stand on one side of the king, only the farther castles.
     fn may_castle_with(pos: &Position, king: Square, rook: Square) -> bool {
-        let color = pos.turn();
-        let rooks =
-            pos.board().by_piece(Role::Rook.of(color)) & Bitboard::from_rank(color.backrank());
-        let farthest = if rook < king {
-            rooks.first()
-        } else {
-            rooks.last()
-        };
-        farthest == Some(rook)
+        is_farthest_rook(pos, pos.turn(), king, rook)
+    }
+
+    /// The nearer rook never may castle: its right is void from the moment
+    /// another rook of its side stands beyond it, so that positions that
+    /// differ only by it are the same for repetition.
+    fn castling_rights_kept(pos: &Position) -> Bitboard {
+        let mut kept = pos.castling_rooks();
+        for color in Color::ALL {
+            let Some(king) = pos.board().king_of(color) else {
+                continue;
+            };
+            for rook in kept & Bitboard::from_rank(color.backrank()) {
+                if !is_farthest_rook(pos, color, king, rook) {
+                    kept.discard(rook);
+                }
+            }
+        }
+        kept
     }
 
     /// The leap, by rules 1 to 4; the pipeline tests the king on arrival again.
@@ -103,6 +125,27 @@ impl RuleSet for BunkerLeap {
                 return Err(PositionError::InvalidRight {
                     color,
                     reason: "only a king on its own first rank may leap",
+                });
+            }
+            let rights = pos.castling_rooks() & Bitboard::from_rank(color.backrank());
+            let (Some(square), Some(king)) = (rights.first(), pos.board().king_of(color)) else {
+                continue;
+            };
+            if !may_leap(pos, color) {
+                return Err(PositionError::ContradictoryCastlingRight {
+                    color,
+                    square,
+                    reason: "the leap is spent, so the king has moved and cannot castle",
+                });
+            }
+            if let Some(square) = rights.into_iter().find(|&rook| {
+                pos.board().by_piece(Role::Rook.of(color)).contains(rook)
+                    && !is_farthest_rook(pos, color, king, rook)
+            }) {
+                return Err(PositionError::ContradictoryCastlingRight {
+                    color,
+                    square,
+                    reason: "only the farther of two rooks on one side of the king may castle",
                 });
             }
         }

@@ -115,6 +115,36 @@ impl RuleSet for CaptiveKings {
                     reason: "a captive king stands on the enemy's first rank",
                 });
             }
+            // Rule 3: castling rights stand only while the enemy king is captive.
+            let rights = pos.castling_rooks() & Bitboard::from_rank(color.backrank());
+            if let Some(square) = rights.first().filter(|_| !is_captive(pos, !color)) {
+                return Err(PositionError::ContradictoryCastlingRight {
+                    color,
+                    square,
+                    reason: "in Captive Kings a side castles with the enemy king, which must still \
+                             be captive, and it is free",
+                });
+            }
+        }
+        // Rule 4: the game ended when a free king reached its goal rank.
+        let home = |color: Color| {
+            !is_captive(pos, color)
+                && pos
+                    .board()
+                    .king_of(color)
+                    .is_some_and(|king| king.rank() == color.backrank())
+        };
+        let turn = pos.turn();
+        if home(turn) && home(!turn) {
+            return Err(PositionError::GameAlreadyEnded(
+                "both free kings stand on their goal ranks: the game ended when the first arrived",
+            ));
+        }
+        if home(turn) {
+            return Err(PositionError::GameAlreadyEnded(turn.fold_wb(
+                "White's free king stands on its goal rank with White to move: White won when it arrived",
+                "Black's free king stands on its goal rank with Black to move: Black won when it arrived",
+            )));
         }
         Ok(())
     }

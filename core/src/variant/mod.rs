@@ -48,6 +48,12 @@ pub(crate) trait RuleSet {
         true
     }
 
+    /// The castling rights that stand after a move: a rule set may void
+    /// rights that can never be used again.
+    fn castling_rights_kept(pos: &Position) -> Bitboard {
+        pos.castling_rooks()
+    }
+
     /// Whether castling needs the king out of check and its path
     /// unattacked. Without, castling is tested like any added move.
     fn castling_checks_attacks() -> bool {
@@ -221,6 +227,10 @@ impl Rules {
 
     pub(crate) fn may_castle_with(self, pos: &Position, king: Square, rook: Square) -> bool {
         dispatch!(self, may_castle_with(pos, king, rook))
+    }
+
+    pub(crate) fn castling_rights_kept(self, pos: &Position) -> Bitboard {
+        dispatch!(self, castling_rights_kept(pos))
     }
 
     pub(crate) fn castling_checks_attacks(self) -> bool {

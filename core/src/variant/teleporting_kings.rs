@@ -1,10 +1,10 @@
 //! `teleporting-kings` (RULES.md, Teleporting Kings): each king may, once
 //! per game, move to a far empty square that is not attacked.
 
-use shakmaty::{Bitboard, ByColor, attacks};
+use shakmaty::{Bitboard, ByColor, Color, attacks};
 
 use super::RuleSet;
-use crate::{Move, MoveList, Position};
+use crate::{Move, MoveList, Position, PositionError};
 
 #[derive(Debug)]
 pub(crate) struct TeleportingKings;
@@ -51,5 +51,20 @@ impl RuleSet for TeleportingKings {
     /// Teleports unspent.
     fn default_rights(_pos: &Position) -> ByColor<bool> {
         ByColor::new_with(|_| true)
+    }
+
+    /// A teleport spends every castling right of its side.
+    fn validate(pos: &Position) -> Result<(), PositionError> {
+        for color in Color::ALL {
+            let rights = pos.castling_rooks() & Bitboard::from_rank(color.backrank());
+            if let Some(square) = rights.first().filter(|_| !pos.has_right(color)) {
+                return Err(PositionError::ContradictoryCastlingRight {
+                    color,
+                    square,
+                    reason: "the teleport is spent, and a teleport spends every castling right",
+                });
+            }
+        }
+        Ok(())
     }
 }
