@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 use crate::{
     clock::Millis,
     db::{DbConnection, write_transaction},
-    domain::game::{Loaded, find_game, position_of},
+    domain::game::{Loaded, find_game, find_game_for_update, position_of},
     error::ApiError,
     models::{conditional, game::STARTED},
 };
@@ -44,7 +44,9 @@ pub fn store(
     request: Conditionals,
 ) -> Result<Conditionals, ApiError> {
     write_transaction(conn, |conn| {
-        let row = find_game(conn, game_id)?;
+        // Locked: a move for this position committing meanwhile would not
+        // see these lines, and they would outlive it.
+        let row = find_game_for_update(conn, game_id)?;
         if row.color_of(account_id).is_none() {
             return Err(ApiError::NotAPlayer);
         }

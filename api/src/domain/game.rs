@@ -197,8 +197,9 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    fn read(conn: &mut DbConnection, game_id: &str) -> Result<Loaded, ApiError> {
-        Loaded::from_row(find_game(conn, game_id)?)
+    /// The game, locked for the change about to be made.
+    fn read_for_update(conn: &mut DbConnection, game_id: &str) -> Result<Loaded, ApiError> {
+        Loaded::from_row(find_game_for_update(conn, game_id)?)
     }
 
     fn from_row(row: GameRow) -> Result<Loaded, ApiError> {
@@ -374,7 +375,7 @@ fn carry_out(
     request: Request<'_>,
 ) -> Result<Loaded, ApiError> {
     write_transaction(conn, |conn| {
-        let mut game = Loaded::read(conn, game_id)?;
+        let mut game = Loaded::read_for_update(conn, game_id)?;
         let color = game.row.color_of(account_id).ok_or(ApiError::NotAPlayer)?;
         if game.row.status != STARTED {
             return Ok(Err(ApiError::GameFinished));
@@ -449,9 +450,11 @@ fn carry_out(
         }
         game.row.updated_at = now;
         if !game.save(conn, outbox, now)? {
+            // Changed since read, which the row lock leaves to SQLite
+            // connections outside the writers' turn: say where it is now.
             return Err(ApiError::StalePly {
                 sent: game.read_ply,
-                current: game.read_ply + 1,
+                current: find_game(conn, game_id)?.ply,
             });
         }
         Ok(Ok(game))
@@ -563,7 +566,7 @@ pub fn sweep(conn: &mut DbConnection, outbox: &mut Outbox, now: Millis) -> Resul
     };
     for_each_by_deadline(conn, past, |conn, candidate| {
         let expired = write_transaction(conn, |conn| {
-            Loaded::read(conn, &candidate.id)?.expire_if_due(conn, outbox, now)
+            Loaded::read_for_update(conn, &candidate.id)?.expire_if_due(conn, outbox, now)
         })?;
         ended += usize::from(expired);
         Ok(())
@@ -621,7 +624,7 @@ fn warn_of_deadlines(
     };
     for_each_by_deadline(conn, due, |conn, candidate| {
         write_transaction(conn, |conn| {
-            let mut game = Loaded::read(conn, &candidate.id)?;
+            let mut game = Loaded::read_for_update(conn, &candidate.id)?;
             let mover = match &game.row.to_move_id {
                 Some(id) => account::find(conn, id)?,
                 None => return Ok(()),
@@ -655,6 +658,15 @@ pub fn find_game(conn: &mut DbConnection, game_id: &str) -> Result<GameRow, ApiE
     game::find(conn, game_id)?.ok_or_else(|| ApiError::NotFound(format!("game {game_id}")))
 }
 
+/// The game's row locked for a change until the transaction ends (see
+/// [`game::find_for_update`]), or `404`: every change that reads the game
+/// before writing it reads it so, so that none acts on a state another has
+/// just replaced.
+pub fn find_game_for_update(conn: &mut DbConnection, game_id: &str) -> Result<GameRow, ApiError> {
+    game::find_for_update(conn, game_id)?
+        .ok_or_else(|| ApiError::NotFound(format!("game {game_id}")))
+}
+
 /// The game as clients read it, after ending it on time if it is due: any
 /// read shows a lost game as lost.
 pub fn view(
@@ -667,9 +679,9 @@ pub fn view(
         return Ok(view);
     }
     write_transaction(conn, |conn| {
-        Loaded::read(conn, game_id)?.expire_if_due(conn, outbox, now)
+        Loaded::read_for_update(conn, game_id)?.expire_if_due(conn, outbox, now)
     })?;
-    let game = Loaded::read(conn, game_id)?;
+    let game = Loaded::from_row(find_game(conn, game_id)?)?;
     view_of(conn, game, now)
 }
 

@@ -135,6 +135,22 @@ pub fn find(conn: &mut DbConnection, id: &str) -> QueryResult<Option<GameRow>> {
         .optional()
 }
 
+/// The game's row, held until the transaction ends against every other
+/// change to the game: a row lock on Postgres, where transactions on one
+/// game would otherwise interleave; SQLite's writer already holds the
+/// database's write lock.
+pub fn find_for_update(conn: &mut DbConnection, id: &str) -> QueryResult<Option<GameRow>> {
+    match conn {
+        DbConnection::Postgresql(pg) => games::table
+            .find(id)
+            .select(GameRow::as_select())
+            .for_update()
+            .first(pg)
+            .optional(),
+        DbConnection::Sqlite(_) => find(conn, id),
+    }
+}
+
 /// Stores `row`'s new state if the game is still as it was read: at ply
 /// `ply`, under way, last changed at `updated_at`. The guard that lets only
 /// one of two racing changes through, on any instance.

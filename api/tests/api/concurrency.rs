@@ -2,17 +2,24 @@
 //! two sharing a database, apply exactly one move; the migrations revert.
 
 use futures_util::future::join_all;
-use kingpost_api::db;
+use std::sync::Arc;
+
+use kingpost_api::{
+    clock::{Clock, ManualClock},
+    db,
+};
 use serde_json::json;
 
 use crate::{
     on_both_databases,
-    support::{Db, clock, get, init, post, sign_up, start_standard_game, state},
+    support::{Call, Db, clock, get, init, play_all, post, sign_up, start_standard_game, state},
 };
 
 on_both_databases!(
     racing_moves_apply_once,
     racing_moves_on_two_instances,
+    conditionals_racing_the_move_they_answer,
+    racing_draw_offers_on_two_instances,
     migrations_revert_and_reapply
 );
 
@@ -83,6 +90,92 @@ async fn racing_moves_on_two_instances(db: Db) {
         .send(&two)
         .await;
     assert_eq!(seen_by_two.body["moves"].as_array().unwrap().len(), 1);
+}
+
+// Conditional moves are lines for the position they were stored at: stored
+// while the opponent's move for that position arrives, either the line is
+// refused (the turn has passed) or that move meets it. Never does a line
+// outlive its position and play a move later that the player chose for
+// another one. On one instance and across two, since Postgres lets the two
+// requests run at once.
+async fn conditionals_racing_the_move_they_answer(db: Db) {
+    let clock = clock();
+    let one = init(state(&db, clock.clone())).await;
+    let two = init(state(&db, clock)).await;
+    let alice = sign_up(&one, "alice").await;
+    let bob = sign_up(&one, "bob").await;
+    for round in 0..24 {
+        let game = start_standard_game(&one, &alice, &bob, "bob").await;
+        let path = format!("/api/v1/games/{}", game["id"].as_str().unwrap());
+        play_all(&one, &game, &alice, &bob, &["e4"]).await;
+        let other = if round % 2 == 0 { &one } else { &two };
+        let (stored, moved) = futures_util::future::join(
+            Call::new(actix_web::http::Method::PUT, format!("{path}/conditionals"))
+                .token(&alice)
+                .json(json!({"lines": [["g8f6", "b1c3"]]}))
+                .send(&one),
+            post(format!("{path}/moves"))
+                .token(&bob)
+                .json(json!({"move": "e7e5", "ply": 1}))
+                .send(other),
+        )
+        .await;
+        moved.assert_status(200);
+        if stored.status.as_u16() != 200 {
+            stored.assert_problem(409, "not_opponents_turn");
+        }
+        let left = get(format!("{path}/conditionals"))
+            .token(&alice)
+            .send(&one)
+            .await;
+        assert_eq!(
+            left.assert_status(200)["lines"],
+            json!([]),
+            "round {round}: a line for ply 1 outlived it"
+        );
+        let after = play_all(&one, &game, &alice, &bob, &["Nf3", "Nf6"]).await;
+        assert_eq!(after["ply"], 4, "round {round}: no move played for Alice");
+    }
+}
+
+// Two draw offers, or an offer and the opponent's move, sent at once to two
+// instances: each is carried out on the game as the other left it, and
+// never refused with a ply the game is not at.
+async fn racing_draw_offers_on_two_instances(db: Db) {
+    // Instances' clocks differ, as real ones do: a change by one is seen
+    // by the other as a change.
+    let clock = clock();
+    let later = Arc::new(ManualClock::new(clock.now() + 1));
+    let one = init(state(&db, clock)).await;
+    let two = init(state(&db, later)).await;
+    let alice = sign_up(&one, "alice").await;
+    let bob = sign_up(&one, "bob").await;
+    let mut paths = Vec::new();
+    for _ in 0..16 {
+        let game = start_standard_game(&one, &alice, &bob, "bob").await;
+        play_all(&one, &game, &alice, &bob, &["e4"]).await;
+        paths.push(format!("/api/v1/games/{}", game["id"].as_str().unwrap()));
+    }
+    // Every race at once, so that they overlap as a busy server's do.
+    let races = paths.iter().enumerate().map(|(round, path)| {
+        let offer = |app| post(format!("{path}/draw-offer")).token(&alice).send(app);
+        let second = if round % 2 == 0 {
+            offer(&two)
+        } else {
+            post(format!("{path}/moves"))
+                .token(&bob)
+                .json(json!({"move": "e5", "ply": 1}))
+                .send(&two)
+        };
+        futures_util::future::join(offer(&one), second)
+    });
+    for (round, (first, second)) in join_all(races).await.into_iter().enumerate() {
+        assert_eq!(
+            (first.status.as_u16(), second.status.as_u16()),
+            (200, 200),
+            "round {round}: {first:?} {second:?}"
+        );
+    }
 }
 
 async fn migrations_revert_and_reapply(db: Db) {
