@@ -212,16 +212,30 @@ impl Auth {
     }
 }
 
+/// The credentials of an `Authorization: Bearer <token>` header, the
+/// scheme matched without regard to case (RFC 9110, 11.1).
+pub fn bearer_credentials(headers: &header::HeaderMap) -> Option<&str> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
+/// The claims of the request's bearer token if it verifies now, without
+/// asking whether it was revoked: what rate limits and idempotency key by.
+pub fn verified_claims(req_headers: &header::HeaderMap, state: &AppState) -> Option<Claims> {
+    let token = bearer_credentials(req_headers)?;
+    state.keys.verify(token, state.clock.now()).ok()
+}
+
 fn bearer_token(req: &HttpRequest) -> Result<String, ApiError> {
-    let value = req.headers().get(header::AUTHORIZATION).ok_or_else(|| {
-        ApiError::Unauthorized("no Authorization header: send `Bearer <token>`".to_owned())
-    })?;
-    let text = value
-        .to_str()
-        .map_err(|_| ApiError::Unauthorized("the Authorization header is not text".to_owned()))?;
-    text.strip_prefix("Bearer ")
-        .map(|token| token.trim().to_owned())
-        .filter(|token| !token.is_empty())
+    if req.headers().get(header::AUTHORIZATION).is_none() {
+        return Err(ApiError::Unauthorized(
+            "no Authorization header: send `Bearer <token>`".to_owned(),
+        ));
+    }
+    bearer_credentials(req.headers())
+        .map(str::to_owned)
         .ok_or_else(|| {
             ApiError::Unauthorized("the Authorization header is not `Bearer <token>`".to_owned())
         })

@@ -67,13 +67,7 @@ pub async fn idempotent<B: MessageBody + 'static>(
             return refuse(req, error);
         }
     };
-    let scope = match req
-        .headers()
-        .get("authorization")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .and_then(|token| state.keys.verify(token.trim(), state.clock.now()).ok())
-    {
+    let scope = match crate::auth::verified_claims(req.headers(), &state) {
         Some(claims) => format!("account:{}", claims.sub),
         None => format!(
             "ip:{}",

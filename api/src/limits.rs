@@ -212,14 +212,7 @@ pub async fn limit_requests(
             "sign-ins and registrations",
         ));
     }
-    let bearer = req
-        .headers()
-        .get("authorization")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
-    if let Some(claims) =
-        bearer.and_then(|token| state.keys.verify(token.trim(), state.clock.now()).ok())
-    {
+    if let Some(claims) = crate::auth::verified_claims(req.headers(), &state) {
         budgets.push((
             format!("account:{}", claims.sub),
             limits.per_account,

@@ -19,6 +19,8 @@ use utoipa::{
 King to Bunker Leap, one move per request.\n\n\
 Authenticate with `Authorization: Bearer <JWT>`: a session token from `POST /api/v1/auth/token`, or a personal \
 access token from `POST /api/v1/tokens` with the scopes `game:read`, `game:play`, `challenge:write`. \
+Each operation's `security` names what it needs: a scope, nothing beyond a valid token (`[]`), or `session`, \
+a signed-in session, which may do everything (personal tokens are refused, except that one may revoke itself). \
 Errors are RFC 9457 `application/problem+json` with a stable `type` and `code`.\n\n\
 Limits: 600 requests a minute from one client address, 300 a minute for one account, 10 sign-ins and \
 registrations a minute from one address; 5 failed sign-ins lock a username for 15 minutes. Each answer tells \

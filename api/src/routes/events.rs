@@ -215,14 +215,16 @@ pub async fn create_webhook(
     responses(
         (status = 200, description = "The webhooks", body = WebhookList),
         (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The token lacks `game:read`", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["game:read"]))
 )]
 #[get("/webhooks")]
 pub async fn list_webhooks(
     state: web::Data<AppState>,
     auth: Auth,
 ) -> Result<web::Json<WebhookList>, ApiError> {
+    auth.require(Scope::GameRead)?;
     let rows = state
         .db(move |conn| Ok(event::webhooks_of(conn, &auth.account_id)?))
         .await?;
@@ -239,8 +241,9 @@ pub async fn list_webhooks(
         (status = 204, description = "Removed"),
         (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such webhook of the caller", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The token lacks `game:read`", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["game:read"]))
 )]
 #[delete("/webhooks/{id}")]
 pub async fn delete_webhook(
@@ -248,6 +251,7 @@ pub async fn delete_webhook(
     auth: Auth,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::GameRead)?;
     let id = id.into_inner();
     state
         .db(move |conn| {
@@ -273,8 +277,9 @@ pub struct DeliveryList {
         (status = 200, description = "The deliveries", body = DeliveryList),
         (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such webhook of the caller", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The token lacks `game:read`", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["game:read"]))
 )]
 #[get("/webhooks/{id}/deliveries")]
 pub async fn list_webhook_deliveries(
@@ -282,6 +287,7 @@ pub async fn list_webhook_deliveries(
     auth: Auth,
     id: web::Path<String>,
 ) -> Result<web::Json<DeliveryList>, ApiError> {
+    auth.require(Scope::GameRead)?;
     let id = id.into_inner();
     let rows = state
         .db(move |conn| {

@@ -76,7 +76,7 @@ pub struct TokenList {
         (status = 403, description = "Not a signed-in session", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid name, scopes or lifetime", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["session"]))
 )]
 #[post("/tokens")]
 pub async fn create_personal_token(
@@ -126,20 +126,22 @@ pub async fn create_personal_token(
     Ok(HttpResponse::Created().json(view))
 }
 
-/// List the caller's live personal tokens.
+/// List the caller's live personal tokens (signed-in sessions only).
 #[utoipa::path(
     tag = "tokens",
     responses(
         (status = 200, description = "The tokens, without their JWTs", body = TokenList),
         (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a signed-in session", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["session"]))
 )]
 #[get("/tokens")]
 pub async fn list_personal_tokens(
     state: web::Data<AppState>,
     auth: Auth,
 ) -> Result<web::Json<TokenList>, ApiError> {
+    auth.require_session()?;
     let now = state.clock.now();
     let records = state
         .db(move |conn| Ok(token::list_personal(conn, &auth.account_id, now)?))
@@ -152,16 +154,19 @@ pub async fn list_personal_tokens(
     }))
 }
 
-/// Revoke one of the caller's tokens (a personal token, or a session's).
+/// Revoke one of the caller's tokens (a personal token, or a session's):
+/// any of them from a signed-in session; a personal token may revoke only
+/// itself.
 #[utoipa::path(
     tag = "tokens",
     params(("id" = String, Path, description = "The token's id (its JWT's `jti`)")),
     responses(
         (status = 204, description = "Revoked"),
         (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "A personal token revoking another token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such live token of the caller", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["session"]))
 )]
 #[delete("/tokens/{id}")]
 pub async fn revoke_token(
@@ -171,6 +176,9 @@ pub async fn revoke_token(
 ) -> Result<HttpResponse, ApiError> {
     let now = state.clock.now();
     let id = id.into_inner();
+    if id != auth.token_id {
+        auth.require_session()?;
+    }
     let revoked = state
         .db(move |conn| Ok(token::revoke(conn, &auth.account_id, &id, now)?))
         .await?;

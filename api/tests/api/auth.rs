@@ -3,7 +3,11 @@
 
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
-use kingpost_api::{auth::Claims, clock::MINUTE};
+use kingpost_api::{
+    app::openapi_document,
+    auth::{Claims, Scope},
+    clock::MINUTE,
+};
 use serde_json::{Value, json};
 
 use crate::{
@@ -17,6 +21,7 @@ use crate::{
 on_both_databases!(
     forged_and_expired_tokens,
     personal_tokens_and_scopes,
+    every_operation_asks_what_its_spec_says,
     refresh_rotation
 );
 
@@ -265,4 +270,181 @@ async fn refresh_rotation(db: Db) {
         .send(&app)
         .await
         .assert_status(200);
+}
+
+/// A body each operation that takes one accepts, so that what answers is
+/// the access check and not the body's.
+fn body_for<'a>(call: crate::support::Call<'a>, operation: &str) -> crate::support::Call<'a> {
+    let json = match operation {
+        "play_move" => json!({"move": "e4", "ply": 0}),
+        "replace_conditionals" => json!({"lines": []}),
+        "create_challenge" => json!({"rules": "standard", "days_per_move": 3}),
+        "create_personal_token" => json!({"name": "probe", "scopes": ["game:read"]}),
+        "create_webhook" => json!({
+            "url": "http://127.0.0.1:9/hook",
+            "secret": "a secret of sixteen or more",
+            "events": ["opponent_moved"]
+        }),
+        "create_import" => {
+            return call.raw("application/x-chess-pgn", "[Event \"probe\"]\n\n1. e4 *\n");
+        }
+        _ => return call,
+    };
+    call.json(json)
+}
+
+// The OpenAPI document is the table of who may call what: each operation's
+// `security` names a scope, `session`, or nothing beyond a valid token. Every
+// operation is called with tokens that lack what it names (refused with a
+// 403) and with one that has it (let through to the operation itself).
+async fn every_operation_asks_what_its_spec_says(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let session = sign_up(&app, "alice").await;
+    let mut personal = std::collections::HashMap::new();
+    for scopes in Scope::ALL
+        .iter()
+        .map(|s| vec![s.as_str()])
+        .chain([Scope::ALL.map(Scope::as_str).to_vec()])
+    {
+        let token = post("/api/v1/tokens")
+            .token(&session)
+            .json(json!({"name": "probe", "scopes": scopes}))
+            .send(&app)
+            .await;
+        personal.insert(
+            scopes.join(" "),
+            token.assert_status(201)["token"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+        );
+    }
+    let every_scope = Scope::ALL.map(Scope::as_str).join(" ");
+    let document = serde_json::to_value(openapi_document()).unwrap();
+    let mut checked = 0;
+    for (path, item) in document["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let Some(security) = operation.get("security") else {
+                continue;
+            };
+            let id = operation["operationId"].as_str().unwrap();
+            let roles: Vec<&str> = security[0]["bearer"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r.as_str().unwrap())
+                .collect();
+            let url = path
+                .replace("{id}", "nosuchthing00000")
+                .replace("{username}", "alice")
+                .replace("{year}", "2026")
+                .replace("{month}", "11");
+            let method: actix_web::http::Method = method.to_uppercase().parse().unwrap();
+            let call = |token| {
+                body_for(
+                    crate::support::Call::new(method.clone(), url.clone()).token(token),
+                    id,
+                )
+            };
+            // Tokens without what the operation names.
+            let lacking: Vec<&String> = match roles.as_slice() {
+                [] => Vec::new(),
+                ["session"] => vec![&personal[&every_scope]],
+                [scope] => Scope::ALL
+                    .iter()
+                    .filter(|s| s.as_str() != *scope)
+                    .map(|s| &personal[s.as_str()])
+                    .collect(),
+                other => panic!("{id}: one role expected, got {other:?}"),
+            };
+            for token in lacking {
+                let answer = call(token).send(&app).await;
+                assert_eq!(
+                    answer.status.as_u16(),
+                    403,
+                    "{id} with a token lacking {roles:?}: {answer:?}"
+                );
+                let code = answer.body["code"].as_str().unwrap();
+                assert!(
+                    matches!(code, "insufficient_scope" | "forbidden"),
+                    "{id}: {code}"
+                );
+            }
+            // A token with it: past the access check (the stream would stay open).
+            if id == "stream_events" {
+                checked += 1;
+                continue;
+            }
+            let having = match roles.as_slice() {
+                ["session"] => &session,
+                [scope] => &personal[*scope],
+                _ => &personal[Scope::ChallengeWrite.as_str()],
+            };
+            let answer = call(having).send(&app).await;
+            let refused = answer.status.as_u16() == 401
+                || answer.status.as_u16() == 403
+                    && matches!(
+                        answer.body["code"].as_str(),
+                        Some("insufficient_scope" | "forbidden")
+                    );
+            assert!(!refused, "{id} with {roles:?} is refused: {answer:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "{checked} operations checked");
+
+    // By name: tokens and webhooks are not for tokens that play or challenge.
+    let reader = &personal[Scope::GameRead.as_str()];
+    let challenger = &personal[Scope::ChallengeWrite.as_str()];
+    let listed = get("/api/v1/tokens").token(&session).send(&app).await;
+    let ids: Vec<String> = listed.assert_status(200)["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap().to_owned())
+        .collect();
+    let hook = post("/api/v1/webhooks")
+        .token(&session)
+        .json(json!({"url": "http://127.0.0.1:9/hook", "secret": "a secret of sixteen or more", "events": ["opponent_moved"]}))
+        .send(&app)
+        .await;
+    let hook = hook.assert_status(201)["id"].as_str().unwrap().to_owned();
+    let readers_own = claims_of(reader).jti;
+    for id in ids.iter().filter(|id| **id != readers_own) {
+        delete(format!("/api/v1/tokens/{id}"))
+            .token(reader)
+            .send(&app)
+            .await
+            .assert_problem(403, "forbidden");
+    }
+    get("/api/v1/tokens")
+        .token(challenger)
+        .send(&app)
+        .await
+        .assert_problem(403, "forbidden");
+    delete(format!("/api/v1/webhooks/{hook}"))
+        .token(challenger)
+        .send(&app)
+        .await
+        .assert_problem(403, "insufficient_scope");
+    // RFC 9110, 11.1: the authentication scheme is matched without regard to case.
+    for scheme in ["bearer", "BEARER", "Bearer"] {
+        get("/api/v1/account")
+            .header("Authorization", format!("{scheme} {session}"))
+            .send(&app)
+            .await
+            .assert_status(200);
+    }
+    // A personal token may end itself, as a client signing out does.
+    let own = claims_of(challenger).jti;
+    delete(format!("/api/v1/tokens/{own}"))
+        .token(challenger)
+        .send(&app)
+        .await
+        .assert_status(204);
+    get("/api/v1/account")
+        .token(challenger)
+        .send(&app)
+        .await
+        .assert_problem(401, "unauthorized");
 }

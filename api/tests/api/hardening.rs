@@ -356,6 +356,15 @@ async fn every_change_refused_to_the_wrong_caller(db: Db) {
         .send(&app)
         .await
         .assert_problem(403, "forbidden");
-    let alices_tokens = get("/api/v1/tokens").token(&alice).send(&app).await;
-    assert!(alices_tokens.status.as_u16() == 200);
+    // Listing tokens is for signed-in sessions, whatever a personal token's scopes.
+    get("/api/v1/tokens")
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_problem(403, "forbidden");
+    get("/api/v1/tokens")
+        .token(&carol_session)
+        .send(&app)
+        .await
+        .assert_status(200);
 }
