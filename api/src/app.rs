@@ -132,6 +132,9 @@ pub fn build(
         .wrap(actix_web::middleware::from_fn(idempotent))
         .wrap(actix_web::middleware::from_fn(limit_requests))
         .wrap(security_headers())
+        .wrap(actix_web::middleware::from_fn(
+            crate::conventions::http_conventions,
+        ))
         .wrap(cors())
         .wrap(tracing_actix_web::TracingLogger::default())
         .app_data(state)
@@ -143,6 +146,7 @@ pub fn build(
         .app_data(web::QueryConfig::default().error_handler(error::query_error))
         .app_data(web::PathConfig::default().error_handler(error::path_error))
         .service(routes::docs::service(openapi_document()))
+        .service(routes::docs::redirect_to_slash())
         .configure(routes::web_client::configure)
         .into_utoipa_app();
     api_routes(app)

@@ -4,6 +4,7 @@
 pub mod app;
 pub mod auth;
 pub mod clock;
+pub mod conventions;
 pub mod db;
 pub mod domain;
 pub mod error;

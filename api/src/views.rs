@@ -7,8 +7,10 @@ use utoipa::ToSchema;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum StartSpec {
-    /// The usual array.
-    Standard,
+    /// The usual array. (Struct variants, even empty ones, refuse unknown
+    /// fields: `{"kind": "standard", "id": 3}` is an error, not a
+    /// standard start.)
+    Standard {},
     /// A Chess960 array by Scharnagl number 0..959, random when left out.
     Chess960 {
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -20,7 +22,7 @@ pub enum StartSpec {
         id: Option<u16>,
     },
     /// Empty back ranks and a placement phase (King to Bunker Leap).
-    Prechess,
+    Prechess {},
     /// Any legal position of the rule set, as extended FEN.
     Fen { fen: String },
 }

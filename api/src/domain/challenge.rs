@@ -75,7 +75,7 @@ pub struct CreateChallengeRequest {
 }
 
 fn standard_start() -> StartSpec {
-    StartSpec::Standard
+    StartSpec::Standard {}
 }
 
 /// A challenge as both sides see it.

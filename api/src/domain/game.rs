@@ -39,21 +39,21 @@ pub fn spec_from_parts(kind: &str, number: Option<i32>, fen: &str) -> StartSpec 
     match kind {
         "chess960" => StartSpec::Chess960 { id },
         "shuffle" => StartSpec::Shuffle { id },
-        "prechess" => StartSpec::Prechess,
+        "prechess" => StartSpec::Prechess {},
         "fen" => StartSpec::Fen {
             fen: fen.to_owned(),
         },
-        _ => StartSpec::Standard,
+        _ => StartSpec::Standard {},
     }
 }
 
 /// The core's start for a resolved spec (numbers drawn already).
 pub fn core_start(spec: &StartSpec) -> Start {
     match spec {
-        StartSpec::Standard => Start::Standard,
+        StartSpec::Standard {} => Start::Standard,
         StartSpec::Chess960 { id } => Start::Chess960(id.unwrap_or(kingpost_core::USUAL_ARRAY)),
         StartSpec::Shuffle { id } => Start::Shuffle(id.unwrap_or(kingpost_core::USUAL_ARRAY)),
-        StartSpec::Prechess => Start::Prechess,
+        StartSpec::Prechess {} => Start::Prechess,
         StartSpec::Fen { fen } => Start::Fen(fen.clone()),
     }
 }
@@ -61,10 +61,10 @@ pub fn core_start(spec: &StartSpec) -> Start {
 /// The parts a start is stored as: kind, number, FEN of a `fen` start.
 pub fn stored_start(start: &StartSpec) -> (&'static str, Option<i32>, Option<String>) {
     match start {
-        StartSpec::Standard => ("standard", None, None),
+        StartSpec::Standard {} => ("standard", None, None),
         StartSpec::Chess960 { id } => ("chess960", id.map(i32::from), None),
         StartSpec::Shuffle { id } => ("shuffle", id.map(i32::from), None),
-        StartSpec::Prechess => ("prechess", None, None),
+        StartSpec::Prechess {} => ("prechess", None, None),
         StartSpec::Fen { fen } => ("fen", None, Some(fen.clone())),
     }
 }
@@ -823,13 +823,19 @@ pub fn status_of(row: &GameRow) -> GameStatus {
     }
 }
 
-/// The entity tag of a game's state: it changes with every ply and every
-/// change of status or offer.
+/// The entity tag of a game's state: it changes with every ply, every
+/// change of status or offer, and when a player's vacation starts or ends
+/// (which moves the deadline without changing the game's row).
 pub fn etag(state: &GameState) -> String {
     let stamp: String = state
         .updated_at
         .chars()
         .filter(char::is_ascii_digit)
         .collect();
-    format!("\"{}-{stamp}\"", state.ply)
+    let vacations = u8::from(state.white.on_vacation) | u8::from(state.black.on_vacation) << 1;
+    if vacations == 0 {
+        format!("\"{}-{stamp}\"", state.ply)
+    } else {
+        format!("\"{}-{stamp}-v{vacations}\"", state.ply)
+    }
 }

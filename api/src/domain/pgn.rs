@@ -336,10 +336,10 @@ pub fn import_game(
 fn spec_of(game: &ReplayedGame) -> StartSpec {
     use kingpost_core::Start;
     match &game.start {
-        Start::Standard => StartSpec::Standard,
+        Start::Standard => StartSpec::Standard {},
         Start::Chess960(n) => StartSpec::Chess960 { id: Some(*n) },
         Start::Shuffle(n) => StartSpec::Shuffle { id: Some(*n) },
-        Start::Prechess => StartSpec::Prechess,
+        Start::Prechess => StartSpec::Prechess {},
         Start::Fen(_) => StartSpec::Fen {
             fen: game.initial.fen(),
         },

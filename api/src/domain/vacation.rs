@@ -14,6 +14,7 @@ use crate::{
         account::{self, Account},
         game,
     },
+    notify::{Outbox, game_signal},
 };
 
 /// Vacation earned per month.
@@ -128,6 +129,19 @@ pub fn start(conn: &mut DbConnection, account: Account, now: Millis) -> Result<A
         Some(now),
     )?;
     Ok(account)
+}
+
+/// Wakes whoever waits on the games of `account_id` under way: a vacation
+/// that starts or ends changes what they show (`on_vacation`, the deadline).
+pub fn signal_games(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    account_id: &str,
+) -> Result<(), ApiError> {
+    for id in game::under_way_ids(conn, account_id)? {
+        outbox.push(conn, game_signal(&id))?;
+    }
+    Ok(())
 }
 
 /// The view of a settled account's vacation.

@@ -261,6 +261,14 @@ pub fn awaiting(conn: &mut DbConnection, account_id: &str) -> QueryResult<Vec<Ga
         .load(conn)
 }
 
+/// The ids of the games under way that `account_id` plays.
+pub fn under_way_ids(conn: &mut DbConnection, account_id: &str) -> QueryResult<Vec<String>> {
+    of_player(account_id)
+        .filter(games::status.eq(STARTED))
+        .select(games::id)
+        .load(conn)
+}
+
 /// Sets a game's deadline.
 pub fn set_deadline(conn: &mut DbConnection, id: &str, deadline_at: i64) -> QueryResult<()> {
     diesel::update(games::table.find(id))

@@ -8,6 +8,7 @@ use crate::{
     app::AppState,
     auth::{Auth, hash_password, new_id},
     clock::rfc3339,
+    db::write_transaction,
     domain::vacation::{self, VacationView},
     error::{ApiError, Problem},
     models::account::{self, Account, username_key},
@@ -176,11 +177,17 @@ async fn vacation_change(
 ) -> Result<web::Json<VacationView>, ApiError> {
     let now = state.clock.now();
     let view = state
-        .db(move |conn| {
-            let account = account::find(conn, &auth.account_id)?
-                .ok_or_else(|| ApiError::NotFound("account".to_owned()))?;
-            let account = change(conn, account, now)?;
-            Ok(vacation::view(&account, now))
+        .write(move |conn, outbox| {
+            write_transaction(conn, |conn| {
+                let account = account::find(conn, &auth.account_id)?
+                    .ok_or_else(|| ApiError::NotFound("account".to_owned()))?;
+                let since = account.vacation_since;
+                let account = change(conn, account, now)?;
+                if account.vacation_since != since {
+                    vacation::signal_games(conn, outbox, &account.id)?;
+                }
+                Ok(vacation::view(&account, now))
+            })
         })
         .await?;
     Ok(web::Json(view))

@@ -215,14 +215,24 @@ pub struct GetGameQuery {
 /// The longest a long poll waits.
 pub const MAX_WAIT_SECONDS: u64 = 60;
 
+/// Whether `If-None-Match` names `etag`, by the weak comparison RFC 9110
+/// (13.1.2) asks for: `W/"x"` matches `"x"`, as proxies that compress
+/// answers weaken the tags they pass on.
 fn if_none_match(req: &HttpRequest, etag: &str) -> bool {
+    let strip = |tag: &str| {
+        tag.trim()
+            .strip_prefix("W/")
+            .unwrap_or(tag.trim())
+            .to_owned()
+    };
+    let ours = strip(etag);
     req.headers()
         .get(IF_NONE_MATCH)
         .and_then(|value| value.to_str().ok())
         .is_some_and(|value| {
             value
                 .split(',')
-                .any(|tag| tag.trim() == etag || tag.trim() == "*")
+                .any(|tag| tag.trim() == "*" || strip(tag) == ours)
         })
 }
 

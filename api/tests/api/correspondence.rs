@@ -549,7 +549,7 @@ fn store_game(conn: &mut DbConnection, id: &str, players: &Players, days: i32, n
     let row = game::new_game(
         id.to_owned(),
         kingpost_core::Rules::Standard,
-        &StartSpec::Standard,
+        &StartSpec::Standard {},
         players.clone(),
         days,
         now,

@@ -8,6 +8,7 @@ mod support;
 mod auth;
 mod challenges;
 mod concurrency;
+mod conventions;
 mod correspondence;
 mod end_to_end;
 mod errors;
