@@ -7,9 +7,9 @@ use utoipa::ToSchema;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum StartSpec {
-    /// The usual array. (Struct variants, even empty ones, refuse unknown
-    /// fields: `{"kind": "standard", "id": 3}` is an error, not a
-    /// standard start.)
+    // Empty struct variants, not unit ones: they refuse unknown fields, so
+    // that `{"kind": "standard", "id": 3}` is an error.
+    /// The usual array.
     Standard {},
     /// A Chess960 array by Scharnagl number 0..959, random when left out.
     Chess960 {
