@@ -1,12 +1,16 @@
 //! The application: its shared state and the one function that builds it,
 //! which `kingpost serve` and the tests both call.
 
-use std::sync::{Arc, Mutex};
+use std::{
+    net::{IpAddr, SocketAddr},
+    sync::{Arc, Mutex},
+};
 
 use actix_web::{
     App, HttpResponse,
     body::MessageBody,
     dev::{ServiceFactory, ServiceRequest, ServiceResponse},
+    http::header::HeaderMap,
     web,
 };
 use utoipa::openapi::OpenApi;
@@ -37,6 +41,9 @@ pub struct AppState {
     pub hub: Hub,
     pub limits: RateLimits,
     pub limiter: Limiter,
+    /// Reverse proxies whose `X-Forwarded-For` is believed: the client is
+    /// the address they name, for budgets and idempotency keys.
+    pub trusted_proxies: Vec<IpAddr>,
     /// Takes turns among this process's writers on SQLite, which has one
     /// writer at a time: waiting here is prompt, where SQLite's own busy
     /// handler sleeps in steps of up to 100 ms.
@@ -44,6 +51,37 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// The client's address: the peer's, or, when the peer is a trusted
+    /// proxy, the nearest address in `X-Forwarded-For` that is not one of
+    /// them (each proxy appends the address it was reached from; a client
+    /// can forge only the entries to the left of what they added). The key
+    /// of the client's budgets; `unknown` without a peer address.
+    pub fn client_address(&self, peer: Option<SocketAddr>, headers: &HeaderMap) -> String {
+        let Some(mut address) = peer.map(|peer| peer.ip()) else {
+            return "unknown".to_owned();
+        };
+        if !self.trusted_proxies.contains(&address) {
+            return address.to_string();
+        }
+        let forwarded = headers
+            .get_all("x-forwarded-for")
+            .filter_map(|value| value.to_str().ok())
+            .flat_map(|value| value.split(','))
+            .collect::<Vec<_>>();
+        for hop in forwarded.iter().rev() {
+            match hop.trim().parse::<IpAddr>() {
+                Ok(hop) => {
+                    address = hop;
+                    if !self.trusted_proxies.contains(&hop) {
+                        break;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+        address.to_string()
+    }
+
     /// Runs `f` with a pooled connection on a blocking thread.
     pub async fn db<T, F>(&self, f: F) -> Result<T, ApiError>
     where

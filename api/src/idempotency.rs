@@ -17,12 +17,19 @@ use actix_web::{
 use futures_util::StreamExt;
 
 use crate::{
-    app::AppState, auth::digest, clock::DAY, error::ApiError, models::idempotency,
+    app::AppState,
+    auth::digest,
+    clock::{DAY, MINUTE},
+    error::ApiError,
+    models::idempotency,
     routes::pgn::IMPORT_LIMIT,
 };
 
 /// How long a key is kept.
 pub const KEPT_FOR: i64 = DAY;
+/// How long a request with a key may run before the key is taken to be
+/// abandoned (its instance died) and a retry may claim it again.
+pub const IN_FLIGHT_LEASE: i64 = MINUTE;
 const HEADER: &str = "idempotency-key";
 const REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
 
@@ -71,8 +78,7 @@ pub async fn idempotent<B: MessageBody + 'static>(
         Some(claims) => format!("account:{}", claims.sub),
         None => format!(
             "ip:{}",
-            req.peer_addr()
-                .map_or_else(|| "unknown".to_owned(), |a| a.ip().to_string())
+            state.client_address(req.peer_addr(), req.headers())
         ),
     };
 
@@ -111,6 +117,9 @@ pub async fn idempotent<B: MessageBody + 'static>(
                     "idempotency_key_reused",
                     "this Idempotency-Key was used for another request",
                 ));
+            }
+            if idempotency::take_over(conn, &row, now - IN_FLIGHT_LEASE, now)? {
+                return Ok(Claim::First);
             }
             let (Some(status), Some(content_type), Some(body)) =
                 (row.status, row.content_type, row.body)
@@ -184,6 +193,8 @@ pub async fn idempotent<B: MessageBody + 'static>(
 fn in_progress() -> ApiError {
     ApiError::Refused {
         code: "idempotency_key_in_use",
-        detail: "a request with this Idempotency-Key is still running".to_owned(),
+        detail: "a request with this Idempotency-Key is still running; if its server stopped, \
+                 the key is free again a minute after it began"
+            .to_owned(),
     }
 }

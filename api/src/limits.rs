@@ -195,9 +195,7 @@ pub async fn limit_requests(
             .map(ServiceResponse::map_into_left_body);
     }
     let limits = state.limits;
-    let address = req
-        .peer_addr()
-        .map_or_else(|| "unknown".to_owned(), |a| a.ip().to_string());
+    let address = state.client_address(req.peer_addr(), req.headers());
     let mut budgets = vec![(
         format!("ip:{address}"),
         limits.per_address,

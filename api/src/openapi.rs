@@ -47,14 +47,15 @@ struct ApiDoc;
 
 /// Adds the answers every operation may give: `429` for a spent budget,
 /// and for those with a body `400` (not readable), `413` (too large) and
-/// `422` (the wrong shape).
+/// `422` (the wrong shape); and to every POST its `Idempotency-Key`.
 struct RateLimitAnswers;
 
 impl Modify for RateLimitAnswers {
     fn modify(&self, openapi: &mut OpenApi) {
         use utoipa::openapi::{
-            ContentBuilder, Ref, ResponseBuilder,
+            ContentBuilder, Ref, Required, ResponseBuilder,
             header::{Header, HeaderBuilder},
+            path::{ParameterBuilder, ParameterIn},
             schema::{ObjectBuilder, Type},
         };
         let seconds = |description: &str| -> Header {
@@ -97,7 +98,35 @@ impl Modify for RateLimitAnswers {
         let misshapen = problem(
             "The body is JSON of the wrong shape (`invalid_body`) or fails a rule of the operation",
         );
+        let key_in_use = problem(
+            "A request with this `Idempotency-Key` is still running (`idempotency_key_in_use`; \
+             free again a minute after it began if its server stopped)",
+        );
+        let key_parameter = ParameterBuilder::new()
+            .name("Idempotency-Key")
+            .parameter_in(ParameterIn::Header)
+            .required(Required::False)
+            .description(Some(
+                "1 to 255 visible ASCII characters: a retry with the same key and body within a \
+                 day gets the first answer again (`Idempotent-Replayed: true`); with another \
+                 body, a `422 idempotency_key_reused`",
+            ))
+            .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+            .build();
         for item in openapi.paths.paths.values_mut() {
+            if let Some(post) = item.post.as_mut() {
+                post.parameters
+                    .get_or_insert_with(Vec::new)
+                    .push(key_parameter.clone().into());
+                post.responses
+                    .responses
+                    .entry("409".to_owned())
+                    .or_insert_with(|| key_in_use.clone().into());
+                post.responses
+                    .responses
+                    .entry("422".to_owned())
+                    .or_insert_with(|| misshapen.clone().into());
+            }
             for operation in [
                 &mut item.get,
                 &mut item.put,

@@ -124,6 +124,7 @@ pub struct ServeOptions {
     pub jwt_secret: Option<Secret>,
     pub sweep_interval: Duration,
     pub limits: RateLimits,
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 /// Serves the API on `options.bind` until the process is stopped, sweeping
@@ -135,6 +136,7 @@ pub fn serve(options: ServeOptions) -> Result<(), String> {
         jwt_secret,
         sweep_interval,
         limits,
+        trusted_proxies,
     } = options;
     let (bind, database_url, jwt_secret) = (
         bind.as_str(),
@@ -154,6 +156,7 @@ pub fn serve(options: ServeOptions) -> Result<(), String> {
         hub,
         limits,
         limiter: Limiter::default(),
+        trusted_proxies,
         sqlite_writer: Default::default(),
     });
     let sweeper_state = state.clone();

@@ -37,6 +37,14 @@ enum Command {
         /// Turn the rate limits off: for load tests and benchmarks only.
         #[arg(long)]
         no_rate_limits: bool,
+        /// A reverse proxy whose `X-Forwarded-For` names the client (repeat,
+        /// or comma-separated in the variable); without one the header is ignored.
+        #[arg(
+            long = "trusted-proxy",
+            env = "KINGPOST_TRUSTED_PROXIES",
+            value_delimiter = ','
+        )]
+        trusted_proxies: Vec<std::net::IpAddr>,
     },
     /// Run the database migrations and exit.
     Migrate {
@@ -157,6 +165,7 @@ pub fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             jwt_secret,
             sweep_seconds,
             no_rate_limits,
+            trusted_proxies,
         } => Ok(service::serve(server::ServeOptions {
             bind,
             database_url: database.database_url,
@@ -167,6 +176,7 @@ pub fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             } else {
                 RateLimits::default()
             },
+            trusted_proxies,
         })?),
         Command::Migrate { database } => Ok(service::migrate(&database.database_url)?),
         Command::Openapi { output } => Ok(service::openapi(&output)?),

@@ -54,6 +54,29 @@ pub fn find(
         .optional()
 }
 
+/// Claims again a key whose request has run since before `stale_before`
+/// without an answer: the instance that ran it died. False when another
+/// request took it over first, or it was answered meanwhile.
+pub fn take_over(
+    conn: &mut DbConnection,
+    row: &IdempotencyRow,
+    stale_before: i64,
+    now: i64,
+) -> QueryResult<bool> {
+    if row.status.is_some() || row.created_at >= stale_before {
+        return Ok(false);
+    }
+    diesel::update(
+        idempotency_keys::table
+            .find((&row.scope, &row.key))
+            .filter(idempotency_keys::status.is_null())
+            .filter(idempotency_keys::created_at.eq(row.created_at)),
+    )
+    .set(idempotency_keys::created_at.eq(now))
+    .execute(conn)
+    .map(|n| n == 1)
+}
+
 /// Keeps the first answer.
 pub fn complete(
     conn: &mut DbConnection,

@@ -1,6 +1,6 @@
 //! `/api/v1/auth`: signing in with a password, and refreshing.
 
-use actix_web::{post, web};
+use actix_web::{HttpRequest, post, web};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
@@ -52,13 +52,16 @@ pub struct RefreshRequest {
 pub async fn create_session_token(
     state: web::Data<AppState>,
     body: web::Json<PasswordGrantRequest>,
+    req: HttpRequest,
 ) -> Result<web::Json<TokenResponse>, ApiError> {
     let PasswordGrantRequest {
         username, password, ..
     } = body.into_inner();
     let now = state.clock.now();
-    // A username that keeps failing is locked for a while, whoever tries it.
-    let throttle = format!("failed:{}", account::username_key(&username));
+    // A username that keeps failing from one address is locked there for a
+    // while: a stranger elsewhere cannot lock its owner out.
+    let address = state.client_address(req.peer_addr(), req.headers());
+    let throttle = format!("failed:{}:{address}", account::username_key(&username));
     let standing = state.limiter.check(&throttle, state.limits.failed_sign_ins);
     if !standing.allowed {
         return Err(refusal(standing, "failed sign-ins for this username"));

@@ -72,6 +72,8 @@ async fn rate_limits_answer_429_with_retry_after() {
     assert_eq!(anonymous.headers.get("ratelimit-limit").unwrap(), "12");
 }
 
+// Failed sign-ins lock a username at the address they come from only: a
+// stranger elsewhere cannot lock its owner out.
 #[actix_web::test]
 async fn failed_sign_ins_lock_the_username() {
     let db = Db::sqlite();
@@ -86,17 +88,71 @@ async fn failed_sign_ins_lock_the_username() {
         post("/api/v1/auth/token")
             .json(json!({"grant_type": "password", "username": "Alice", "password": password}))
     };
+    let stranger = "203.0.113.9:40000";
     sign_in("wrong password 1")
+        .from(stranger)
         .send(&app)
         .await
         .assert_problem(401, "invalid_credentials");
     sign_in("wrong password 2")
+        .from(stranger)
         .send(&app)
         .await
         .assert_problem(401, "invalid_credentials");
-    let locked = sign_in(PASSWORD).send(&app).await;
+    let locked = sign_in(PASSWORD).from(stranger).send(&app).await;
     locked.assert_problem(429, "rate_limited");
     assert!(locked.headers.get("retry-after").is_some());
+    // The owner, from home, signs in all the same.
+    sign_in(PASSWORD)
+        .from("198.51.100.7:50000")
+        .send(&app)
+        .await
+        .assert_status(200);
+}
+
+// Behind a trusted reverse proxy each client has its own budget, by the
+// address the proxy appends to X-Forwarded-For; without the setting the
+// header is never believed, so a client cannot pick a fresh address.
+#[actix_web::test]
+async fn budgets_follow_the_client_behind_a_trusted_proxy() {
+    use crate::support::state_behind_proxies;
+
+    let db = Db::sqlite();
+    let mut limits = RateLimits::unlimited();
+    limits.per_address = Quota::per_minute(2);
+    let proxy = "10.0.0.2:34000";
+    let variants = |forwarded: &str| {
+        get("/api/v1/variants")
+            .from(proxy)
+            .header("X-Forwarded-For", forwarded.to_owned())
+    };
+    let behind = init(state_behind_proxies(
+        &db,
+        clock(),
+        limits,
+        vec!["10.0.0.2".parse().unwrap()],
+    ))
+    .await;
+    for client in ["192.0.2.1", "192.0.2.2"] {
+        for _ in 0..2 {
+            // A forged left-hand entry changes nothing: the proxy's is the client.
+            variants(&format!("6.6.6.6, {client}"))
+                .send(&behind)
+                .await
+                .assert_status(200);
+        }
+        variants(client)
+            .send(&behind)
+            .await
+            .assert_problem(429, "rate_limited");
+    }
+    let open = init(state_with_limits(&Db::sqlite(), clock(), limits)).await;
+    variants("192.0.2.1").send(&open).await.assert_status(200);
+    variants("192.0.2.2").send(&open).await.assert_status(200);
+    variants("192.0.2.3")
+        .send(&open)
+        .await
+        .assert_problem(429, "rate_limited");
 }
 
 #[actix_web::test]
@@ -222,6 +278,7 @@ async fn idempotency_keys_replay_the_first_answer(db: Db) {
 }
 
 crate::on_both_databases!(
+    an_abandoned_idempotency_key_frees_itself,
     idempotency_keys_replay_the_first_answer,
     every_change_refused_to_the_wrong_caller
 );
@@ -367,4 +424,47 @@ async fn every_change_refused_to_the_wrong_caller(db: Db) {
         .send(&app)
         .await
         .assert_status(200);
+}
+
+// An Idempotency-Key whose request never finished (its instance died with
+// it in flight) is refused as in use for a minute, then a retry claims it,
+// runs, and its answer is the one replayed from then on.
+async fn an_abandoned_idempotency_key_frees_itself(db: Db) {
+    use kingpost_api::{
+        auth::digest,
+        clock::{Clock, SECOND},
+        models::idempotency,
+    };
+
+    let clock = clock();
+    let shared = state(&db, clock.clone());
+    let app = init(shared.clone()).await;
+    let alice = sign_up(&app, "alice").await;
+    sign_up(&app, "bob").await;
+    let account = get("/api/v1/account").token(&alice).send(&app).await;
+    let scope = format!("account:{}", account.body["id"].as_str().unwrap());
+    let body = json!({"rules": "standard", "days_per_move": 3, "opponent": "bob"});
+    // What the dead instance had claimed: this request, no answer yet.
+    let hash = digest(&format!("POST /api/v1/challenges\n{body}"));
+    let mut conn = shared.pool.get().unwrap();
+    assert!(idempotency::claim(&mut conn, &scope, "abandoned", &hash, clock.now()).unwrap());
+    drop(conn);
+    let retry = || {
+        post("/api/v1/challenges")
+            .token(&alice)
+            .header("Idempotency-Key", "abandoned")
+            .json(body.clone())
+    };
+    clock.advance(30 * SECOND);
+    retry()
+        .send(&app)
+        .await
+        .assert_problem(409, "idempotency_key_in_use");
+    clock.advance(31 * SECOND);
+    let taken = retry().send(&app).await;
+    taken.assert_status(201);
+    assert_eq!(taken.headers.get("idempotent-replayed").unwrap(), "false");
+    let replayed = retry().send(&app).await;
+    assert_eq!(replayed.headers.get("idempotent-replayed").unwrap(), "true");
+    assert_eq!(replayed.body, taken.body);
 }

@@ -107,6 +107,17 @@ pub fn state_with_limits(
     clock: Arc<ManualClock>,
     limits: RateLimits,
 ) -> web::Data<AppState> {
+    state_behind_proxies(db, clock, limits, Vec::new())
+}
+
+/// The state of one app instance with these rate limits, believing the
+/// `X-Forwarded-For` of the proxies at `trusted_proxies`.
+pub fn state_behind_proxies(
+    db: &Db,
+    clock: Arc<ManualClock>,
+    limits: RateLimits,
+    trusted_proxies: Vec<std::net::IpAddr>,
+) -> web::Data<AppState> {
     let pool = server::open_database(&db.url()).expect("database opens and migrates");
     let hub = Hub::default();
     if let Db::Postgres { .. } = db {
@@ -119,6 +130,7 @@ pub fn state_with_limits(
         hub,
         limits,
         limiter: Limiter::default(),
+        trusted_proxies,
         sqlite_writer: Default::default(),
     })
 }
@@ -162,6 +174,7 @@ pub struct Call<'a> {
     pub body: Option<Value>,
     pub raw: Option<(&'static str, Vec<u8>)>,
     pub headers: Vec<(&'static str, String)>,
+    pub peer: Option<std::net::SocketAddr>,
 }
 
 impl<'a> Call<'a> {
@@ -173,7 +186,14 @@ impl<'a> Call<'a> {
             body: None,
             raw: None,
             headers: Vec::new(),
+            peer: None,
         }
+    }
+
+    /// Sent from this client address (the peer of the connection).
+    pub fn from(mut self, peer: &str) -> Self {
+        self.peer = Some(peer.parse().expect("an address and port"));
+        self
     }
 
     pub fn token(mut self, token: &'a str) -> Self {
@@ -210,6 +230,9 @@ impl<'a> Call<'a> {
         }
         for (name, value) in self.headers {
             req = req.insert_header((name, value));
+        }
+        if let Some(peer) = self.peer {
+            req = req.peer_addr(peer);
         }
         let sent = self.body.clone();
         if let Some(body) = self.body {
