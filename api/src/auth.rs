@@ -188,6 +188,8 @@ pub struct Auth {
     pub scopes: Vec<Scope>,
     pub kind: TokenKind,
     pub token_id: String,
+    /// When the token expires: held requests end by then.
+    pub expires_at: Millis,
 }
 
 impl Auth {
@@ -271,6 +273,7 @@ impl FromRequest for Auth {
                 scopes: claims.scopes,
                 kind: claims.kind,
                 token_id: record.id,
+                expires_at: record.expires_at,
             })
         })
     }

@@ -21,7 +21,7 @@ use crate::{
         webhooks::{self, CreateWebhookRequest, DeliveryView, WebhookView},
     },
     error::{ApiError, Problem},
-    models::event,
+    models::{event, token},
     notify::{account_signal, wait_for},
     views::EventStreamText,
 };
@@ -128,29 +128,37 @@ pub async fn stream_events(
         Format::Ndjson => "\n",
         Format::ServerSentEvents => ": keep-alive\n\n",
     };
+    let (token_id, expires_at) = (auth.token_id.clone(), auth.expires_at);
     let body = stream::unfold((after, receiver), move |(after, mut receiver)| {
         let (state, account, signal) = (state.clone(), account.clone(), signal.clone());
+        let token_id = token_id.clone();
         async move {
             let me = account.clone();
+            let now = state.clock.now();
+            // The stream lasts as long as its token: revoked or expired, it ends.
             let pending = state
-                .db(move |conn| events::since(conn, &me, after, BATCH))
+                .db(move |conn| {
+                    if token::find_live(conn, &token_id, now)?.is_none() {
+                        return Ok(None);
+                    }
+                    events::since(conn, &me, after, BATCH).map(Some)
+                })
                 .await;
             match pending {
                 Err(error) => Some((Err(actix_web::Error::from(error)), (after, receiver))),
-                Ok(events) if !events.is_empty() => {
+                Ok(None) => None,
+                Ok(Some(events)) if !events.is_empty() => {
                     let last = events.last().map_or(after, |e| e.id);
                     Some((
                         Ok(Bytes::from(write_events(format, &events))),
                         (last, receiver),
                     ))
                 }
-                Ok(_) => {
-                    let woken = wait_for(
-                        &mut receiver,
-                        &signal,
-                        Duration::from_secs(KEEPALIVE_SECONDS),
-                    )
-                    .await;
+                Ok(Some(_)) => {
+                    let until_expiry = u64::try_from(expires_at - now).unwrap_or(0);
+                    let wait = Duration::from_secs(KEEPALIVE_SECONDS)
+                        .min(Duration::from_millis(until_expiry));
+                    let woken = wait_for(&mut receiver, &signal, wait).await;
                     let chunk = if woken {
                         Bytes::new()
                     } else {

@@ -11,6 +11,7 @@ use crate::{
     domain::session::{JwtSpec, issue_jwt},
     error::{ApiError, Problem},
     models::token::{self, Token},
+    notify::account_signal,
 };
 
 /// A personal access token to create.
@@ -180,7 +181,12 @@ pub async fn revoke_token(
         auth.require_session()?;
     }
     let revoked = state
-        .db(move |conn| Ok(token::revoke(conn, &auth.account_id, &id, now)?))
+        .write(move |conn, outbox| {
+            let revoked = token::revoke(conn, &auth.account_id, &id, now)?;
+            // Streams held with the token end at once rather than at their next keep-alive.
+            outbox.push(conn, account_signal(&auth.account_id))?;
+            Ok(revoked)
+        })
         .await?;
     if revoked {
         Ok(HttpResponse::NoContent().finish())

@@ -26,6 +26,7 @@ use crate::{
 };
 
 on_both_databases!(
+    a_stream_ends_with_its_token,
     long_poll_released_by_a_move_or_timing_out,
     stream_of_every_event_type_and_resumption,
     webhooks_signed_retried_and_kept
@@ -477,4 +478,70 @@ async fn postgres_move_on_one_instance_wakes_the_other() {
     assert!(started.elapsed() < Duration::from_secs(10));
     let events = read_events(&mut stream, 1).await;
     assert_eq!(events[0]["type"], "opponent_moved");
+}
+
+/// Waits up to five seconds for a streaming body to end; what it sent meanwhile.
+async fn until_the_end<B: MessageBody + Unpin>(body: &mut B) -> String {
+    let mut text = String::new();
+    loop {
+        let chunk = actix_web::rt::time::timeout(
+            Duration::from_secs(5),
+            futures_util::future::poll_fn(|cx| Pin::new(&mut *body).poll_next(cx)),
+        )
+        .await
+        .expect("the stream ended within seconds");
+        match chunk {
+            Some(Ok(bytes)) => text.push_str(std::str::from_utf8(&bytes).unwrap()),
+            _ => return text,
+        }
+    }
+}
+
+// A stream lasts as long as its token: revoked, the stream ends at once;
+// expired, it ends at the expiry, and nothing more is delivered with it.
+async fn a_stream_ends_with_its_token(db: Db) {
+    let clock = clock();
+    let app = init(state(&db, clock.clone())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let session = crate::support::sign_up(&app, "bob").await;
+    let open = |token: &str| {
+        actix_web::test::TestRequest::get()
+            .uri("/api/v1/stream/events")
+            .insert_header(("Authorization", format!("Bearer {token}")))
+            .to_request()
+    };
+    let personal = post("/api/v1/tokens")
+        .token(&session)
+        .json(serde_json::json!({"name": "bot", "scopes": ["game:read"]}))
+        .send(&app)
+        .await;
+    let personal = personal.assert_status(201).clone();
+    let mut revoked =
+        actix_web::test::call_service(&app, open(personal["token"].as_str().unwrap()))
+            .await
+            .into_body();
+    crate::support::delete(format!(
+        "/api/v1/tokens/{}",
+        personal["id"].as_str().unwrap()
+    ))
+    .token(&session)
+    .send(&app)
+    .await
+    .assert_status(204);
+    until_the_end(&mut revoked).await;
+
+    // The session's access token lasts 15 minutes.
+    let mut expiring = actix_web::test::call_service(&app, open(&session))
+        .await
+        .into_body();
+    clock.advance(16 * 60 * 1000);
+    // Something to deliver: the stream looks, finds its token expired, and ends.
+    post("/api/v1/challenges")
+        .token(&alice)
+        .json(serde_json::json!({"rules": "standard", "days_per_move": 3, "opponent": "bob"}))
+        .send(&app)
+        .await
+        .assert_status(201);
+    let sent = until_the_end(&mut expiring).await;
+    assert!(!sent.contains("challenge_received"), "{sent}");
 }
