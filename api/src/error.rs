@@ -71,6 +71,10 @@ pub enum ApiError {
     Refused { code: &'static str, detail: String },
     #[error("{detail}")]
     RateLimited { retry_after: u64, detail: String },
+    /// The database is busy or out of connections: a passing state, never
+    /// the client's fault; retry after the seconds given.
+    #[error("the service is busy: {cause}")]
+    Unavailable { retry_after: u64, cause: String },
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -105,6 +109,7 @@ impl ApiError {
             ApiError::ChallengeClosed => "challenge_closed",
             ApiError::Refused { code, .. } => code,
             ApiError::RateLimited { .. } => "rate_limited",
+            ApiError::Unavailable { .. } => "service_busy",
             ApiError::Internal(_) => "internal_error",
         }
     }
@@ -129,6 +134,7 @@ impl ApiError {
             ApiError::ChallengeClosed => "The challenge is closed",
             ApiError::Refused { .. } => "Not possible in this state of the game",
             ApiError::RateLimited { .. } => "Too many requests",
+            ApiError::Unavailable { .. } => "The service is busy",
             ApiError::Internal(_) => "Internal error",
         }
     }
@@ -138,6 +144,9 @@ impl ApiError {
         let detail = match self {
             // Never send internal causes.
             ApiError::Internal(_) => "the server failed; the failure is logged".to_owned(),
+            ApiError::Unavailable { retry_after, .. } => {
+                format!("the service is busy; nothing was changed: try again in {retry_after} s")
+            }
             other => other.to_string(),
         };
         Problem {
@@ -176,35 +185,80 @@ impl ResponseError for ApiError {
             | ApiError::ChallengeClosed
             | ApiError::Refused { .. } => StatusCode::CONFLICT,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
     fn error_response(&self) -> HttpResponse {
-        if let ApiError::Internal(cause) = self {
-            tracing::error!(%cause, "internal error");
+        match self {
+            ApiError::Internal(cause) => tracing::error!(%cause, "internal error"),
+            ApiError::Unavailable { cause, .. } => tracing::warn!(%cause, "busy"),
+            _ => {}
         }
         let mut response = HttpResponse::build(self.status_code());
         response.content_type("application/problem+json");
         if self.status_code() == StatusCode::UNAUTHORIZED {
             response.insert_header((header::WWW_AUTHENTICATE, "Bearer realm=\"kingpost\""));
         }
-        if let ApiError::RateLimited { retry_after, .. } = self {
+        if let ApiError::RateLimited { retry_after, .. }
+        | ApiError::Unavailable { retry_after, .. } = self
+        {
             response.insert_header((header::RETRY_AFTER, retry_after.to_string()));
         }
         response.json(self.to_problem())
     }
 }
 
-impl From<diesel::result::Error> for ApiError {
-    fn from(e: diesel::result::Error) -> ApiError {
-        ApiError::Internal(format!("database: {e}"))
+/// Whether a database error is the database being busy (locked, in a
+/// conflict it asks to retry, out of connections, restarting) rather than
+/// a fault: the request changed nothing and may be sent again.
+fn is_busy(e: &diesel::result::Error) -> bool {
+    use diesel::result::{DatabaseErrorKind, Error};
+    match e {
+        Error::DatabaseError(
+            DatabaseErrorKind::SerializationFailure | DatabaseErrorKind::ClosedConnection,
+            _,
+        ) => true,
+        Error::DatabaseError(_, info) => {
+            let message = info.message();
+            [
+                "database is locked",
+                "database table is locked",
+                "deadlock detected",
+                "too many clients",
+                "the database system is starting up",
+                "the database system is shutting down",
+                "terminating connection",
+            ]
+            .iter()
+            .any(|busy| message.contains(busy))
+        }
+        _ => false,
     }
 }
 
+impl From<diesel::result::Error> for ApiError {
+    fn from(e: diesel::result::Error) -> ApiError {
+        if is_busy(&e) {
+            ApiError::Unavailable {
+                retry_after: 1,
+                cause: format!("database: {e}"),
+            }
+        } else {
+            ApiError::Internal(format!("database: {e}"))
+        }
+    }
+}
+
+/// No connection could be had from the pool in time: every one is in use,
+/// or the database does not answer.
 impl From<diesel::r2d2::PoolError> for ApiError {
     fn from(e: diesel::r2d2::PoolError) -> ApiError {
-        ApiError::Internal(format!("database pool: {e}"))
+        ApiError::Unavailable {
+            retry_after: 1,
+            cause: format!("database pool: {e}"),
+        }
     }
 }
 

@@ -46,7 +46,7 @@ may carry an `Idempotency-Key`: repeated with the same key and body, it gets the
 struct ApiDoc;
 
 /// Adds the answers every operation may give: `429` for a spent budget,
-/// and for those with a body `400` (not readable), `413` (too large) and
+/// `503` for a busy database, and for those with a body `400` (not readable), `413` (too large) and
 /// `422` (the wrong shape); and to every POST its `Idempotency-Key`.
 struct RateLimitAnswers;
 
@@ -98,6 +98,19 @@ impl Modify for RateLimitAnswers {
         let misshapen = problem(
             "The body is JSON of the wrong shape (`invalid_body`) or fails a rule of the operation",
         );
+        let busy = ResponseBuilder::new()
+            .description(
+                "The database is busy or out of connections (`service_busy`): nothing was \
+                 changed; retry after `Retry-After` seconds",
+            )
+            .header("Retry-After", seconds("Seconds to wait before retrying"))
+            .content(
+                "application/problem+json",
+                ContentBuilder::new()
+                    .schema(Some(Ref::from_schema_name("Problem")))
+                    .build(),
+            )
+            .build();
         let key_in_use = problem(
             "A request with this `Idempotency-Key` is still running (`idempotency_key_in_use`; \
              free again a minute after it began if its server stopped)",
@@ -138,6 +151,7 @@ impl Modify for RateLimitAnswers {
             {
                 let responses = &mut operation.responses.responses;
                 responses.insert("429".to_owned(), answer.clone().into());
+                responses.insert("503".to_owned(), busy.clone().into());
                 if operation.request_body.is_some() {
                     responses
                         .entry("400".to_owned())

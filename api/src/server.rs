@@ -37,7 +37,12 @@ pub fn init_logging() {
 
 /// Opens the database at `url` and brings its schema up to date.
 pub fn open_database(url: &str) -> Result<DbPool, String> {
-    let pool = db::connect(url)?;
+    open_database_with(url, db::PoolSettings::for_backend(Backend::of_url(url)))
+}
+
+/// Opens and migrates the database with a pool of the given size.
+pub fn open_database_with(url: &str, settings: db::PoolSettings) -> Result<DbPool, String> {
+    let pool = db::connect_with(url, settings)?;
     let mut conn = pool
         .get()
         .map_err(|e| format!("cannot connect to {url}: {e}"))?;

@@ -100,8 +100,33 @@ impl ManageConnection for Manager {
     }
 }
 
+/// How many connections a pool holds, and how long a request waits for
+/// one before it is answered `503` (every connection busy).
+#[derive(Debug, Clone, Copy)]
+pub struct PoolSettings {
+    pub max_size: u32,
+    pub connection_timeout: Duration,
+}
+
+impl PoolSettings {
+    pub fn for_backend(backend: Backend) -> PoolSettings {
+        PoolSettings {
+            max_size: match backend {
+                Backend::Postgres => 16,
+                Backend::Sqlite => 8,
+            },
+            connection_timeout: Duration::from_secs(5),
+        }
+    }
+}
+
 /// Opens a pool on `url`.
 pub fn connect(url: &str) -> Result<DbPool, String> {
+    connect_with(url, PoolSettings::for_backend(Backend::of_url(url)))
+}
+
+/// Opens a pool on `url` of the given size.
+pub fn connect_with(url: &str, settings: PoolSettings) -> Result<DbPool, String> {
     let backend = Backend::of_url(url);
     if backend == Backend::Sqlite {
         // WAL lets readers run beside the writer. The mode is kept in the
@@ -119,11 +144,8 @@ pub fn connect(url: &str) -> Result<DbPool, String> {
     };
     Pool::builder()
         .min_idle(Some(1))
-        .max_size(match backend {
-            Backend::Postgres => 16,
-            Backend::Sqlite => 8,
-        })
-        .connection_timeout(Duration::from_secs(10))
+        .max_size(settings.max_size)
+        .connection_timeout(settings.connection_timeout)
         .build(manager)
         .map_err(|e| format!("cannot open the database at {url}: {e}"))
 }

@@ -15,7 +15,10 @@ use crate::{
     },
 };
 
-on_both_databases!(a_vacation_changes_the_etag_and_wakes_long_polls);
+on_both_databases!(
+    a_vacation_changes_the_etag_and_wakes_long_polls,
+    a_full_pool_is_a_503_that_changes_nothing
+);
 
 // RFC 9110, 9.3.2: HEAD is answered wherever GET is, with the same headers.
 #[actix_web::test]
@@ -156,4 +159,39 @@ async fn a_vacation_changes_the_etag_and_wakes_long_polls(db: Db) {
     assert!(started.elapsed() < Duration::from_secs(4));
     assert_eq!(woken.body["white"]["on_vacation"], true);
     assert_ne!(woken.headers.get("etag").unwrap().to_str().unwrap(), etag);
+}
+
+// A database out of connections is a passing state, not a fault: `503`
+// with `Retry-After`, never a `500`, and the request changed nothing.
+async fn a_full_pool_is_a_503_that_changes_nothing(db: Db) {
+    use kingpost_api::{db::PoolSettings, limits::RateLimits, server};
+
+    let settings = PoolSettings {
+        max_size: 2,
+        connection_timeout: Duration::from_millis(300),
+    };
+    let pool = server::open_database_with(&db.url(), settings).unwrap();
+    let app = init(crate::support::state_on_pool(
+        &db,
+        pool.clone(),
+        clock(),
+        RateLimits::unlimited(),
+        Vec::new(),
+    ))
+    .await;
+    let alice = sign_up(&app, "alice").await;
+    let bob = sign_up(&app, "bob").await;
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
+    let path = format!("/api/v1/games/{}", game["id"].as_str().unwrap());
+    let held: Vec<_> = (0..2).map(|_| pool.get().unwrap()).collect();
+    let busy = post(format!("{path}/moves"))
+        .token(&alice)
+        .json(json!({"move": "e4", "ply": 0}))
+        .send(&app)
+        .await;
+    busy.assert_problem(503, "service_busy");
+    assert_eq!(busy.headers.get("retry-after").unwrap(), "1");
+    drop(held);
+    let after = get(&path).token(&alice).send(&app).await;
+    assert_eq!(after.assert_status(200)["ply"], 0);
 }

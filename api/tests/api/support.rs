@@ -119,6 +119,17 @@ pub fn state_behind_proxies(
     trusted_proxies: Vec<std::net::IpAddr>,
 ) -> web::Data<AppState> {
     let pool = server::open_database(&db.url()).expect("database opens and migrates");
+    state_on_pool(db, pool, clock, limits, trusted_proxies)
+}
+
+/// The state of one app instance on `pool`, a pool of `db`.
+pub fn state_on_pool(
+    db: &Db,
+    pool: kingpost_api::db::DbPool,
+    clock: Arc<ManualClock>,
+    limits: RateLimits,
+    trusted_proxies: Vec<std::net::IpAddr>,
+) -> web::Data<AppState> {
     let hub = Hub::default();
     if let Db::Postgres { .. } = db {
         hub.listen_to_postgres(db.url());
