@@ -22,7 +22,7 @@ use crate::{
     db::{DbConnection, DbPool},
     error::{self, ApiError},
     idempotency::idempotent,
-    limits::{Limiter, RateLimits, limit_requests},
+    limits::{ImportSlots, Limiter, RateLimits, limit_requests},
     notify::{Hub, Outbox},
     openapi, routes,
 };
@@ -41,6 +41,8 @@ pub struct AppState {
     pub hub: Hub,
     pub limits: RateLimits,
     pub limiter: Limiter,
+    /// The PGN imports running on this instance.
+    pub import_slots: ImportSlots,
     /// Reverse proxies whose `X-Forwarded-For` is believed: the client is
     /// the address they name, for budgets and idempotency keys.
     pub trusted_proxies: Vec<IpAddr>,

@@ -235,3 +235,68 @@ pub async fn limit_requests(
     }
     Ok(response.map_into_left_body())
 }
+
+/// How many imports may run at once on this instance: one per account,
+/// and two in all (an import keeps a core busy replaying its games).
+pub const IMPORTS_PER_ACCOUNT: usize = 1;
+pub const IMPORTS_AT_ONCE: usize = 2;
+
+/// The imports running on this instance, by account.
+#[derive(Debug, Default)]
+pub struct ImportSlots {
+    running: Mutex<HashMap<String, usize>>,
+}
+
+/// A running import's place, given back when dropped.
+#[derive(Debug)]
+pub struct ImportSlot<'a> {
+    slots: &'a ImportSlots,
+    account: String,
+}
+
+impl ImportSlots {
+    /// A place for an import by `account`: `429` while the account has one
+    /// running, `503` while the instance runs as many as it takes.
+    pub fn acquire(&self, account: &str) -> Result<ImportSlot<'_>, ApiError> {
+        let mut running = self
+            .running
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if running.get(account).copied().unwrap_or(0) >= IMPORTS_PER_ACCOUNT {
+            return Err(ApiError::RateLimited {
+                retry_after: 5,
+                detail: format!(
+                    "an import of yours is running: {IMPORTS_PER_ACCOUNT} at a time; try again \
+                     once it has answered"
+                ),
+            });
+        }
+        if running.values().sum::<usize>() >= IMPORTS_AT_ONCE {
+            return Err(ApiError::Unavailable {
+                retry_after: 5,
+                cause: format!("{IMPORTS_AT_ONCE} imports running"),
+            });
+        }
+        *running.entry(account.to_owned()).or_default() += 1;
+        Ok(ImportSlot {
+            slots: self,
+            account: account.to_owned(),
+        })
+    }
+}
+
+impl Drop for ImportSlot<'_> {
+    fn drop(&mut self) {
+        let mut running = self
+            .slots
+            .running
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(count) = running.get_mut(&self.account) {
+            *count -= 1;
+            if *count == 0 {
+                running.remove(&self.account);
+            }
+        }
+    }
+}

@@ -161,6 +161,7 @@ pub fn serve(options: ServeOptions) -> Result<(), String> {
         hub,
         limits,
         limiter: Limiter::default(),
+        import_slots: Default::default(),
         trusted_proxies,
         sqlite_writer: Default::default(),
     });

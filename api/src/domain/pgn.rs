@@ -3,9 +3,10 @@
 
 use std::collections::HashMap;
 
+use diesel::Connection;
 use kingpost_core::{
     Position,
-    pgn::{PgnMove, RawGame, ReplayedGame, replay, rules_tags, write_game},
+    pgn::{ImportError, PgnMove, RawGame, ReplayedGame, replay, rules_tags, write_game},
 };
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -267,24 +268,26 @@ fn parse_time(text: &str) -> Option<Millis> {
     i64::try_from(time.unix_timestamp_nanos() / 1_000_000).ok()
 }
 
-/// Stores `raw`, replayed under its rules, as an imported game.
-pub fn import_game(
-    conn: &mut DbConnection,
+/// An imported game ready to store: replayed, keyed, its rows made. Made
+/// without the database, so that the CPU work of an import never holds a
+/// connection or the writers' turn.
+#[derive(Debug)]
+pub struct PreparedGame {
+    row: GameRow,
+    moves: Vec<MoveRow>,
+}
+
+/// Replays `raw` under its rules and makes its rows.
+pub fn prepare_game(
     raw: &RawGame,
     imported_by: Option<&str>,
     now: Millis,
-) -> Result<Result<Imported, kingpost_core::pgn::ImportError>, ApiError> {
-    let replayed = match replay(raw) {
-        Ok(game) => game,
-        Err(e) => return Ok(Err(e)),
-    };
+) -> Result<PreparedGame, ImportError> {
+    let replayed = replay(raw)?;
     let key = import_key(raw, &replayed);
-    if let Some(existing) = game::find_by_import_key(conn, &key)? {
-        return Ok(Ok(Imported::Duplicate(existing)));
-    }
     let spec = spec_of(&replayed);
     let (kind, number, fen) = stored_start(&spec);
-    let tags = serde_json::to_string(&raw.tags).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let tags = serde_json::to_string(&raw.tags).expect("tags serialise");
     let termination = replayed.position.outcome().map(|o| o.reason().to_owned());
     let row = GameRow {
         id: new_id(),
@@ -314,7 +317,6 @@ pub fn import_game(
         draw_offer_by: None,
         warned_ply: None,
     };
-    game::insert(conn, &row)?;
     let moves: Vec<MoveRow> = replayed
         .moves
         .iter()
@@ -328,8 +330,49 @@ pub fn import_game(
             played_at: m.timestamp.as_deref().and_then(parse_time),
         })
         .collect();
-    game::insert_moves(conn, &moves)?;
-    Ok(Ok(Imported::New(row.id)))
+    Ok(PreparedGame { row, moves })
+}
+
+/// Stores a prepared game, or finds the same game stored before. Its own
+/// savepoint: an import racing an identical one (another request, another
+/// instance) meets the unique import key, rolls back this game alone and
+/// counts it a duplicate.
+pub fn store_game(conn: &mut DbConnection, game: &PreparedGame) -> Result<Imported, ApiError> {
+    let key = game.row.import_key.as_deref().unwrap_or_default();
+    if let Some(existing) = game::find_by_import_key(conn, key)? {
+        return Ok(Imported::Duplicate(existing));
+    }
+    let stored = conn.transaction(|conn| {
+        game::insert(conn, &game.row)?;
+        game::insert_moves(conn, &game.moves)
+    });
+    match stored {
+        Ok(()) => Ok(Imported::New(game.row.id.clone())),
+        Err(diesel::result::Error::DatabaseError(
+            diesel::result::DatabaseErrorKind::UniqueViolation,
+            _,
+        )) => game::find_by_import_key(conn, key)?
+            .map(Imported::Duplicate)
+            .ok_or_else(|| ApiError::Internal(format!("import key {key} clashed and vanished"))),
+        Err(other) => Err(other.into()),
+    }
+}
+
+/// Stores prepared games (or the errors that refused them) in one write
+/// transaction, in order.
+pub fn store_batch(
+    conn: &mut DbConnection,
+    games: &[Result<PreparedGame, ImportError>],
+) -> Result<Vec<Result<Imported, ImportError>>, ApiError> {
+    write_transaction(conn, |conn| {
+        games
+            .iter()
+            .map(|game| match game {
+                Ok(game) => store_game(conn, game).map(Ok),
+                Err(error) => Ok(Err(error.clone())),
+            })
+            .collect()
+    })
 }
 
 /// The start a replayed game is stored with.
@@ -352,11 +395,10 @@ pub fn import_batch(
     games: &[RawGame],
     imported_by: Option<&str>,
     now: Millis,
-) -> Result<Vec<Result<Imported, kingpost_core::pgn::ImportError>>, ApiError> {
-    write_transaction(conn, |conn| {
-        games
-            .iter()
-            .map(|raw| import_game(conn, raw, imported_by, now))
-            .collect()
-    })
+) -> Result<Vec<Result<Imported, ImportError>>, ApiError> {
+    let prepared: Vec<_> = games
+        .iter()
+        .map(|raw| prepare_game(raw, imported_by, now))
+        .collect();
+    store_batch(conn, &prepared)
 }

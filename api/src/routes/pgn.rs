@@ -25,6 +25,11 @@ pub const PGN: &str = "application/x-chess-pgn";
 pub const NDJSON: &str = "application/x-ndjson";
 /// The largest PGN body an import reads.
 pub const IMPORT_LIMIT: usize = 8 * 1024 * 1024;
+/// The most games one import request holds.
+pub const IMPORT_GAMES: usize = 10_000;
+/// Games stored in one write transaction of an HTTP import: a few
+/// milliseconds of the writers' turn.
+const IMPORT_BATCH: usize = 50;
 /// Games per page of an archive: the most held in memory at once.
 const PAGE: i64 = 100;
 
@@ -311,16 +316,19 @@ impl From<&ImportError> for ImportErrorView {
     }
 }
 
-/// Import PGN (one game or many) for study: each game replayed under the
-/// rule set its `Variant` tag names, from its `FEN` tag. Bad games never
-/// stop the others; comments, NAGs and variations are skipped.
+/// Import PGN (one game or many, up to 10,000 a request) for study: each
+/// game replayed under the rule set its `Variant` tag names, from its
+/// `FEN` tag. Bad games never stop the others; comments, NAGs and
+/// variations are skipped. The games are stored 50 at a time, so that an
+/// import never keeps other players' moves waiting; one import runs at a
+/// time per account.
 #[utoipa::path(
     tag = "pgn",
     request_body(content = PgnText, content_type = "application/x-chess-pgn", description = "PGN text, up to 8 MiB"),
     responses(
         (status = 200, description = "What became of each game", body = ImportReport),
         (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body is over 8 MiB", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over 8 MiB, or holds over 10,000 games", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -330,6 +338,7 @@ pub async fn create_import(
     auth: Auth,
     mut body: web::Payload,
 ) -> Result<web::Json<ImportReport>, ApiError> {
+    let _slot = state.import_slots.acquire(&auth.account_id)?;
     let mut bytes = Vec::new();
     while let Some(chunk) = body.next().await {
         let chunk = chunk.map_err(|e| ApiError::MalformedRequest(e.to_string()))?;
@@ -341,17 +350,36 @@ pub async fn create_import(
         bytes.extend_from_slice(&chunk);
     }
     let now = state.clock.now();
-    let report = state
-        .db(move |conn| {
-            let games = GameTexts::new(bytes.as_slice())
-                .map(|text| text.map(|text| read_game(&text)))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| ApiError::MalformedRequest(e.to_string()))?;
-            let outcomes = pgn::import_batch(conn, &games, Some(&auth.account_id), now)?;
-            Ok(report_of(&outcomes))
-        })
-        .await?;
-    Ok(web::Json(report))
+    let account = auth.account_id.clone();
+    // Read and replayed off the database: the CPU work holds no connection.
+    let mut prepared = web::block(move || {
+        let mut games = Vec::new();
+        for text in GameTexts::new(bytes.as_slice()) {
+            let text = text.map_err(|e| ApiError::MalformedRequest(e.to_string()))?;
+            if games.len() == IMPORT_GAMES {
+                return Err(ApiError::PayloadTooLarge(format!(
+                    "an import holds at most {IMPORT_GAMES} games: split the file"
+                )));
+            }
+            games.push(pgn::prepare_game(&read_game(&text), Some(&account), now));
+        }
+        Ok(games)
+    })
+    .await??
+    .into_iter();
+    let mut outcomes = Vec::with_capacity(prepared.len());
+    loop {
+        let batch: Vec<_> = prepared.by_ref().take(IMPORT_BATCH).collect();
+        if batch.is_empty() {
+            break;
+        }
+        // Each batch takes the writers' turn on its own, briefly.
+        let stored = state
+            .write(move |conn, _| pgn::store_batch(conn, &batch))
+            .await?;
+        outcomes.extend(stored);
+    }
+    Ok(web::Json(report_of(&outcomes)))
 }
 
 /// Counts and lists what became of each game.

@@ -9,10 +9,167 @@ use crate::{
 };
 
 on_both_databases!(
+    an_import_never_keeps_moves_waiting,
+    identical_imports_racing_both_succeed,
+    imports_take_turns,
     round_trip_for_every_rule_set,
     import_reports_each_bad_game,
     archives_and_filters
 );
+
+/// `games` random standard games as PGN, written by `kingpost pgn sample`.
+fn sample_pgn(games: usize, seed: u64) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kingpost"))
+        .args([
+            "pgn",
+            "sample",
+            "--games",
+            &games.to_string(),
+            "--seed",
+            &seed.to_string(),
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn import(token: &str, pgn: String) -> crate::support::Call<'_> {
+    post("/api/v1/imports")
+        .token(token)
+        .raw("application/x-chess-pgn", pgn)
+}
+
+// An import held the database's writer for its whole length, and other
+// players' moves failed behind it. Now it is stored in short batches, so
+// moves go on while it is written: some are answered while part of the
+// import is stored and part is not.
+async fn an_import_never_keeps_moves_waiting(db: Db) {
+    use diesel::prelude::*;
+    use kingpost_api::db::schema::games;
+
+    let shared = state(&db, clock());
+    let app = init(shared.clone()).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let carol = sign_up_for_a_year(&app, "carol").await;
+    let stored = || -> i64 {
+        let mut conn = shared.pool.get().unwrap();
+        games::table
+            .filter(games::imported_by.is_not_null())
+            .count()
+            .get_result(&mut conn)
+            .unwrap()
+    };
+    let total = 1000;
+    let done = std::cell::Cell::new(false);
+    let importing = async {
+        let report = import(&carol, sample_pgn(total, 7)).send(&app).await;
+        done.set(true);
+        report
+    };
+    let moving = async {
+        let mut seen_midway = 0;
+        // Knights out and back: a dozen plies a game, then a fresh game.
+        let cycle = ["Nf3", "Nf6", "Ng1", "Ng8"];
+        while !done.get() {
+            let mut game = crate::support::start_standard_game(&app, &alice, &bob, "bob").await;
+            for m in cycle.iter().cycle().take(12) {
+                let token = if game["turn"] == "white" {
+                    &alice
+                } else {
+                    &bob
+                };
+                let answer = post(format!("{}/moves", path_of(&game)))
+                    .token(token)
+                    .json(json!({"move": m, "ply": game["ply"]}))
+                    .send(&app)
+                    .await;
+                game = answer.assert_status(200).clone();
+                let now = stored();
+                seen_midway += usize::from(0 < now && now < total as i64);
+                if done.get() {
+                    break;
+                }
+            }
+        }
+        seen_midway
+    };
+    let (report, seen_midway) = futures_util::future::join(importing, moving).await;
+    assert_eq!(report.assert_status(200)["imported"], total);
+    assert!(
+        seen_midway > 0,
+        "no move was answered while the import was being stored"
+    );
+}
+
+// Two identical imports at once (two accounts; on Postgres truly at once):
+// both succeed, each game stored once, the later copy counted a duplicate.
+async fn identical_imports_racing_both_succeed(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let pgn = sample_pgn(200, 8);
+    let (one, two) = futures_util::future::join(
+        import(&alice, pgn.clone()).send(&app),
+        import(&bob, pgn).send(&app),
+    )
+    .await;
+    let (one, two) = (
+        one.assert_status(200).clone(),
+        two.assert_status(200).clone(),
+    );
+    let count = |report: &Value, field: &str| report[field].as_u64().unwrap();
+    assert_eq!(count(&one, "imported") + count(&one, "duplicates"), 200);
+    assert_eq!(count(&two, "imported") + count(&two, "duplicates"), 200);
+    assert_eq!(count(&one, "imported") + count(&two, "imported"), 200);
+}
+
+// One import at a time per account (429), a few per instance (503), and at
+// most 10,000 games a request (413).
+async fn imports_take_turns(db: Db) {
+    let shared = state(&db, clock());
+    let app = init(shared.clone()).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let id_of = |token: &str| -> String {
+        let payload = token.split('.').nth(1).unwrap();
+        use base64::Engine;
+        let claims: Value = serde_json::from_slice(
+            &base64::engine::general_purpose::URL_SAFE_NO_PAD
+                .decode(payload)
+                .unwrap(),
+        )
+        .unwrap();
+        claims["sub"].as_str().unwrap().to_owned()
+    };
+    let one_game = "[Event \"x\"]\n\n1. e4 *\n".to_owned();
+    let held = shared.import_slots.acquire(&id_of(&alice)).unwrap();
+    let busy = import(&alice, one_game.clone()).send(&app).await;
+    busy.assert_problem(429, "rate_limited");
+    assert!(busy.headers.get("retry-after").is_some());
+    let others: Vec<_> = (1..kingpost_api::limits::IMPORTS_AT_ONCE)
+        .map(|n| {
+            shared
+                .import_slots
+                .acquire(&format!("account {n}"))
+                .unwrap()
+        })
+        .collect();
+    let full = import(&alice, one_game.clone()).send(&app).await;
+    assert_eq!(full.status.as_u16(), 429, "the account's own cap first");
+    drop(held);
+    let third = shared.import_slots.acquire("one more").unwrap();
+    let full = import(&alice, one_game.clone()).send(&app).await;
+    full.assert_problem(503, "service_busy");
+    drop((others, third));
+    import(&alice, one_game).send(&app).await.assert_status(200);
+
+    let too_many = "[Event \"x\"]\n\n1. e4 *\n\n".repeat(10_001);
+    import(&alice, too_many)
+        .send(&app)
+        .await
+        .assert_problem(413, "payload_too_large");
+}
 
 fn path_of(game: &Value) -> String {
     format!("/api/v1/games/{}", game["id"].as_str().unwrap())

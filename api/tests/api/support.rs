@@ -141,6 +141,7 @@ pub fn state_on_pool(
         hub,
         limits,
         limiter: Limiter::default(),
+        import_slots: Default::default(),
         trusted_proxies,
         sqlite_writer: Default::default(),
     })
