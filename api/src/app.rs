@@ -46,6 +46,9 @@ pub struct AppState {
     /// Reverse proxies whose `X-Forwarded-For` is believed: the client is
     /// the address they name, for budgets and idempotency keys.
     pub trusted_proxies: Vec<IpAddr>,
+    /// Whether webhooks may name private and loopback addresses
+    /// (development and tests only; see `domain::webhook_targets`).
+    pub allow_private_webhooks: bool,
     /// Takes turns among this process's writers on SQLite, which has one
     /// writer at a time: waiting here is prompt, where SQLite's own busy
     /// handler sleeps in steps of up to 100 ms.

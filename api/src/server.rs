@@ -78,32 +78,48 @@ pub async fn sweep_once(state: &AppState) -> Result<usize, ApiError> {
 }
 
 /// Attempts the webhook deliveries that are due; how many.
-pub async fn deliver_once(state: &AppState, client: &reqwest::Client) -> Result<usize, ApiError> {
+pub async fn deliver_once(state: &AppState, sender: &webhooks::Sender) -> Result<usize, ApiError> {
     let now = state.clock.now();
     let due = state
         .db(move |conn| webhooks::claim_due(conn, now, 50))
         .await?;
     let count = due.len();
-    for delivery in due {
-        let result = webhooks::send(client, &delivery).await;
+    // At once, each recorded as it ends: a slow endpoint delays only its own.
+    let attempts = due.into_iter().map(|delivery| async move {
+        let result = sender.send(&delivery).await;
         let done = state.clock.now();
         state
             .db(move |conn| webhooks::record(conn, &delivery, result, done))
-            .await?;
+            .await
+    });
+    for recorded in futures_util::future::join_all(attempts).await {
+        recorded?;
     }
     Ok(count)
 }
 
+/// Batches of deliveries in flight at once on one instance.
+const BATCHES_AT_ONCE: usize = 4;
+
 /// Delivers webhooks every second until the process stops. Every instance
-/// may run one: each delivery is claimed by a conditional write.
+/// may run one: each delivery is claimed by a conditional write. A batch
+/// still waiting on slow endpoints does not hold the next one back.
 async fn deliver_forever(state: web::Data<AppState>) {
-    let client = webhooks::client();
+    let sender = webhooks::Sender::new(state.allow_private_webhooks);
+    let batches = Arc::new(tokio::sync::Semaphore::new(BATCHES_AT_ONCE));
     let mut ticks = actix_web::rt::time::interval(Duration::from_secs(1));
     loop {
         ticks.tick().await;
-        if let Err(error) = deliver_once(&state, &client).await {
-            tracing::error!(%error, "webhook deliveries failed");
-        }
+        let Ok(permit) = batches.clone().acquire_owned().await else {
+            return;
+        };
+        let (state, sender) = (state.clone(), sender.clone());
+        actix_web::rt::spawn(async move {
+            if let Err(error) = deliver_once(&state, &sender).await {
+                tracing::error!(%error, "webhook deliveries failed");
+            }
+            drop(permit);
+        });
     }
 }
 
@@ -130,6 +146,8 @@ pub struct ServeOptions {
     pub sweep_interval: Duration,
     pub limits: RateLimits,
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// Let webhooks reach private and loopback addresses: development only.
+    pub allow_private_webhooks: bool,
 }
 
 /// Serves the API on `options.bind` until the process is stopped, sweeping
@@ -142,6 +160,7 @@ pub fn serve(options: ServeOptions) -> Result<(), String> {
         sweep_interval,
         limits,
         trusted_proxies,
+        allow_private_webhooks,
     } = options;
     let (bind, database_url, jwt_secret) = (
         bind.as_str(),
@@ -163,6 +182,7 @@ pub fn serve(options: ServeOptions) -> Result<(), String> {
         limiter: Limiter::default(),
         import_slots: Default::default(),
         trusted_proxies,
+        allow_private_webhooks,
         sqlite_writer: Default::default(),
     });
     let sweeper_state = state.clone();

@@ -45,6 +45,10 @@ enum Command {
             value_delimiter = ','
         )]
         trusted_proxies: Vec<std::net::IpAddr>,
+        /// Let webhooks reach loopback and private addresses: for development
+        /// and tests only, never where accounts are not all trusted.
+        #[arg(long)]
+        allow_private_webhooks: bool,
     },
     /// Run the database migrations and exit.
     Migrate {
@@ -166,6 +170,7 @@ pub fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             sweep_seconds,
             no_rate_limits,
             trusted_proxies,
+            allow_private_webhooks,
         } => Ok(service::serve(server::ServeOptions {
             bind,
             database_url: database.database_url,
@@ -177,6 +182,7 @@ pub fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 RateLimits::default()
             },
             trusted_proxies,
+            allow_private_webhooks,
         })?),
         Command::Migrate { database } => Ok(service::migrate(&database.database_url)?),
         Command::Openapi { output } => Ok(service::openapi(&output)?),

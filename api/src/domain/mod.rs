@@ -8,4 +8,5 @@ pub mod game;
 pub mod pgn;
 pub mod session;
 pub mod vacation;
+pub mod webhook_targets;
 pub mod webhooks;

@@ -13,7 +13,10 @@ use crate::{
     auth::new_id,
     clock::{DAY, HOUR, Millis, SECOND, rfc3339},
     db::DbConnection,
-    domain::events::{EventKind, EventView},
+    domain::{
+        events::{EventKind, EventView},
+        webhook_targets,
+    },
     error::ApiError,
     models::event::{self, Attempt, DeliveryRow, WebhookRow},
     secret::Secret,
@@ -92,19 +95,24 @@ impl From<DeliveryRow> for DeliveryView {
     }
 }
 
+/// The most webhooks an account may have.
+pub const MAX_PER_ACCOUNT: usize = 10;
+
+/// Registers a webhook; `allow_private` lets it name a private address
+/// (development and tests: see [`webhook_targets`]).
 pub fn create(
     conn: &mut DbConnection,
     now: Millis,
     account_id: &str,
     request: CreateWebhookRequest,
+    allow_private: bool,
 ) -> Result<WebhookView, ApiError> {
-    let url_ok = (request.url.starts_with("http://") || request.url.starts_with("https://"))
-        && request.url.len() <= 2048
-        && reqwest::Url::parse(&request.url).is_ok();
-    if !url_ok {
+    webhook_targets::check_url(&request.url, allow_private)
+        .map_err(|reason| ApiError::invalid("invalid_webhook", reason))?;
+    if event::webhooks_of(conn, account_id)?.len() >= MAX_PER_ACCOUNT {
         return Err(ApiError::invalid(
-            "invalid_webhook",
-            "the URL must be an http:// or https:// URL",
+            "too_many_webhooks",
+            format!("an account has at most {MAX_PER_ACCOUNT} webhooks: remove one first"),
         ));
     }
     if !(16..=256).contains(&request.secret.expose().chars().count()) {
@@ -165,13 +173,28 @@ pub struct Due {
     pub body: Vec<u8>,
 }
 
-/// Claims the deliveries due by `now` for this instance.
-pub fn claim_due(conn: &mut DbConnection, now: Millis, limit: i64) -> Result<Vec<Due>, ApiError> {
+/// Deliveries of one webhook claimed in one batch at most: a webhook that
+/// never answers holds no more than these of a batch's places.
+const PER_WEBHOOK: usize = 2;
+
+/// Claims up to `limit` deliveries due by `now` for this instance, at most
+/// [`PER_WEBHOOK`] of each webhook, each leased long enough for its attempt.
+pub fn claim_due(conn: &mut DbConnection, now: Millis, limit: usize) -> Result<Vec<Due>, ApiError> {
     let mut claimed = Vec::new();
-    for delivery in event::due_deliveries(conn, now, limit)? {
+    let mut per_webhook: std::collections::HashMap<String, usize> = Default::default();
+    let candidates = i64::try_from(limit * 4).unwrap_or(i64::MAX);
+    for delivery in event::due_deliveries(conn, now, candidates)? {
+        if claimed.len() == limit {
+            break;
+        }
+        let taken = per_webhook.entry(delivery.webhook_id.clone()).or_default();
+        if *taken == PER_WEBHOOK {
+            continue;
+        }
         if !event::claim_delivery(conn, &delivery, now + LEASE)? {
             continue;
         }
+        *taken += 1;
         let (Some(hook), Some(row)) = (
             event::find_webhook(conn, &delivery.webhook_id)?,
             event::find(conn, delivery.event_id)?,
@@ -247,27 +270,75 @@ pub fn install_tls_provider() {
     let _ = rustls::crypto::ring::default_provider().install_default();
 }
 
-/// The client deliveries are sent with.
-pub fn client() -> reqwest::Client {
-    install_tls_provider();
-    reqwest::Client::builder()
-        .timeout(Duration::from_secs(10))
-        .user_agent(concat!("kingpost/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .expect("an HTTP client")
+/// The longest one attempt takes, well inside its lease, so that no other
+/// instance takes a delivery while it is being sent.
+pub const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
+const _: () = assert!(ATTEMPT_TIMEOUT.as_millis() * 3 < LEASE as u128);
+
+/// How deliveries are sent.
+#[derive(Debug, Clone)]
+pub struct Sender {
+    client: reqwest::Client,
+    allow_private: bool,
 }
 
-/// POSTs a delivery: the event as JSON, its kind, id and signature in headers.
-pub async fn send(client: &reqwest::Client, due: &Due) -> AttemptResult {
-    client
-        .post(&due.url)
-        .header("content-type", "application/json")
-        .header("x-kingpost-delivery", &due.delivery.id)
-        .header("x-kingpost-event", &due.kind)
-        .header("x-kingpost-signature", signature(&due.secret, &due.body))
-        .body(due.body.clone())
-        .send()
-        .await
-        .map(|response| response.status().as_u16())
-        .map_err(|e| e.to_string())
+impl Sender {
+    /// Sends to public addresses only, unless `allow_private`; follows no
+    /// redirect (a 3xx is a failed attempt).
+    pub fn new(allow_private: bool) -> Sender {
+        install_tls_provider();
+        let mut builder = reqwest::Client::builder()
+            .timeout(ATTEMPT_TIMEOUT)
+            .connect_timeout(ATTEMPT_TIMEOUT / 2)
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("kingpost/", env!("CARGO_PKG_VERSION")));
+        if !allow_private {
+            builder = builder.dns_resolver(webhook_targets::PublicResolver);
+        }
+        Sender {
+            client: builder.build().expect("an HTTP client"),
+            allow_private,
+        }
+    }
+
+    /// POSTs a delivery: the event as JSON, its kind, id and signature in
+    /// headers. What the account is told of a failure says no more than
+    /// what kind it was: the status code, or that it was refused, timed
+    /// out or found no server.
+    pub async fn send(&self, due: &Due) -> AttemptResult {
+        // Checked again: the URL may predate the rules, and an address
+        // host is never resolved.
+        if webhook_targets::check_url(&due.url, self.allow_private).is_err() {
+            return Err(webhook_targets::REFUSED.to_owned());
+        }
+        self.client
+            .post(&due.url)
+            .header("content-type", "application/json")
+            .header("x-kingpost-delivery", &due.delivery.id)
+            .header("x-kingpost-event", &due.kind)
+            .header("x-kingpost-signature", signature(&due.secret, &due.body))
+            .body(due.body.clone())
+            .send()
+            .await
+            .map(|response| response.status().as_u16())
+            .map_err(|e| failure_of(&e))
+    }
+}
+
+/// A failed attempt in a few words.
+fn failure_of(error: &reqwest::Error) -> String {
+    let mut source: Option<&dyn std::error::Error> = Some(error);
+    while let Some(cause) = source {
+        if cause.to_string() == webhook_targets::REFUSED {
+            return webhook_targets::REFUSED.to_owned();
+        }
+        source = cause.source();
+    }
+    if error.is_timeout() {
+        "timed out".to_owned()
+    } else if error.is_connect() {
+        "could not connect".to_owned()
+    } else {
+        "failed".to_owned()
+    }
 }

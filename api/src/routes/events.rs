@@ -190,7 +190,10 @@ pub struct WebhookList {
 /// `X-Kingpost-Delivery` (the same for every attempt) and
 /// `X-Kingpost-Signature: sha256=<hex HMAC-SHA256 of the body with the
 /// secret>`. A delivery is done on a 2xx answer; otherwise it is retried
-/// after 10 s, doubling up to an hour between attempts, for a day.
+/// after 10 s, doubling up to an hour between attempts, for a day. The URL
+/// must name a public address (the server never delivers to loopback or
+/// private networks), redirects are not followed, and an attempt that takes
+/// over 10 s has failed. Ten webhooks an account.
 #[utoipa::path(
     tag = "events",
     request_body = CreateWebhookRequest,
@@ -198,7 +201,7 @@ pub struct WebhookList {
         (status = 201, description = "The webhook", body = WebhookView),
         (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The token lacks `game:read`", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A bad URL, secret or event type (`invalid_webhook`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A bad URL (not http or https, with a user name, or naming a private address), secret or event type (`invalid_webhook`), or ten webhooks already (`too_many_webhooks`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["game:read"]))
 )]
@@ -211,8 +214,9 @@ pub async fn create_webhook(
     auth.require(Scope::GameRead)?;
     let now = state.clock.now();
     let request = body.into_inner();
+    let allow_private = state.allow_private_webhooks;
     let view = state
-        .db(move |conn| webhooks::create(conn, now, &auth.account_id, request))
+        .db(move |conn| webhooks::create(conn, now, &auth.account_id, request, allow_private))
         .await?;
     Ok(HttpResponse::Created().json(view))
 }

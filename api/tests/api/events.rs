@@ -12,7 +12,7 @@ use std::{
 
 use actix_web::body::MessageBody;
 use kingpost_api::{
-    clock::{DAY, MINUTE, SECOND},
+    clock::{Clock, DAY, HOUR, MINUTE, SECOND},
     domain::webhooks::{self, signature},
     server::{deliver_once, sweep_once},
 };
@@ -27,6 +27,8 @@ use crate::{
 
 on_both_databases!(
     a_stream_ends_with_its_token,
+    webhooks_reach_public_addresses_only,
+    a_slow_webhook_delays_only_its_own,
     long_poll_released_by_a_move_or_timing_out,
     stream_of_every_event_type_and_resumption,
     webhooks_signed_retried_and_kept
@@ -334,7 +336,7 @@ async fn webhooks_signed_retried_and_kept(db: Db) {
 
     // The challenge queues a delivery; the receiver fails the first attempt.
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
-    let client = webhooks::client();
+    let client = webhooks::Sender::new(true);
     assert_eq!(deliver_once(&first, &client).await.unwrap(), 1);
     let log = get(format!("/api/v1/webhooks/{hook_id}/deliveries"))
         .token(&bob)
@@ -544,4 +546,203 @@ async fn a_stream_ends_with_its_token(db: Db) {
         .assert_status(201);
     let sent = until_the_end(&mut expiring).await;
     assert!(!sent.contains("challenge_received"), "{sent}");
+}
+
+/// A server that takes connections and never answers.
+fn black_hole() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming() {
+            held.push(stream);
+        }
+    });
+    url
+}
+
+/// A server that answers every request with a redirect to `target`.
+fn redirecting_to(target: &str) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    let target = target.to_owned();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut line = String::new();
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                line.clear();
+            }
+            let _ = write!(
+                stream,
+                "HTTP/1.1 307 X\r\nLocation: {target}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            );
+        }
+    });
+    url
+}
+
+// Webhooks are requests the server makes: by default they reach public
+// addresses only, whatever the spelling, checked at registration and again
+// at delivery (a URL stored before the rule is refused there), and a
+// redirect is never followed. The account sees a status or `refused`, not
+// the error of a connection it could use to scan ports.
+async fn webhooks_reach_public_addresses_only(db: Db) {
+    use kingpost_api::{db::schema::webhooks as table, limits::RateLimits, server};
+
+    let clock = clock();
+    let pool = server::open_database(&db.url()).unwrap();
+    let mut strict = crate::support::app_state(
+        &db,
+        pool.clone(),
+        clock.clone(),
+        RateLimits::unlimited(),
+        Vec::new(),
+    );
+    strict.allow_private_webhooks = false;
+    let strict = actix_web::web::Data::new(strict);
+    let app = init(strict.clone()).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let register = |url: &str| {
+        post("/api/v1/webhooks").token(&bob).json(
+            json!({"url": url, "secret": "a shared secret of some length", "events": ["challenge_received"]}),
+        )
+    };
+    let target = receiver(vec![]);
+    for url in [
+        target.url.as_str(),
+        "http://localhost:9/hook",
+        "http://2130706433/hook",
+        "http://127.1/hook",
+        "http://user:pass@example.com/hook",
+        "http://[::1]/hook",
+        "http://169.254.169.254/latest",
+        "http://example.com/a\r\nX-Injected: 1",
+    ] {
+        register(url)
+            .send(&app)
+            .await
+            .assert_problem(422, "invalid_webhook");
+    }
+    // A webhook stored before the rule: refused at delivery, nothing sent.
+    {
+        use diesel::prelude::*;
+        let mut conn = pool.get().unwrap();
+        let bob_id: String = kingpost_api::db::schema::accounts::table
+            .filter(kingpost_api::db::schema::accounts::username.eq("bob"))
+            .select(kingpost_api::db::schema::accounts::id)
+            .first(&mut conn)
+            .unwrap();
+        diesel::insert_into(table::table)
+            .values((
+                table::id.eq("old-hook-000000"),
+                table::account_id.eq(&bob_id),
+                table::url.eq(&target.url),
+                table::secret.eq("a shared secret of some length"),
+                table::kinds.eq("challenge_received"),
+                table::created_at.eq(clock.now()),
+            ))
+            .execute(&mut conn)
+            .unwrap();
+    }
+    start_standard_game(&app, &alice, &bob, "bob").await;
+    let sender = webhooks::Sender::new(false);
+    assert_eq!(deliver_once(&strict, &sender).await.unwrap(), 1);
+    let log = get("/api/v1/webhooks/old-hook-000000/deliveries")
+        .token(&bob)
+        .send(&app)
+        .await;
+    assert_eq!(
+        log.body["deliveries"][0]["last_error"],
+        "refused: not a public address"
+    );
+    assert!(target.received.lock().unwrap().is_empty());
+
+    // With private targets allowed (development), still no redirect is followed.
+    let open = state(&db, clock.clone());
+    let app = init(open.clone()).await;
+    let carol = sign_up_for_a_year(&app, "carol").await;
+    let beyond = receiver(vec![]);
+    post("/api/v1/webhooks")
+        .token(&carol)
+        .json(json!({"url": redirecting_to(&beyond.url), "secret": "a shared secret of some length", "events": ["challenge_received"]}))
+        .send(&app)
+        .await
+        .assert_status(201);
+    post("/api/v1/challenges")
+        .token(&alice)
+        .json(json!({"rules": "standard", "days_per_move": 3, "opponent": "carol"}))
+        .send(&app)
+        .await
+        .assert_status(201);
+    clock.advance(HOUR);
+    deliver_once(&open, &webhooks::Sender::new(true))
+        .await
+        .unwrap();
+    let hooks = get("/api/v1/webhooks").token(&carol).send(&app).await;
+    let id = hooks.body["webhooks"][0]["id"].as_str().unwrap().to_owned();
+    let log = get(format!("/api/v1/webhooks/{id}/deliveries"))
+        .token(&carol)
+        .send(&app)
+        .await;
+    assert_eq!(log.body["deliveries"][0]["last_status"], 307);
+    assert!(
+        beyond.received.lock().unwrap().is_empty(),
+        "the redirect was followed"
+    );
+}
+
+// Ten webhooks of one account that never answer do not hold another
+// account's delivery back: attempts run at once, each with its own timeout.
+async fn a_slow_webhook_delays_only_its_own(db: Db) {
+    let clock = clock();
+    let shared = state(&db, clock.clone());
+    let app = init(shared.clone()).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let slow = sign_up_for_a_year(&app, "slow").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let secret = "a shared secret of some length";
+    for _ in 0..webhooks::MAX_PER_ACCOUNT {
+        post("/api/v1/webhooks")
+            .token(&slow)
+            .json(json!({"url": black_hole(), "secret": secret, "events": ["challenge_received"]}))
+            .send(&app)
+            .await
+            .assert_status(201);
+    }
+    post("/api/v1/webhooks")
+        .token(&slow)
+        .json(json!({"url": black_hole(), "secret": secret, "events": ["challenge_received"]}))
+        .send(&app)
+        .await
+        .assert_problem(422, "too_many_webhooks");
+    let prompt = receiver(vec![]);
+    post("/api/v1/webhooks")
+        .token(&bob)
+        .json(json!({"url": prompt.url, "secret": secret, "events": ["challenge_received"]}))
+        .send(&app)
+        .await
+        .assert_status(201);
+    for opponent in ["slow", "bob"] {
+        post("/api/v1/challenges")
+            .token(&alice)
+            .json(json!({"rules": "standard", "days_per_move": 3, "opponent": opponent}))
+            .send(&app)
+            .await
+            .assert_status(201);
+    }
+    let started = std::time::Instant::now();
+    let (state, sender) = (shared.clone(), webhooks::Sender::new(true));
+    let batch = actix_web::rt::spawn(async move { deliver_once(&state, &sender).await });
+    while prompt.received.lock().unwrap().is_empty() {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the prompt receiver waited on the slow ones"
+        );
+        actix_web::rt::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(!batch.is_finished(), "the slow attempts are still running");
+    assert_eq!(batch.await.unwrap().unwrap(), 11);
 }

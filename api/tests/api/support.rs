@@ -130,11 +130,22 @@ pub fn state_on_pool(
     limits: RateLimits,
     trusted_proxies: Vec<std::net::IpAddr>,
 ) -> web::Data<AppState> {
+    web::Data::new(app_state(db, pool, clock, limits, trusted_proxies))
+}
+
+/// The state itself, for tests that change a setting before it is shared.
+pub fn app_state(
+    db: &Db,
+    pool: kingpost_api::db::DbPool,
+    clock: Arc<ManualClock>,
+    limits: RateLimits,
+    trusted_proxies: Vec<std::net::IpAddr>,
+) -> AppState {
     let hub = Hub::default();
     if let Db::Postgres { .. } = db {
         hub.listen_to_postgres(db.url());
     }
-    web::Data::new(AppState {
+    AppState {
         pool,
         keys: JwtKeys::from_secret(SECRET.as_bytes()).unwrap(),
         clock,
@@ -143,8 +154,10 @@ pub fn state_on_pool(
         limiter: Limiter::default(),
         import_slots: Default::default(),
         trusted_proxies,
+        // The tests' webhook receivers listen on loopback.
+        allow_private_webhooks: true,
         sqlite_writer: Default::default(),
-    })
+    }
 }
 
 /// An answer, its body read as JSON (or `Null` when empty).
