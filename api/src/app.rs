@@ -21,8 +21,9 @@ use crate::{
     clock::Clock,
     db::{DbConnection, DbPool},
     error::{self, ApiError},
+    feeds::Feeds,
     idempotency::idempotent,
-    limits::{ImportSlots, Limiter, RateLimits, limit_requests},
+    limits::{HeldSlots, ImportSlots, Limiter, RateLimits, limit_requests},
     notify::{Hub, Outbox},
     openapi, routes,
 };
@@ -43,6 +44,10 @@ pub struct AppState {
     pub limiter: Limiter,
     /// The PGN imports running on this instance.
     pub import_slots: ImportSlots,
+    /// The streams and long polls this instance holds open.
+    pub held: Arc<HeldSlots>,
+    /// Each account's new events, read once for all its streams.
+    pub feeds: Feeds,
     /// Reverse proxies whose `X-Forwarded-For` is believed: the client is
     /// the address they name, for budgets and idempotency keys.
     pub trusted_proxies: Vec<IpAddr>,

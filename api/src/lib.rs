@@ -8,6 +8,7 @@ pub mod conventions;
 pub mod db;
 pub mod domain;
 pub mod error;
+pub mod feeds;
 pub mod idempotency;
 pub mod limits;
 pub mod models;

@@ -300,3 +300,116 @@ impl Drop for ImportSlot<'_> {
         }
     }
 }
+
+/// Requests held open (event streams, and long polls while they wait) at
+/// once for one account, and from one client address.
+pub const HELD_PER_ACCOUNT: usize = 20;
+pub const HELD_PER_ADDRESS: usize = 50;
+/// Descriptors kept free of held requests for everything else: the
+/// database, new connections, files.
+const DESCRIPTORS_IN_RESERVE: u64 = 1024;
+
+/// The requests this instance holds open, by account and address, and the
+/// most it may hold in all: below the process's descriptor limit, so that
+/// held requests can never leave the server unable to accept one more.
+#[derive(Debug)]
+pub struct HeldSlots {
+    capacity: usize,
+    held: Mutex<Held>,
+}
+
+#[derive(Debug, Default)]
+struct Held {
+    total: usize,
+    by_account: HashMap<String, usize>,
+    by_address: HashMap<String, usize>,
+}
+
+/// A held request's place, given back when dropped (when the client goes).
+#[derive(Debug)]
+pub struct HeldSlot {
+    slots: std::sync::Arc<HeldSlots>,
+    account: String,
+    address: String,
+}
+
+impl HeldSlots {
+    /// Room for `capacity` held requests.
+    pub fn new(capacity: usize) -> HeldSlots {
+        HeldSlots {
+            capacity,
+            held: Mutex::default(),
+        }
+    }
+
+    /// Room for as many as the descriptor limit allows, after the reserve.
+    pub fn for_descriptor_limit(limit: u64) -> HeldSlots {
+        let room = limit.saturating_sub(DESCRIPTORS_IN_RESERVE).max(64);
+        HeldSlots::new(usize::try_from(room).unwrap_or(usize::MAX))
+    }
+
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// A place for one more held request: `429` beyond the account's or
+    /// the address's share, `503` when the instance holds all it can.
+    pub fn acquire(
+        self: &std::sync::Arc<Self>,
+        account: &str,
+        address: &str,
+    ) -> Result<HeldSlot, ApiError> {
+        let mut held = self.held.lock().unwrap_or_else(|p| p.into_inner());
+        let refused = |what: &str, most: usize| ApiError::RateLimited {
+            retry_after: 10,
+            detail: format!(
+                "{what} holds {most} streams and long polls open already: close one first"
+            ),
+        };
+        if held.by_account.get(account).copied().unwrap_or(0) >= HELD_PER_ACCOUNT {
+            return Err(refused("this account", HELD_PER_ACCOUNT));
+        }
+        if held.by_address.get(address).copied().unwrap_or(0) >= HELD_PER_ADDRESS {
+            return Err(refused("this address", HELD_PER_ADDRESS));
+        }
+        if held.total >= self.capacity {
+            return Err(ApiError::Unavailable {
+                retry_after: 10,
+                cause: format!("{} requests held open", held.total),
+            });
+        }
+        held.total += 1;
+        *held.by_account.entry(account.to_owned()).or_default() += 1;
+        *held.by_address.entry(address.to_owned()).or_default() += 1;
+        Ok(HeldSlot {
+            slots: self.clone(),
+            account: account.to_owned(),
+            address: address.to_owned(),
+        })
+    }
+}
+
+impl Drop for HeldSlot {
+    fn drop(&mut self) {
+        let mut guard = self.slots.held.lock().unwrap_or_else(|p| p.into_inner());
+        let held = &mut *guard;
+        held.total -= 1;
+        for (map, key) in [
+            (&mut held.by_account, &self.account),
+            (&mut held.by_address, &self.address),
+        ] {
+            if let Some(count) = map.get_mut(key) {
+                *count -= 1;
+                if *count == 0 {
+                    map.remove(key);
+                }
+            }
+        }
+    }
+}
+
+/// Raises the soft limit on open descriptors to the hard one, as far as
+/// the system lets this process: what it can then hold open.
+pub fn raise_descriptor_limit() -> u64 {
+    rlimit::increase_nofile_limit(u64::MAX).unwrap_or(1024)
+}

@@ -13,7 +13,8 @@ use crate::db::DbConnection;
 /// The Postgres channel changes are announced on.
 pub const CHANNEL: &str = "kingpost_changes";
 
-/// What changed: `g:<game id>` or `a:<account id>`.
+/// What changed: `g:<game id>`, `a:<account id>` (its events), or
+/// `t:<account id>` (its tokens).
 pub type Signal = Arc<str>;
 
 pub fn game_signal(game_id: &str) -> Signal {
@@ -22,6 +23,11 @@ pub fn game_signal(game_id: &str) -> Signal {
 
 pub fn account_signal(account_id: &str) -> Signal {
     format!("a:{account_id}").into()
+}
+
+/// A token of the account was revoked: the streams held with it end.
+pub fn token_signal(account_id: &str) -> Signal {
+    format!("t:{account_id}").into()
 }
 
 /// The signals of one request's changes, published once it is done.

@@ -13,7 +13,7 @@ use crate::{
     db::{self, Backend, DbPool},
     domain::{game, webhooks},
     error::ApiError,
-    limits::{Limiter, RateLimits},
+    limits::{self, HeldSlots, Limiter, RateLimits},
     models::setting,
     notify::Hub,
     secret::Secret,
@@ -173,6 +173,13 @@ pub fn serve(options: ServeOptions) -> Result<(), String> {
     if Backend::of_url(database_url) == Backend::Postgres {
         hub.listen_to_postgres(database_url.to_owned());
     }
+    let descriptors = limits::raise_descriptor_limit();
+    let held = Arc::new(HeldSlots::for_descriptor_limit(descriptors));
+    tracing::info!(
+        descriptors,
+        held = held.capacity(),
+        "open descriptors allowed, and requests that may be held open"
+    );
     let state = web::Data::new(AppState {
         pool,
         keys,
@@ -181,6 +188,8 @@ pub fn serve(options: ServeOptions) -> Result<(), String> {
         limits,
         limiter: Limiter::default(),
         import_slots: Default::default(),
+        held,
+        feeds: Default::default(),
         trusted_proxies,
         allow_private_webhooks,
         sqlite_writer: Default::default(),

@@ -11,25 +11,26 @@ use actix_web::{
 };
 use futures_util::stream;
 use serde::{Deserialize, Serialize};
+use tokio::sync::broadcast;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::{
     app::AppState,
     auth::{Auth, Scope},
+    clock::Millis,
     domain::{
-        events::{self, EventView},
+        events::EventView,
         webhooks::{self, CreateWebhookRequest, DeliveryView, WebhookView},
     },
     error::{ApiError, Problem},
+    feeds::{self, FeedItem},
+    limits::HeldSlot,
     models::{event, token},
-    notify::{account_signal, wait_for},
     views::EventStreamText,
 };
 
 /// Seconds between two keep-alive lines of an idle stream.
 pub const KEEPALIVE_SECONDS: u64 = 15;
-/// Events sent in one go at most.
-const BATCH: i64 = 100;
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
@@ -47,7 +48,17 @@ enum Format {
     ServerSentEvents,
 }
 
-fn write_events(format: Format, events: &[EventView]) -> String {
+impl Format {
+    /// What an idle stream sends: an empty line, an SSE comment.
+    fn keepalive(self) -> &'static [u8] {
+        match self {
+            Format::Ndjson => b"\n",
+            Format::ServerSentEvents => b": keep-alive\n\n",
+        }
+    }
+}
+
+fn write_events<'a>(format: Format, events: impl IntoIterator<Item = &'a EventView>) -> String {
     let mut out = String::new();
     for event in events {
         let json = serde_json::to_string(event).unwrap_or_default();
@@ -67,6 +78,78 @@ fn write_events(format: Format, events: &[EventView]) -> String {
     out
 }
 
+/// One open event stream: where it is in the account's events, the feed
+/// it hears new ones from, and its place among the held requests.
+struct Stream {
+    state: web::Data<AppState>,
+    account: String,
+    token_id: String,
+    expires_at: Millis,
+    /// The last event sent.
+    after: i64,
+    /// Whether what was missed before the stream opened has been sent.
+    caught_up: bool,
+    format: Format,
+    feed: broadcast::Receiver<FeedItem>,
+    _slot: HeldSlot,
+}
+
+impl Stream {
+    /// The next chunk to send, or `None` when the stream ends: its token
+    /// expired or was revoked.
+    async fn next_chunk(&mut self) -> Option<Result<Bytes, actix_web::Error>> {
+        loop {
+            let now = self.state.clock.now();
+            if now >= self.expires_at {
+                return None;
+            }
+            if !self.caught_up {
+                self.caught_up = true;
+                return self.read_missed().await;
+            }
+            let until_expiry =
+                Duration::from_millis(u64::try_from(self.expires_at - now).unwrap_or(0));
+            let wait = Duration::from_secs(KEEPALIVE_SECONDS).min(until_expiry);
+            match actix_web::rt::time::timeout(wait, self.feed.recv()).await {
+                Err(_) => return Some(Ok(Bytes::from_static(self.format.keepalive()))),
+                Ok(Ok(FeedItem::Events(events))) => {
+                    let fresh: Vec<&EventView> =
+                        events.iter().filter(|e| e.id > self.after).collect();
+                    if let Some(last) = fresh.last() {
+                        self.after = last.id;
+                        return Some(Ok(Bytes::from(write_events(self.format, fresh))));
+                    }
+                }
+                Ok(Ok(FeedItem::TokensChanged)) => {
+                    let (token_id, now) = (self.token_id.clone(), now);
+                    let live = self
+                        .state
+                        .db(move |conn| Ok(token::find_live(conn, &token_id, now)?.is_some()))
+                        .await;
+                    if !matches!(live, Ok(true)) {
+                        return None;
+                    }
+                }
+                // Fell behind the feed: read from the log what was missed.
+                Ok(Err(broadcast::error::RecvError::Lagged(_))) => self.caught_up = false,
+                Ok(Err(broadcast::error::RecvError::Closed)) => return None,
+            }
+        }
+    }
+
+    /// Everything after the last event sent, from the log.
+    async fn read_missed(&mut self) -> Option<Result<Bytes, actix_web::Error>> {
+        match feeds::read_since(&self.state, &self.account, self.after).await {
+            Err(error) => Some(Err(error.into())),
+            Ok(batches) => {
+                let events: Vec<&EventView> = batches.iter().flatten().collect();
+                self.after = events.last().map_or(self.after, |e| e.id);
+                Some(Ok(Bytes::from(write_events(self.format, events))))
+            }
+        }
+    }
+}
+
 /// The caller's events as they happen: challenge received, accepted,
 /// declined; game started; opponent moved (with the move and the new
 /// deadline); draw offered; game finished; deadline near (a quarter of the
@@ -84,6 +167,7 @@ fn write_events(format: Format, events: &[EventView]) -> String {
         )),
         (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The token lacks `game:read`", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "The account or address holds 20 or 50 streams and long polls open already (`rate_limited`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["game:read"]))
 )]
@@ -113,8 +197,12 @@ pub async fn stream_events(
         .transpose()
         .map_err(|_| ApiError::invalid("invalid_query", "Last-Event-ID is an event id"))?
         .or(query.since);
-    // Subscribe before reading, so that nothing falls between the two.
-    let receiver = state.hub.subscribe();
+    let address = state.client_address(req.peer_addr(), req.headers());
+    let slot = state.held.acquire(&auth.account_id, &address)?;
+    // Listening before reading, so that nothing falls between the two.
+    let feed = state
+        .feeds
+        .listen(&state.clone().into_inner(), &auth.account_id);
     let account = auth.account_id.clone();
     let after = match resume {
         Some(id) => id,
@@ -123,51 +211,20 @@ pub async fn stream_events(
             state.db(move |conn| Ok(event::last_id(conn, &me)?)).await?
         }
     };
-    let signal = account_signal(&account);
-    let keepalive = match format {
-        Format::Ndjson => "\n",
-        Format::ServerSentEvents => ": keep-alive\n\n",
+    let stream = Stream {
+        state: state.clone(),
+        account,
+        token_id: auth.token_id.clone(),
+        expires_at: auth.expires_at,
+        after,
+        caught_up: false,
+        format,
+        feed,
+        _slot: slot,
     };
-    let (token_id, expires_at) = (auth.token_id.clone(), auth.expires_at);
-    let body = stream::unfold((after, receiver), move |(after, mut receiver)| {
-        let (state, account, signal) = (state.clone(), account.clone(), signal.clone());
-        let token_id = token_id.clone();
-        async move {
-            let me = account.clone();
-            let now = state.clock.now();
-            // The stream lasts as long as its token: revoked or expired, it ends.
-            let pending = state
-                .db(move |conn| {
-                    if token::find_live(conn, &token_id, now)?.is_none() {
-                        return Ok(None);
-                    }
-                    events::since(conn, &me, after, BATCH).map(Some)
-                })
-                .await;
-            match pending {
-                Err(error) => Some((Err(actix_web::Error::from(error)), (after, receiver))),
-                Ok(None) => None,
-                Ok(Some(events)) if !events.is_empty() => {
-                    let last = events.last().map_or(after, |e| e.id);
-                    Some((
-                        Ok(Bytes::from(write_events(format, &events))),
-                        (last, receiver),
-                    ))
-                }
-                Ok(Some(_)) => {
-                    let until_expiry = u64::try_from(expires_at - now).unwrap_or(0);
-                    let wait = Duration::from_secs(KEEPALIVE_SECONDS)
-                        .min(Duration::from_millis(until_expiry));
-                    let woken = wait_for(&mut receiver, &signal, wait).await;
-                    let chunk = if woken {
-                        Bytes::new()
-                    } else {
-                        Bytes::from_static(keepalive.as_bytes())
-                    };
-                    Some((Ok(chunk), (after, receiver)))
-                }
-            }
-        }
+    let body = stream::unfold(stream, move |mut stream| async move {
+        let chunk = stream.next_chunk().await?;
+        Some((chunk, stream))
     });
     let content_type = match format {
         Format::Ndjson => "application/x-ndjson",

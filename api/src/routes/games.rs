@@ -250,6 +250,7 @@ fn if_none_match(req: &HttpRequest, etag: &str) -> bool {
         (status = 403, description = "The token lacks `game:read`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A wait over 60 seconds", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "With `wait`: the account or address holds 20 or 50 streams and long polls open already (`rate_limited`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["game:read"]))
 )]
@@ -270,6 +271,13 @@ pub async fn get_game(
         ));
     }
     let id = id.into_inner();
+    // A long poll holds its connection: it takes a place among the held.
+    let _slot = if wait > 0 {
+        let address = state.client_address(req.peer_addr(), req.headers());
+        Some(state.held.acquire(&auth.account_id, &address)?)
+    } else {
+        None
+    };
     // Subscribe before reading, so that no change falls between the two.
     let mut receiver = state.hub.subscribe();
     let signal = game_signal(&id);

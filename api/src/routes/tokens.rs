@@ -11,7 +11,7 @@ use crate::{
     domain::session::{JwtSpec, issue_jwt},
     error::{ApiError, Problem},
     models::token::{self, Token},
-    notify::account_signal,
+    notify::token_signal,
 };
 
 /// A personal access token to create.
@@ -184,7 +184,7 @@ pub async fn revoke_token(
         .write(move |conn, outbox| {
             let revoked = token::revoke(conn, &auth.account_id, &id, now)?;
             // Streams held with the token end at once rather than at their next keep-alive.
-            outbox.push(conn, account_signal(&auth.account_id))?;
+            outbox.push(conn, token_signal(&auth.account_id))?;
             Ok(revoked)
         })
         .await?;

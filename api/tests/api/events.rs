@@ -26,6 +26,7 @@ use crate::{
 };
 
 on_both_databases!(
+    held_requests_are_capped,
     a_stream_ends_with_its_token,
     webhooks_reach_public_addresses_only,
     a_slow_webhook_delays_only_its_own,
@@ -745,4 +746,80 @@ async fn a_slow_webhook_delays_only_its_own(db: Db) {
     }
     assert!(!batch.is_finished(), "the slow attempts are still running");
     assert_eq!(batch.await.unwrap().unwrap(), 11);
+}
+
+// Streams and long polls hold a connection each: 20 at once for an account
+// and 50 for an address answer 429 beyond; the instance's own room (here 60)
+// a 503. A closed stream gives its place back. Many streams of one account
+// all get each event.
+async fn held_requests_are_capped(db: Db) {
+    use kingpost_api::limits::{HELD_PER_ACCOUNT, HELD_PER_ADDRESS, HeldSlots, RateLimits};
+
+    let pool = kingpost_api::server::open_database(&db.url()).unwrap();
+    let mut small =
+        crate::support::app_state(&db, pool, clock(), RateLimits::unlimited(), Vec::new());
+    small.held = Arc::new(HeldSlots::new(60));
+    let app = init(actix_web::web::Data::new(small)).await;
+    let open = |token: &str, from: &str| {
+        actix_web::test::TestRequest::get()
+            .uri("/api/v1/stream/events")
+            .insert_header(("Authorization", format!("Bearer {token}")))
+            .peer_addr(from.parse().unwrap())
+            .to_request()
+    };
+    let mut accounts = Vec::new();
+    for name in ["alice", "bob", "carol", "dave"] {
+        accounts.push(sign_up_for_a_year(&app, name).await);
+    }
+    let home = "192.0.2.1:1000";
+    let mut alices = Vec::new();
+    for _ in 0..HELD_PER_ACCOUNT {
+        let response = actix_web::test::call_service(&app, open(&accounts[0], home)).await;
+        assert_eq!(response.status().as_u16(), 200);
+        alices.push(response.into_body());
+    }
+    let refused = actix_web::test::call_service(&app, open(&accounts[0], "192.0.2.2:1000")).await;
+    assert_eq!(refused.status().as_u16(), 429);
+    assert!(refused.headers().get("retry-after").is_some());
+    get("/api/v1/games/nosuchgame?wait=5")
+        .token(&accounts[0])
+        .send(&app)
+        .await
+        .assert_problem(429, "rate_limited");
+    // The address's share: 50 across accounts.
+    let mut others = Vec::new();
+    for token in [&accounts[1], &accounts[2]] {
+        for _ in 0..(HELD_PER_ADDRESS - HELD_PER_ACCOUNT) / 2 {
+            let response = actix_web::test::call_service(&app, open(token, home)).await;
+            assert_eq!(response.status().as_u16(), 200);
+            others.push(response.into_body());
+        }
+    }
+    let refused = actix_web::test::call_service(&app, open(&accounts[3], home)).await;
+    assert_eq!(refused.status().as_u16(), 429);
+    // The instance's room: 60 in all here.
+    for n in 0..10 {
+        let from = format!("198.51.100.{n}:1000");
+        let response = actix_web::test::call_service(&app, open(&accounts[3], &from)).await;
+        assert_eq!(response.status().as_u16(), 200);
+        others.push(response.into_body());
+    }
+    let full = actix_web::test::call_service(&app, open(&accounts[3], "203.0.113.1:1000")).await;
+    assert_eq!(full.status().as_u16(), 503);
+    // A stream closed gives its place back.
+    drop(alices.pop());
+    let again = actix_web::test::call_service(&app, open(&accounts[0], "203.0.113.2:1000")).await;
+    assert_eq!(again.status().as_u16(), 200);
+    alices.push(again.into_body());
+
+    // Every stream of the account hears the event, read once for all of them.
+    post("/api/v1/challenges")
+        .token(&accounts[1])
+        .json(json!({"rules": "standard", "days_per_move": 3, "opponent": "alice"}))
+        .send(&app)
+        .await
+        .assert_status(201);
+    for body in &mut alices {
+        assert_eq!(read_events(body, 1).await[0]["type"], "challenge_received");
+    }
 }

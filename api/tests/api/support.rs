@@ -18,7 +18,7 @@ use kingpost_api::{
     app::{self, AppState},
     auth::{JwtKeys, new_id},
     clock::ManualClock,
-    limits::{Limiter, RateLimits},
+    limits::{HeldSlots, Limiter, RateLimits},
     notify::Hub,
     server,
 };
@@ -153,6 +153,8 @@ pub fn app_state(
         limits,
         limiter: Limiter::default(),
         import_slots: Default::default(),
+        held: Arc::new(HeldSlots::new(10_000)),
+        feeds: Default::default(),
         trusted_proxies,
         // The tests' webhook receivers listen on loopback.
         allow_private_webhooks: true,

@@ -1,0 +1,151 @@
+//! Each account's new events, read from the database once per change and
+//! handed to every stream of the account open on this instance: a player
+//! with many streams (or many players' streams) never make an event cost a
+//! database read per stream.
+//!
+//! A feed lives while some stream listens to it: the first stream of an
+//! account starts it, and it ends on its next wake after the last is gone.
+
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use tokio::sync::broadcast;
+
+use crate::{
+    app::AppState,
+    domain::events::{self, EventView},
+    error::ApiError,
+    models::event,
+    notify::{Signal, account_signal, token_signal},
+};
+
+/// What a feed tells its streams.
+#[derive(Debug, Clone)]
+pub enum FeedItem {
+    /// New events of the account, in order.
+    Events(Arc<Vec<EventView>>),
+    /// One of the account's tokens was revoked: each stream checks its own.
+    TokensChanged,
+}
+
+/// Events read in one query at most.
+const BATCH: i64 = 100;
+/// How long a feed waits between looks at whether anyone still listens.
+const IDLE_CHECK: Duration = Duration::from_secs(15);
+
+/// The feeds of this instance, by account.
+#[derive(Debug, Default)]
+pub struct Feeds {
+    by_account: Mutex<HashMap<String, broadcast::Sender<FeedItem>>>,
+}
+
+impl Feeds {
+    /// Listens to `account`'s feed, starting it if no stream of the account
+    /// is open. Listening begins before the caller reads what it missed, so
+    /// that nothing falls between the two.
+    pub fn listen(&self, state: &Arc<AppState>, account: &str) -> broadcast::Receiver<FeedItem> {
+        let mut feeds = self.by_account.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(sender) = feeds.get(account) {
+            return sender.subscribe();
+        }
+        let (sender, receiver) = broadcast::channel(64);
+        feeds.insert(account.to_owned(), sender.clone());
+        let (state, account) = (state.clone(), account.to_owned());
+        actix_web::rt::spawn(async move { run(state, account, sender).await });
+        receiver
+    }
+
+    /// Forgets `account`'s feed if no stream listens: whether it did.
+    fn close_if_unheard(&self, account: &str, sender: &broadcast::Sender<FeedItem>) -> bool {
+        let mut feeds = self.by_account.lock().unwrap_or_else(|p| p.into_inner());
+        if sender.receiver_count() > 0 {
+            return false;
+        }
+        feeds.remove(account);
+        true
+    }
+}
+
+/// Reads the account's new events on each of its signals and sends them on.
+async fn run(state: Arc<AppState>, account: String, sender: broadcast::Sender<FeedItem>) {
+    // Subscribed before the first read: no event falls between.
+    let mut signals = state.hub.subscribe();
+    let (events_signal, tokens_signal) = (account_signal(&account), token_signal(&account));
+    let me = account.clone();
+    let mut last = match state.db(move |conn| Ok(event::last_id(conn, &me)?)).await {
+        Ok(last) => last,
+        Err(error) => {
+            tracing::warn!(%error, "an event feed could not start");
+            state.feeds.close_if_unheard(&account, &sender);
+            return;
+        }
+    };
+    loop {
+        match next_signal(&mut signals, [&events_signal, &tokens_signal]).await {
+            Some(signal) if signal == tokens_signal => {
+                let _ = sender.send(FeedItem::TokensChanged);
+            }
+            Some(_) => match read_since(&state, &account, last).await {
+                Ok(events) => {
+                    for batch in events {
+                        last = batch.last().map_or(last, |e| e.id);
+                        let _ = sender.send(FeedItem::Events(Arc::new(batch)));
+                    }
+                }
+                // The streams read it all again the next time.
+                Err(error) => tracing::warn!(%error, "an event feed could not read"),
+            },
+            None => {}
+        }
+        if state.feeds.close_if_unheard(&account, &sender) {
+            return;
+        }
+    }
+}
+
+/// The next of `wanted` to be published, or `None` after a quiet while. A
+/// lagging receiver missed signals: it reads as an events signal.
+async fn next_signal(
+    signals: &mut broadcast::Receiver<Signal>,
+    wanted: [&Signal; 2],
+) -> Option<Signal> {
+    let deadline = actix_web::rt::time::Instant::now() + IDLE_CHECK;
+    loop {
+        let left = deadline.saturating_duration_since(actix_web::rt::time::Instant::now());
+        match actix_web::rt::time::timeout(left, signals.recv()).await {
+            Err(_) | Ok(Err(broadcast::error::RecvError::Closed)) => return None,
+            Ok(Err(broadcast::error::RecvError::Lagged(_))) => return Some(wanted[0].clone()),
+            Ok(Ok(signal)) if wanted.contains(&&signal) => return Some(signal),
+            Ok(Ok(_)) => {}
+        }
+    }
+}
+
+/// Every event of `account` after `after`, in batches.
+pub async fn read_since(
+    state: &AppState,
+    account: &str,
+    after: i64,
+) -> Result<Vec<Vec<EventView>>, ApiError> {
+    let account = account.to_owned();
+    state
+        .db(move |conn| {
+            let mut batches = Vec::new();
+            let mut after = after;
+            loop {
+                let batch = events::since(conn, &account, after, BATCH)?;
+                let full = batch.len() as i64 == BATCH;
+                after = batch.last().map_or(after, |e| e.id);
+                if !batch.is_empty() {
+                    batches.push(batch);
+                }
+                if !full {
+                    return Ok(batches);
+                }
+            }
+        })
+        .await
+}
