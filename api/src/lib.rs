@@ -14,6 +14,7 @@ pub mod limits;
 pub mod models;
 pub mod notify;
 pub mod openapi;
+pub mod passwords;
 pub mod routes;
 pub mod secret;
 pub mod server;

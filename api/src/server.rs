@@ -137,6 +137,22 @@ async fn sweep_forever(state: web::Data<AppState>, interval: Duration) {
     }
 }
 
+/// Fixes the size from which glibc's allocator maps memory of its own for
+/// a block (and unmaps it when freed) at 128 KiB. Left to itself, glibc
+/// raises that size after the first large block is freed, and from then on
+/// keeps every argon2 block (19 MiB a password) in its arenas, fragmented:
+/// thirty sign-ups took the server from 47 MiB to 390 MiB resident, and
+/// with the size fixed it stays at 47 MiB.
+#[allow(unsafe_code)] // The one unsafe call of the project: see SAFETY.
+fn keep_allocations_from_piling_up() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets a tunable of the allocator; it is called
+    // once at start, before the server's threads allocate.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
+    }
+}
+
 /// How to serve.
 #[derive(Debug, Clone)]
 pub struct ServeOptions {
@@ -173,6 +189,7 @@ pub fn serve(options: ServeOptions) -> Result<(), String> {
     if Backend::of_url(database_url) == Backend::Postgres {
         hub.listen_to_postgres(database_url.to_owned());
     }
+    keep_allocations_from_piling_up();
     let descriptors = limits::raise_descriptor_limit();
     let held = Arc::new(HeldSlots::for_descriptor_limit(descriptors));
     tracing::info!(

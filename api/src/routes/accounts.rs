@@ -6,12 +6,13 @@ use utoipa::ToSchema;
 
 use crate::{
     app::AppState,
-    auth::{Auth, hash_password, new_id},
+    auth::{Auth, new_id},
     clock::rfc3339,
     db::write_transaction,
     domain::vacation::{self, VacationView},
     error::{ApiError, Problem},
     models::account::{self, Account, username_key},
+    passwords,
     secret::Secret,
 };
 
@@ -114,6 +115,8 @@ pub async fn create_account(
     check_username(&username)?;
     check_password(&username, password.expose())?;
     let now = state.clock.now();
+    // Hashed before a connection is taken: the slow part holds none.
+    let password_hash = passwords::hash(password).await?;
     let created = state
         .db(move |conn| {
             if account::find_by_username(conn, &username)?.is_some() {
@@ -123,7 +126,7 @@ pub async fn create_account(
                 id: new_id(),
                 username_key: username_key(&username),
                 username,
-                password_hash: hash_password(password.expose())?,
+                password_hash,
                 created_at: now,
                 // The first month's vacation is earned at registration.
                 vacation_balance: vacation::MONTHLY,

@@ -6,11 +6,11 @@ use utoipa::ToSchema;
 
 use crate::{
     app::AppState,
-    auth::verify_password,
     domain::session::{self, TokenResponse},
     error::{ApiError, Problem},
     limits::refusal,
     models::account,
+    passwords,
     secret::Secret,
 };
 
@@ -66,24 +66,25 @@ pub async fn create_session_token(
     if !standing.allowed {
         return Err(refusal(standing, "failed sign-ins for this username"));
     }
+    let found = state
+        .db(move |conn| Ok(account::find_by_username(conn, &username)?))
+        .await?;
+    // Verified against a hash even for an unknown name, off the database:
+    // the answer takes as long either way, and holds no connection.
+    let hash = found
+        .as_ref()
+        .map_or(DUMMY_HASH, |a| a.password_hash.as_str())
+        .to_owned();
+    let verified = passwords::verify(password, hash).await?;
     let app = state.clone();
-    let result = state
-        .db(move |conn| {
-            let account = account::find_by_username(conn, &username)?;
-            // Verify against a hash even for an unknown name: the answer
-            // takes as long either way.
-            let hash = account
-                .as_ref()
-                .map_or(DUMMY_HASH, |a| a.password_hash.as_str());
-            let verified = verify_password(password.expose(), hash);
-            match account {
-                Some(account) if verified => {
-                    session::issue(conn, &app.keys, &account.id, None, now)
-                }
-                _ => Err(ApiError::InvalidCredentials),
-            }
-        })
-        .await;
+    let result = match found {
+        Some(account) if verified => {
+            state
+                .db(move |conn| session::issue(conn, &app.keys, &account.id, None, now))
+                .await
+        }
+        _ => Err(ApiError::InvalidCredentials),
+    };
     if let Err(ApiError::InvalidCredentials) = result {
         state.limiter.spend(&throttle, state.limits.failed_sign_ins);
     }
