@@ -23,10 +23,12 @@ Each operation's `security` names what it needs: a scope, nothing beyond a valid
 a signed-in session, which may do everything (personal tokens are refused, except that one may revoke itself). \
 Errors are RFC 9457 `application/problem+json` with a stable `type` and `code`.\n\n\
 Limits: 600 requests a minute from one client address, 300 a minute for one account, 10 sign-ins and \
-registrations a minute from one address; 5 failed sign-ins lock a username for 15 minutes. Each answer tells \
-the tightest budget in `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; a spent budget is a \
-`429` with `Retry-After`. JSON bodies are limited to 64 KiB, PGN imports to 8 MiB. A POST that changes state \
-may carry an `Idempotency-Key`: repeated with the same key and body, it gets the first answer again.",
+registrations a minute from one address; 5 failed sign-ins of a username from one address lock it there for 15 \
+minutes; 20 event streams and long polls held at once by an account, 50 from an address. Each answer tells \
+the tightest request budget in `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; a spent budget \
+is a `429` with `Retry-After`. A busy database is a `503` with `Retry-After`. JSON bodies are limited to 64 KiB, \
+PGN imports to 8 MiB and 10,000 games. A POST that changes state may carry an `Idempotency-Key`: repeated with \
+the same key and body, it gets the first answer again.",
         license(name = "AGPL-3.0-or-later", identifier = "AGPL-3.0-or-later"),
     ),
     tags(
