@@ -14,12 +14,13 @@ use std::{
 
 use tokio::sync::broadcast;
 
+
 use crate::{
     app::AppState,
     domain::events::{self, EventView},
     error::ApiError,
     models::event,
-    notify::{Signal, account_signal, token_signal},
+    notify::{account_signal, token_signal},
 };
 
 /// What a feed tells its streams.
@@ -71,9 +72,9 @@ impl Feeds {
 
 /// Reads the account's new events on each of its signals and sends them on.
 async fn run(state: Arc<AppState>, account: String, sender: broadcast::Sender<FeedItem>) {
-    // Subscribed before the first read: no event falls between.
-    let mut signals = state.hub.subscribe();
-    let (events_signal, tokens_signal) = (account_signal(&account), token_signal(&account));
+    // Watching before the first read: no event falls between.
+    let mut events_watch = state.hub.watch(&account_signal(&account));
+    let mut tokens_watch = state.hub.watch(&token_signal(&account));
     let me = account.clone();
     let mut last = match state.db(move |conn| Ok(event::last_id(conn, &me)?)).await {
         Ok(last) => last,
@@ -84,11 +85,15 @@ async fn run(state: Arc<AppState>, account: String, sender: broadcast::Sender<Fe
         }
     };
     loop {
-        match next_signal(&mut signals, [&events_signal, &tokens_signal]).await {
-            Some(signal) if signal == tokens_signal => {
+        let heard = tokio::select! {
+            events = events_watch.changed(IDLE_CHECK) => events.then_some(Heard::Events),
+            tokens = tokens_watch.changed(IDLE_CHECK) => tokens.then_some(Heard::Tokens),
+        };
+        match heard {
+            Some(Heard::Tokens) => {
                 let _ = sender.send(FeedItem::TokensChanged);
             }
-            Some(_) => match read_since(&state, &account, last).await {
+            Some(Heard::Events) => match read_since(&state, &account, last).await {
                 Ok(events) => {
                     for batch in events {
                         last = batch.last().map_or(last, |e| e.id);
@@ -106,22 +111,10 @@ async fn run(state: Arc<AppState>, account: String, sender: broadcast::Sender<Fe
     }
 }
 
-/// The next of `wanted` to be published, or `None` after a quiet while. A
-/// lagging receiver missed signals: it reads as an events signal.
-async fn next_signal(
-    signals: &mut broadcast::Receiver<Signal>,
-    wanted: [&Signal; 2],
-) -> Option<Signal> {
-    let deadline = actix_web::rt::time::Instant::now() + IDLE_CHECK;
-    loop {
-        let left = deadline.saturating_duration_since(actix_web::rt::time::Instant::now());
-        match actix_web::rt::time::timeout(left, signals.recv()).await {
-            Err(_) | Ok(Err(broadcast::error::RecvError::Closed)) => return None,
-            Ok(Err(broadcast::error::RecvError::Lagged(_))) => return Some(wanted[0].clone()),
-            Ok(Ok(signal)) if wanted.contains(&&signal) => return Some(signal),
-            Ok(Ok(_)) => {}
-        }
-    }
+/// Which of a feed's signals was heard.
+enum Heard {
+    Events,
+    Tokens,
 }
 
 /// Every event of `account` after `after`, in batches.

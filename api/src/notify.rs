@@ -3,7 +3,11 @@
 //! any instance reaches it, in-process after the commit, and from other
 //! instances through Postgres `LISTEN`/`NOTIFY`.
 
-use std::{sync::Arc, time::Duration};
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
 
 use diesel::{Connection, PgConnection, RunQueryDsl};
 use tokio::sync::broadcast;
@@ -51,10 +55,12 @@ impl Outbox {
     }
 }
 
-/// This instance's hub.
+/// This instance's hub: who waits for which signal. A publish wakes only
+/// the waiters of that signal, so that ten thousand held long polls cost a
+/// move nothing but its own game's.
 #[derive(Debug, Clone)]
 pub struct Hub {
-    sender: broadcast::Sender<Signal>,
+    waiting: Arc<Mutex<HashMap<Signal, broadcast::Sender<()>>>>,
     /// Held by every clone: the Postgres relay stops when the last is gone.
     alive: Arc<()>,
 }
@@ -62,8 +68,25 @@ pub struct Hub {
 impl Default for Hub {
     fn default() -> Hub {
         Hub {
-            sender: broadcast::channel(1024).0,
+            waiting: Arc::default(),
             alive: Arc::new(()),
+        }
+    }
+}
+
+/// A wait for one signal, begun when made: a signal published after it
+/// was made is not missed, however late `changed` is called.
+#[derive(Debug)]
+pub struct Watch {
+    receiver: broadcast::Receiver<()>,
+}
+
+impl Watch {
+    /// Waits until the signal is published or `timeout` passes; whether it was.
+    pub async fn changed(&mut self, timeout: Duration) -> bool {
+        match actix_web::rt::time::timeout(timeout, self.receiver.recv()).await {
+            Ok(Ok(())) | Ok(Err(broadcast::error::RecvError::Lagged(_))) => true,
+            Err(_) | Ok(Err(broadcast::error::RecvError::Closed)) => false,
         }
     }
 }
@@ -71,25 +94,47 @@ impl Default for Hub {
 impl Hub {
     pub fn publish(&self, outbox: Outbox) {
         for signal in outbox.0 {
-            let _ = self.sender.send(signal);
+            self.wake(&signal);
         }
     }
 
-    pub fn subscribe(&self) -> broadcast::Receiver<Signal> {
-        self.sender.subscribe()
+    /// Wakes the waiters of `signal`, and forgets it if none is left.
+    fn wake(&self, signal: &Signal) {
+        let mut waiting = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(sender) = waiting.get(signal)
+            && sender.send(()).is_err()
+        {
+            waiting.remove(signal);
+        }
+    }
+
+    /// Begins a wait for `signal`.
+    pub fn watch(&self, signal: &Signal) -> Watch {
+        let mut waiting = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
+        // A signal nobody waits for any more is dropped on its next publish;
+        // sweep the rest now and then, so that the map stays small.
+        if waiting.len() > 1024 && waiting.len().is_power_of_two() {
+            waiting.retain(|_, sender| sender.receiver_count() > 0);
+        }
+        let sender = waiting
+            .entry(signal.clone())
+            .or_insert_with(|| broadcast::channel(1).0);
+        Watch {
+            receiver: sender.subscribe(),
+        }
     }
 
     /// Relays the changes other instances announce on Postgres to this hub,
     /// from a thread of its own with its own connection, for as long as the
     /// hub lives. Reconnects after errors.
     pub fn listen_to_postgres(&self, url: String) {
-        let sender = self.sender.clone();
+        let hub = self.clone_without_life();
         let alive = Arc::downgrade(&self.alive);
         std::thread::Builder::new()
             .name("kingpost-listen".into())
             .spawn(move || {
                 while alive.strong_count() > 0 {
-                    if let Err(error) = relay(&url, &sender, &alive) {
+                    if let Err(error) = relay(&url, &hub, &alive) {
                         tracing::warn!(%error, "listening for changes on Postgres failed; retrying");
                         std::thread::sleep(Duration::from_secs(1));
                     }
@@ -97,13 +142,17 @@ impl Hub {
             })
             .expect("a thread for LISTEN");
     }
+
+    /// The same hub, without keeping it alive: for the relay thread.
+    fn clone_without_life(&self) -> Hub {
+        Hub {
+            waiting: self.waiting.clone(),
+            alive: Arc::new(()),
+        }
+    }
 }
 
-fn relay(
-    url: &str,
-    sender: &broadcast::Sender<Signal>,
-    alive: &std::sync::Weak<()>,
-) -> Result<(), String> {
+fn relay(url: &str, hub: &Hub, alive: &std::sync::Weak<()>) -> Result<(), String> {
     let mut conn = PgConnection::establish(url).map_err(|e| e.to_string())?;
     diesel::sql_query(format!("LISTEN {CHANNEL}"))
         .execute(&mut conn)
@@ -111,30 +160,10 @@ fn relay(
     while alive.strong_count() > 0 {
         for notification in conn.notifications_iter() {
             let notification = notification.map_err(|e| e.to_string())?;
-            let _ = sender.send(notification.payload.into());
+            hub.wake(&notification.payload.into());
         }
         // libpq has no blocking wait here: poll the socket briefly.
         std::thread::sleep(Duration::from_millis(25));
     }
     Ok(())
-}
-
-/// Waits until `signal` is published or `timeout` passes; whether it was.
-pub async fn wait_for(
-    receiver: &mut broadcast::Receiver<Signal>,
-    signal: &str,
-    timeout: Duration,
-) -> bool {
-    let deadline = actix_web::rt::time::Instant::now() + timeout;
-    loop {
-        let left = deadline.saturating_duration_since(actix_web::rt::time::Instant::now());
-        match actix_web::rt::time::timeout(left, receiver.recv()).await {
-            Err(_) => return false,
-            Ok(Ok(received)) if &*received == signal => return true,
-            // Missed signals: anything may have changed.
-            Ok(Err(broadcast::error::RecvError::Lagged(_))) => return true,
-            Ok(Err(broadcast::error::RecvError::Closed)) => return false,
-            Ok(Ok(_)) => {}
-        }
-    }
 }

@@ -21,7 +21,7 @@ use crate::{
     },
     error::{ApiError, Problem},
     models::game::{self as rows, GameRow, Listing},
-    notify::{game_signal, wait_for},
+    notify::game_signal,
     views::{GameStatus, GameView, MoveAnswer, PlayerView, Side},
 };
 
@@ -278,9 +278,8 @@ pub async fn get_game(
     } else {
         None
     };
-    // Subscribe before reading, so that no change falls between the two.
-    let mut receiver = state.hub.subscribe();
-    let signal = game_signal(&id);
+    // Watching before reading, so that no change falls between the two.
+    let mut watch = state.hub.watch(&game_signal(&id));
     let deadline = Instant::now() + Duration::from_secs(wait);
     loop {
         let view = read_view(&state, id.clone(), state.clock.now()).await?;
@@ -289,7 +288,7 @@ pub async fn get_game(
             return Ok(with_etag(view));
         }
         let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() || !wait_for(&mut receiver, &signal, left).await {
+        if left.is_zero() || !watch.changed(left).await {
             return Ok(HttpResponse::NotModified()
                 .insert_header((ETAG, etag))
                 .finish());
