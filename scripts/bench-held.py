@@ -163,6 +163,17 @@ async def long_poll(player, game_id, etag):
     return time.perf_counter() if status == 200 else None
 
 
+async def keep_polling(player, game_id, etag):
+    """Holds a long poll on the game again and again, as a waiting client does."""
+    while True:
+        status, headers, _ = await player.http.request(
+            "GET", f"/api/v1/games/{game_id}?wait=60", player.token, headers=[f"If-None-Match: {etag}"]
+        )
+        etag = headers.get("etag", etag)
+        if status not in (200, 304):
+            await asyncio.sleep(1)
+
+
 async def measure_moves(pairs, rounds):
     """Moves in `rounds` games, each against a long poll of its opponent
     held beforehand: move latencies and wake-up latencies, in ms."""
@@ -220,15 +231,15 @@ async def main(args):
         rounds = min(args.moves, half)
         base_move, base_wake = await measure_moves(pairs[half:], rounds)
 
-        # Hold: long polls on each player's game, and streams.
+        # Hold: every player polls its game, and follows its events.
         games_of = {}
-        for white, black, game_id in pairs[:half] + pairs[half + rounds:]:
+        for white, black, game_id in pairs:
             games_of[white.n] = games_of[black.n] = game_id
-        holders = [p for p in players if p.n in games_of]
+        holders = players
         started = time.perf_counter()
         etags = {p.n: await etag_of(p, games_of[p.n]) for p in holders}
         polls = [
-            asyncio.ensure_future(long_poll(p, games_of[p.n], etags[p.n]))
+            asyncio.ensure_future(keep_polling(p, games_of[p.n], etags[p.n]))
             for p in holders
             for _ in range(POLLS_PER_ACCOUNT)
         ]
@@ -250,7 +261,7 @@ async def main(args):
             refusal = status if status != 200 else None
         account_cap = POLLS_PER_ACCOUNT + STREAMS_PER_ACCOUNT + len(extra) - 1
         # From the same address, with other players' tokens (whites, which
-        # the measured moves below never hold a poll for).
+        # the measured moves below hold no extra poll for).
         from_address, address_refusal = account_cap, None
         for other in [p for p in holders[1:] if p.n % 2 == 0][:5]:
             for _ in range(8):
