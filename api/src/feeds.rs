@@ -14,7 +14,6 @@ use std::{
 
 use tokio::sync::broadcast;
 
-
 use crate::{
     app::AppState,
     domain::events::{self, EventView},

@@ -66,6 +66,11 @@ impl Modify for RateLimitAnswers {
                 .description(Some(description))
                 .build()
         };
+        let problem_body = || {
+            ContentBuilder::new()
+                .schema(Some(Ref::from_schema_name("Problem")))
+                .build()
+        };
         let answer = ResponseBuilder::new()
             .description("A rate limit is reached (`rate_limited`)")
             .header(
@@ -76,22 +81,12 @@ impl Modify for RateLimitAnswers {
                 "RateLimit-Reset",
                 seconds("Seconds until the budget starts over"),
             )
-            .content(
-                "application/problem+json",
-                ContentBuilder::new()
-                    .schema(Some(Ref::from_schema_name("Problem")))
-                    .build(),
-            )
+            .content("application/problem+json", problem_body())
             .build();
         let problem = |description: &str| {
             ResponseBuilder::new()
                 .description(description)
-                .content(
-                    "application/problem+json",
-                    ContentBuilder::new()
-                        .schema(Some(Ref::from_schema_name("Problem")))
-                        .build(),
-                )
+                .content("application/problem+json", problem_body())
                 .build()
         };
         let unreadable =
@@ -106,12 +101,7 @@ impl Modify for RateLimitAnswers {
                  changed; retry after `Retry-After` seconds",
             )
             .header("Retry-After", seconds("Seconds to wait before retrying"))
-            .content(
-                "application/problem+json",
-                ContentBuilder::new()
-                    .schema(Some(Ref::from_schema_name("Problem")))
-                    .build(),
-            )
+            .content("application/problem+json", problem_body())
             .build();
         let key_in_use = problem(
             "A request with this `Idempotency-Key` is still running (`idempotency_key_in_use`; \

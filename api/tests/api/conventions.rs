@@ -49,13 +49,7 @@ async fn a_weak_etag_matches() {
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
     let path = format!("/api/v1/games/{}", game["id"].as_str().unwrap());
     let got = get(&path).token(&alice).send(&app).await;
-    let etag = got
-        .headers
-        .get("etag")
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .to_owned();
+    let etag = got.etag();
     for tag in [
         etag.clone(),
         format!("W/{etag}"),
@@ -133,13 +127,7 @@ async fn a_vacation_changes_the_etag_and_wakes_long_polls(db: Db) {
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
     let path = format!("/api/v1/games/{}", game["id"].as_str().unwrap());
     let before = get(&path).token(&bob).send(&app).await;
-    let etag = before
-        .headers
-        .get("etag")
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .to_owned();
+    let etag = before.etag();
     let poll = get(format!("{path}?wait=5"))
         .token(&bob)
         .header("If-None-Match", etag.clone())

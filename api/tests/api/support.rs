@@ -187,6 +187,16 @@ impl Answer {
     }
 
     #[track_caller]
+    /// The answer's `ETag`.
+    pub fn etag(&self) -> String {
+        self.headers
+            .get("etag")
+            .expect("an ETag")
+            .to_str()
+            .unwrap()
+            .to_owned()
+    }
+
     pub fn assert_status(&self, status: u16) -> &Value {
         assert_eq!(self.status.as_u16(), status, "{:#}", self.body);
         &self.body
