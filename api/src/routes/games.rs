@@ -287,6 +287,8 @@ pub async fn get_game(
         if !if_none_match(&req, &etag) {
             return Ok(with_etag(view));
         }
+        // Not kept while waiting: a held poll holds as little as it can.
+        drop(view);
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() || !watch.changed(left).await {
             return Ok(HttpResponse::NotModified()
