@@ -32,7 +32,7 @@ pub enum FeedItem {
 }
 
 /// Events read in one query at most.
-const BATCH: i64 = 100;
+pub const BATCH: i64 = 100;
 /// How long a feed waits between looks at whether anyone still listens.
 const IDLE_CHECK: Duration = Duration::from_secs(15);
 
@@ -58,6 +58,12 @@ impl Feeds {
         receiver
     }
 
+    /// Forgets `account`'s feed, whoever listens.
+    fn forget(&self, account: &str) {
+        let mut feeds = self.by_account.lock().unwrap_or_else(|p| p.into_inner());
+        feeds.remove(account);
+    }
+
     /// Forgets `account`'s feed if no stream listens: whether it did.
     fn close_if_unheard(&self, account: &str, sender: &broadcast::Sender<FeedItem>) -> bool {
         let mut feeds = self.by_account.lock().unwrap_or_else(|p| p.into_inner());
@@ -78,8 +84,9 @@ async fn run(state: Arc<AppState>, account: String, sender: broadcast::Sender<Fe
     let mut last = match state.db(move |conn| Ok(event::last_id(conn, &me)?)).await {
         Ok(last) => last,
         Err(error) => {
+            // Its streams end (the feed closes) and their clients reconnect.
             tracing::warn!(%error, "an event feed could not start");
-            state.feeds.close_if_unheard(&account, &sender);
+            state.feeds.forget(&account);
             return;
         }
     };

@@ -19,7 +19,7 @@ use crate::{
     auth::{Auth, Scope},
     clock::Millis,
     domain::{
-        events::EventView,
+        events::{self, EventView},
         webhooks::{self, CreateWebhookRequest, DeliveryView, WebhookView},
     },
     error::{ApiError, Problem},
@@ -104,7 +104,6 @@ impl Stream {
                 return None;
             }
             if !self.caught_up {
-                self.caught_up = true;
                 return self.read_missed().await;
             }
             let until_expiry =
@@ -137,14 +136,20 @@ impl Stream {
         }
     }
 
-    /// Everything after the last event sent, from the log.
+    /// The next batch of what came after the last event sent, from the
+    /// log; caught up once a batch is not full.
     async fn read_missed(&mut self) -> Option<Result<Bytes, actix_web::Error>> {
-        match feeds::read_since(&self.state, &self.account, self.after).await {
+        let (account, after) = (self.account.clone(), self.after);
+        let batch = self
+            .state
+            .db(move |conn| events::since(conn, &account, after, feeds::BATCH))
+            .await;
+        match batch {
             Err(error) => Some(Err(error.into())),
-            Ok(batches) => {
-                let events: Vec<&EventView> = batches.iter().flatten().collect();
+            Ok(events) => {
+                self.caught_up = (events.len() as i64) < feeds::BATCH;
                 self.after = events.last().map_or(self.after, |e| e.id);
-                Some(Ok(Bytes::from(write_events(self.format, events))))
+                Some(Ok(Bytes::from(write_events(self.format, &events))))
             }
         }
     }
