@@ -104,7 +104,9 @@ impl Stream {
                 return None;
             }
             if !self.caught_up {
-                return self.read_missed().await;
+                // Boxed, as the token check below: a held stream's future
+                // keeps no room for the reads it makes now and then.
+                return Box::pin(self.read_missed()).await;
             }
             let until_expiry =
                 Duration::from_millis(u64::try_from(self.expires_at - now).unwrap_or(0));
@@ -121,10 +123,11 @@ impl Stream {
                 }
                 Ok(Ok(FeedItem::TokensChanged)) => {
                     let (token_id, now) = (self.token_id.clone(), now);
-                    let live = self
-                        .state
-                        .db(move |conn| Ok(token::find_live(conn, &token_id, now)?.is_some()))
-                        .await;
+                    let live = Box::pin(
+                        self.state
+                            .db(move |conn| Ok(token::find_live(conn, &token_id, now)?.is_some())),
+                    )
+                    .await;
                     if !matches!(live, Ok(true)) {
                         return None;
                     }

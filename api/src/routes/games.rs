@@ -282,7 +282,9 @@ pub async fn get_game(
     let mut watch = state.hub.watch(&game_signal(&id));
     let deadline = Instant::now() + Duration::from_secs(wait);
     loop {
-        let view = read_view(&state, id.clone(), state.clock.now()).await?;
+        // Boxed: the read's state is then no part of the poll's future, which
+        // stays small for as long as it is held.
+        let view = Box::pin(read_view(&state, id.clone(), state.clock.now())).await?;
         let etag = game::etag(&view.state);
         if !if_none_match(&req, &etag) {
             return Ok(with_etag(view));
