@@ -30,6 +30,7 @@ diesel::table! {
         created_at -> BigInt,
         expires_at -> BigInt,
         revoked_at -> Nullable<BigInt>,
+        family -> Nullable<Text>,
     }
 }
 

@@ -9,6 +9,7 @@ use crate::{
     db::{DbConnection, write_transaction},
     error::ApiError,
     models::token::{self, RefreshToken, Token},
+    notify::{Outbox, token_signal},
 };
 
 /// How long a session's access token lives.
@@ -38,6 +39,8 @@ pub struct JwtSpec<'a> {
     pub name: Option<String>,
     pub scopes: &'a [Scope],
     pub lifetime: Millis,
+    /// The sign-in a session's token belongs to; none for personal tokens.
+    pub family: Option<String>,
 }
 
 impl std::fmt::Debug for TokenResponse {
@@ -61,6 +64,7 @@ pub fn issue_jwt(
         name,
         scopes,
         lifetime,
+        family,
     } = spec;
     let record = Token {
         id: new_id(),
@@ -75,6 +79,7 @@ pub fn issue_jwt(
         created_at: now,
         expires_at: now + lifetime,
         revoked_at: None,
+        family,
     };
     token::insert(conn, &record)?;
     let jwt = keys.sign(&Claims {
@@ -98,12 +103,14 @@ pub fn issue(
     family: Option<String>,
     now: Millis,
 ) -> Result<TokenResponse, ApiError> {
+    let family = family.unwrap_or_else(new_id);
     write_transaction(conn, |conn| {
         let spec = JwtSpec {
             kind: TokenKind::Session,
             name: None,
             scopes: &Scope::ALL,
             lifetime: ACCESS_LIFETIME,
+            family: Some(family.clone()),
         };
         let (record, access_token) = issue_jwt(conn, keys, account_id, spec, now)?;
         let refresh_token = new_secret();
@@ -112,7 +119,7 @@ pub fn issue(
             &RefreshToken {
                 id: digest(&refresh_token),
                 account_id: account_id.to_owned(),
-                family: family.unwrap_or_else(new_id),
+                family,
                 created_at: now,
                 expires_at: now + REFRESH_LIFETIME,
                 used_at: None,
@@ -130,9 +137,11 @@ pub fn issue(
 }
 
 /// Trades a refresh token for a new session. A token used twice revokes
-/// its whole sign-in: one of the two users of it is not its owner.
+/// its whole sign-in, access tokens included: one of the two users of it
+/// is not its owner. The streams held with those tokens are told, and end.
 pub fn refresh(
     conn: &mut DbConnection,
+    outbox: &mut Outbox,
     keys: &JwtKeys,
     refresh_token: &str,
     now: Millis,
@@ -145,6 +154,7 @@ pub fn refresh(
         })?;
     if !token::use_refresh(conn, &key, now)? {
         token::revoke_family(conn, &record.family, now)?;
+        outbox.push(conn, token_signal(&record.account_id))?;
         return Err(ApiError::RefreshTokenReused);
     }
     issue(conn, keys, &record.account_id, Some(record.family), now)

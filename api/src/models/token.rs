@@ -21,6 +21,8 @@ pub struct Token {
     pub created_at: i64,
     pub expires_at: i64,
     pub revoked_at: Option<i64>,
+    /// The sign-in of a session's token.
+    pub family: Option<String>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -119,13 +121,22 @@ pub fn use_refresh(conn: &mut DbConnection, digest: &str, now: Millis) -> QueryR
     .map(|n| n == 1)
 }
 
-/// Revokes every refresh token of a sign-in.
+/// Revokes every token of a sign-in: its refresh tokens and its sessions'
+/// access tokens.
 pub fn revoke_family(conn: &mut DbConnection, family: &str, now: Millis) -> QueryResult<usize> {
-    diesel::update(
+    let refresh = diesel::update(
         refresh_tokens::table
             .filter(refresh_tokens::family.eq(family))
             .filter(refresh_tokens::revoked_at.is_null()),
     )
     .set(refresh_tokens::revoked_at.eq(now))
-    .execute(conn)
+    .execute(conn)?;
+    let access = diesel::update(
+        tokens::table
+            .filter(tokens::family.eq(family))
+            .filter(tokens::revoked_at.is_null()),
+    )
+    .set(tokens::revoked_at.eq(now))
+    .execute(conn)?;
+    Ok(refresh + access)
 }

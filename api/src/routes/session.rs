@@ -113,7 +113,9 @@ pub async fn refresh_session_token(
     let app = state.clone();
     let refresh_token = body.into_inner().refresh_token;
     let tokens = state
-        .db(move |conn| session::refresh(conn, &app.keys, refresh_token.expose(), now))
+        .write(move |conn, outbox| {
+            session::refresh(conn, outbox, &app.keys, refresh_token.expose(), now)
+        })
         .await?;
     Ok(web::Json(tokens))
 }

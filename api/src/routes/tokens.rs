@@ -119,6 +119,7 @@ pub async fn create_personal_token(
                 name: Some(name),
                 scopes: &scopes,
                 lifetime: expires_in_days * DAY,
+                family: None,
             };
             let (record, jwt) = issue_jwt(conn, &app.keys, &auth.account_id, spec, now)?;
             Ok(TokenView::new(record, Some(jwt)))

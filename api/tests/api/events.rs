@@ -547,6 +547,29 @@ async fn a_stream_ends_with_its_token(db: Db) {
         .assert_status(201);
     let sent = until_the_end(&mut expiring).await;
     assert!(!sent.contains("challenge_received"), "{sent}");
+
+    // A refresh token used twice revokes its whole sign-in, the access
+    // token in use too: the streams held with it end.
+    let signed_in = crate::support::sign_in(&app, "bob", crate::support::PASSWORD).await;
+    let access = signed_in["access_token"].as_str().unwrap().to_owned();
+    let mut stolen = actix_web::test::call_service(&app, open(&access))
+        .await
+        .into_body();
+    let refresh = || {
+        post("/api/v1/auth/refresh")
+            .json(serde_json::json!({"refresh_token": signed_in["refresh_token"]}))
+    };
+    refresh().send(&app).await.assert_status(200);
+    refresh()
+        .send(&app)
+        .await
+        .assert_problem(401, "refresh_token_reused");
+    until_the_end(&mut stolen).await;
+    get("/api/v1/account")
+        .token(&access)
+        .send(&app)
+        .await
+        .assert_problem(401, "unauthorized");
 }
 
 /// A server that takes connections and never answers.
