@@ -124,7 +124,7 @@ enum Heard {
 }
 
 /// Every event of `account` after `after`, in batches.
-pub async fn read_since(
+async fn read_since(
     state: &AppState,
     account: &str,
     after: i64,

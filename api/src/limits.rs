@@ -292,11 +292,17 @@ impl Drop for ImportSlot<'_> {
             .running
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(count) = running.get_mut(&self.account) {
-            *count -= 1;
-            if *count == 0 {
-                running.remove(&self.account);
-            }
+        count_down(&mut running, &self.account);
+    }
+}
+
+/// Takes one from `key`'s count, forgetting the key at none: the counts of
+/// running imports and held requests stay as small as what runs.
+fn count_down(counts: &mut HashMap<String, usize>, key: &str) {
+    if let Some(count) = counts.get_mut(key) {
+        *count -= 1;
+        if *count == 0 {
+            counts.remove(key);
         }
     }
 }
@@ -391,20 +397,10 @@ impl HeldSlots {
 
 impl Drop for HeldSlot {
     fn drop(&mut self) {
-        let mut guard = self.slots.held.lock().unwrap_or_else(|p| p.into_inner());
-        let held = &mut *guard;
+        let mut held = self.slots.held.lock().unwrap_or_else(|p| p.into_inner());
         held.total -= 1;
-        for (map, key) in [
-            (&mut held.by_account, &self.account),
-            (&mut held.by_address, &self.address),
-        ] {
-            if let Some(count) = map.get_mut(key) {
-                *count -= 1;
-                if *count == 0 {
-                    map.remove(key);
-                }
-            }
-        }
+        count_down(&mut held.by_account, &self.account);
+        count_down(&mut held.by_address, &self.address);
     }
 }
 
