@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Programs written elsewhere read kingpost's PGN: python-chess replays the
 # standard and Chess960 games and reaches the same final positions;
-# pgn-extract accepts the standard games without errors.
+# pgn-extract accepts the standard games without errors. Then the other way:
+# the PGN edge-case files end where python-chess says, and a few thousand
+# games written by python-chess come back from a live server's import and
+# export as the same games.
 #   PYTHON=.venv/bin/python bash scripts/interop-pgn.sh
 # Needs python-chess (pip install chess) and pgn-extract (apt-get install pgn-extract).
 set -euo pipefail
@@ -30,3 +33,6 @@ fi
 extracted=$(grep -c '^\[Event ' "$WORK/extracted.pgn")
 [ "$extracted" -eq 300 ] || { echo "pgn-extract kept $extracted of 300 games" >&2; exit 1; }
 echo "pgn-extract: 300 standard games accepted"
+
+"$PYTHON" scripts/check_pgn_edge.py "$KINGPOST" core/tests/data/pgn-edge
+"$PYTHON" scripts/pgn-differential.py --kingpost "$KINGPOST" --games "${DIFFERENTIAL_GAMES:-2000}"

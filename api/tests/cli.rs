@@ -108,8 +108,11 @@ fn pgn_sample_check_and_import() {
         "--seed",
         "3",
     ]);
-    let mut text = sample.clone();
-    text.push_str("[Event \"bad\"]\n\n1. e4 e5 2. Ke3 *\n");
+    let mut text = sample.clone().into_bytes();
+    text.extend_from_slice(b"[Event \"bad\"]\n\n1. e4 e5 2. Ke3 *\n\n");
+    // Not UTF-8 (Latin-1), and a game the rules end at the fivefold
+    // repetition (RULES.md, ends of the game) with a move after it.
+    text.extend_from_slice(b"[White \"R\xe9ti\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 Ng8 9. e4 1-0\n");
     std::fs::write(&file, &text).unwrap();
     let path = file.to_str().unwrap();
 
@@ -117,14 +120,25 @@ fn pgn_sample_check_and_import() {
     assert!(output.status.success());
     let report = String::from_utf8(output.stdout).unwrap();
     assert!(
-        report.starts_with("26 games read, 25 valid, 0 duplicates, 1 rejected"),
+        report.starts_with("27 games read, 26 valid, 1 shortened, 1 rejected"),
         "{report}"
     );
-    assert!(report.contains("game 26: ply 3, `Ke3`"), "{report}");
+    assert!(
+        report.contains("game 26 (bad): refused: ply 3, `Ke3`"),
+        "{report}"
+    );
+    assert!(
+        report.contains("1 games were not UTF-8 and were read as Windows-1252"),
+        "{report}"
+    );
+    assert!(
+        report.contains("game 27 (Réti - ?): the rules ended the game after ply 16 (1/2-1/2 fivefold_repetition): 1 move after it dropped"),
+        "{report}"
+    );
     assert!(
         String::from_utf8(output.stderr)
             .unwrap()
-            .contains("26 games read in"),
+            .contains("27 games read in"),
         "progress and timing on stderr"
     );
 
@@ -132,13 +146,54 @@ fn pgn_sample_check_and_import() {
     let database = database.to_str().unwrap();
     let first = stdout(&["pgn", "import", path, "--database-url", database]);
     assert!(
-        first.starts_with("26 games read, 25 imported, 0 duplicates, 1 rejected"),
+        first.starts_with("27 games read, 26 imported, 0 duplicates, 1 shortened, 1 rejected"),
         "{first}"
     );
     let again = stdout(&["pgn", "import", path, "--database-url", database]);
     assert!(
-        again.starts_with("26 games read, 0 imported, 25 duplicates, 1 rejected"),
+        again.starts_with("27 games read, 0 imported, 26 duplicates, 1 shortened, 1 rejected"),
         "{again}"
+    );
+
+    // A database that fails mid-import: the summary still accounts for
+    // every game read.
+    {
+        use diesel::{Connection, RunQueryDsl, SqliteConnection};
+        let mut conn = SqliteConnection::establish(database).unwrap();
+        diesel::sql_query(
+            "CREATE TRIGGER full BEFORE INSERT ON games BEGIN SELECT RAISE(ABORT, 'the disk is full'); END",
+        )
+        .execute(&mut conn)
+        .unwrap();
+    }
+    let other = dir.join("other.pgn");
+    std::fs::write(
+        &other,
+        stdout(&["pgn", "sample", "--games", "5", "--seed", "9"]),
+    )
+    .unwrap();
+    let stopped = kingpost(&[
+        "pgn",
+        "import",
+        other.to_str().unwrap(),
+        "--database-url",
+        database,
+    ]);
+    assert!(!stopped.status.success());
+    let summary = String::from_utf8(stopped.stdout).unwrap();
+    assert!(
+        summary.starts_with("5 games read, 0 imported, 0 duplicates, 0 shortened, 0 rejected"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("stopped early: 5 games read were not stored"),
+        "{summary}"
+    );
+    assert!(
+        String::from_utf8(stopped.stderr)
+            .unwrap()
+            .contains("the disk is full"),
+        "the cause on stderr"
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -11,7 +11,7 @@ use std::{ops::ControlFlow, time::Instant};
 
 use kingpost_core::{
     Game, Position, Rules,
-    pgn::{GameTexts, PgnMove, read_game, replay, write_game},
+    pgn::{GameTexts, PgnMove, replay, write_game},
 };
 use pgn_reader::{Reader, SanPlus, Visitor};
 use rand::{Rng, SeedableRng, rngs::SmallRng};
@@ -58,7 +58,7 @@ fn sample() -> String {
 fn kingpost(text: &str) -> usize {
     let mut games = 0;
     for game in GameTexts::new(text.as_bytes()) {
-        replay(&read_game(&game.unwrap())).expect("a valid game");
+        replay(&game.unwrap().read()).expect("a valid game");
         games += 1;
     }
     games

@@ -1,7 +1,7 @@
 //! A game: a start position and the moves played from it, with the
 //! history that the repetition rules need.
 
-use crate::{Move, MoveError, Outcome, Position, outcome::DrawReason};
+use crate::{Move, MoveError, MoveList, Outcome, Position, outcome::DrawReason};
 
 /// A game under way: its start, its moves and where they led.
 #[derive(Clone, Debug)]
@@ -34,6 +34,12 @@ impl Game {
 
     pub fn moves(&self) -> &[Move] {
         &self.moves
+    }
+
+    /// The repetition key of the current position, as kept for the
+    /// repetition rules.
+    pub fn repetition_key(&self) -> u64 {
+        *self.keys.last().expect("the start's key is always kept")
     }
 
     /// Plays a move given in UCI or SAN, if the game is not over and the
@@ -69,8 +75,17 @@ impl Game {
     /// The outcome that the rules impose: the position's own (checkmate,
     /// stalemate, insufficient material, 75 moves) or fivefold repetition.
     pub fn outcome(&self) -> Option<Outcome> {
-        self.position.outcome().or_else(|| {
-            (self.repetitions() >= 5).then_some(Outcome::Draw(DrawReason::FivefoldRepetition))
+        self.outcome_among(&self.position.legal_moves())
+    }
+
+    /// The outcome, given the legal moves `legal` of the current position:
+    /// for callers that have them already.
+    pub fn outcome_among(&self, legal: &MoveList) -> Option<Outcome> {
+        self.position.outcome_among(legal).or_else(|| {
+            // Five occurrences, two plies apart at the least, need eight
+            // reversible plies: fewer, and there is nothing to count.
+            (self.position.halfmoves() >= 8 && self.repetitions() >= 5)
+                .then_some(Outcome::Draw(DrawReason::FivefoldRepetition))
         })
     }
 

@@ -253,6 +253,25 @@ impl Position {
     }
 }
 
+impl Start {
+    /// The numbered Chess960 start that `position` is, if it is one: for
+    /// games that give their Chess960 array as a FEN.
+    pub fn chess960_of(position: &Position) -> Option<Start> {
+        let back_rank = File::ALL.map(|file| {
+            position
+                .board()
+                .role_at(Square::from_coords(file, Rank::First))
+        });
+        (0..CHESS960_COUNT)
+            .find(|&n| chess960_array(n).map(|array| array.map(Some)) == Some(back_rank))
+            .map(Start::Chess960)
+            .filter(|start| {
+                Position::from_start(position.rules(), start)
+                    .is_ok_and(|array| array.fen() == position.fen())
+            })
+    }
+}
+
 impl Default for Position {
     fn default() -> Position {
         Position::new(Rules::Standard)

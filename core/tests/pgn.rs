@@ -40,7 +40,7 @@ fn pgn_of(game: &Game, rules: Rules, start: &Start) -> (String, Vec<String>) {
         ("Black", "b".to_owned()),
         ("Result", result.to_owned()),
     ];
-    tags.extend(rules_tags(rules, start, game.initial()));
+    tags.extend(rules_tags(rules, start, game.initial(), false));
     let mut out = String::new();
     write_game(&mut out, &tags, game.initial(), &moves, result);
     (out, sans)
@@ -153,7 +153,7 @@ fn import_errors_name_ply_move_and_reason() {
 1. d4 d5 2. c4 Nf
 "#;
     let results: Vec<Result<_, ImportError>> = GameTexts::new(file.as_bytes())
-        .map(|text| replay(&read_game(&text.unwrap())))
+        .map(|text| replay(&text.unwrap().read()))
         .collect();
     assert_eq!(results.len(), 6);
     let good = results[0].as_ref().unwrap();
@@ -218,9 +218,13 @@ fn multi_byte_move_text_is_an_error_not_a_panic() {
         assert!(pos.parse_move(text).is_err(), "{text}");
     }
     let file = "1. St\u{bd}v vhvvvvvvs St\u{bd} *\n";
-    let game = replay(&read_game(
-        &GameTexts::new(file.as_bytes()).next().unwrap().unwrap(),
-    ));
+    let game = replay(
+        &GameTexts::new(file.as_bytes())
+            .next()
+            .unwrap()
+            .unwrap()
+            .read(),
+    );
     assert!(
         matches!(&game, Err(ImportError::IllegalMove { ply: 1, text, .. }) if text == "St\u{bd}v"),
         "{game:?}"

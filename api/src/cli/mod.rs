@@ -96,6 +96,10 @@ enum PgnCommand {
     Check {
         /// The PGN file.
         file: String,
+        /// Also write, for each game that replays, its index, plies kept and
+        /// final FEN, tab-separated, one per line, to this file.
+        #[arg(long)]
+        fens: Option<String>,
     },
     /// Import every game of a file for study.
     Import {
@@ -186,7 +190,7 @@ pub fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
         })?),
         Command::Migrate { database } => Ok(service::migrate(&database.database_url)?),
         Command::Openapi { output } => Ok(service::openapi(&output)?),
-        Command::Pgn(PgnCommand::Check { file }) => Ok(pgn::check(&file)?),
+        Command::Pgn(PgnCommand::Check { file, fens }) => Ok(pgn::check(&file, fens.as_deref())?),
         Command::Pgn(PgnCommand::Import { file, database }) => {
             Ok(pgn::import(&file, &database.database_url)?)
         }

@@ -13,7 +13,10 @@ use kingpost_api::{
 };
 use kingpost_core::{
     Game, Position, Rules, Start,
-    pgn::{GameTexts, ImportError, PgnMove, RawGame, read_game, replay, rules_tags, write_game},
+    pgn::{
+        GameLabel, GameTexts, ImportError, ImportWarning, PgnMove, RawGame, Shortened, replay,
+        rules_tags, write_game,
+    },
 };
 use rand::{Rng, SeedableRng, rngs::SmallRng};
 
@@ -63,37 +66,72 @@ impl Progress {
     }
 }
 
-/// Counts of what became of the games, with the first rejections.
+/// Counts of what became of the games, with the first refused and
+/// shortened ones named.
 #[derive(Default)]
 struct Summary {
     read: usize,
     accepted: usize,
     duplicates: usize,
-    rejected: Vec<(usize, ImportError)>,
+    shortened: usize,
+    rejected: usize,
+    windows_1252: usize,
+    /// Lines naming refused and shortened games, the first `LISTED`.
+    listed: Vec<String>,
+    unlisted: usize,
 }
 
 impl Summary {
-    fn record(&mut self, index: usize, outcome: Result<bool, ImportError>) {
+    /// Records game `index` (from 1): valid or stored anew (`Ok(true)`), a
+    /// duplicate (`Ok(false)`), or refused.
+    fn record(
+        &mut self,
+        index: usize,
+        label: &GameLabel,
+        warnings: &[ImportWarning],
+        shortened: Option<&Shortened>,
+        outcome: Result<bool, &ImportError>,
+    ) {
         match outcome {
             Ok(true) => self.accepted += 1,
             Ok(false) => self.duplicates += 1,
-            Err(error) => self.rejected.push((index, error)),
+            Err(_) => self.rejected += 1,
+        }
+        self.shortened += usize::from(shortened.is_some());
+        self.windows_1252 += usize::from(warnings.contains(&ImportWarning::Windows1252));
+        let line = match (outcome, shortened) {
+            (Err(error), _) => Some(format!("  game {index} ({label}): refused: {error}")),
+            (Ok(_), Some(shortened)) => Some(format!("  game {index} ({label}): {shortened}")),
+            (Ok(_), None) => None,
+        };
+        if let Some(line) = line {
+            if self.listed.len() < LISTED {
+                self.listed.push(line);
+            } else {
+                self.unlisted += 1;
+            }
         }
     }
 
-    fn print(&self, accepted: &str) {
+    fn print(&self, accepted: &str, duplicates: Option<&str>) {
+        let duplicates = duplicates
+            .map(|word| format!(", {} {word}", self.duplicates))
+            .unwrap_or_default();
         println!(
-            "{} games read, {} {accepted}, {} duplicates, {} rejected",
-            self.read,
-            self.accepted,
-            self.duplicates,
-            self.rejected.len()
+            "{} games read, {} {accepted}{duplicates}, {} shortened, {} rejected",
+            self.read, self.accepted, self.shortened, self.rejected
         );
-        for (index, error) in self.rejected.iter().take(LISTED) {
-            println!("  game {index}: {error}");
+        if self.windows_1252 > 0 {
+            println!(
+                "  {} games were not UTF-8 and were read as Windows-1252",
+                self.windows_1252
+            );
         }
-        if self.rejected.len() > LISTED {
-            println!("  ... and {} more", self.rejected.len() - LISTED);
+        for line in &self.listed {
+            println!("{line}");
+        }
+        if self.unlisted > 0 {
+            println!("  ... and {} more", self.unlisted);
         }
     }
 }
@@ -103,54 +141,96 @@ fn games_of(path: &str) -> Result<GameTexts<BufReader<File>>, String> {
     Ok(GameTexts::new(BufReader::new(file)))
 }
 
-/// Replays every game of a file under its rules.
-pub fn check(path: &str) -> Result<(), String> {
+/// Replays every game of a file under its rules; with `fens`, writes where
+/// each game that replays ends.
+pub fn check(path: &str, fens: Option<&str>) -> Result<(), String> {
     let mut summary = Summary::default();
     let mut progress = Progress::new();
-    for text in games_of(path)? {
-        let text = text.map_err(|e| format!("{path}: {e}"))?;
-        summary.read += 1;
-        summary.record(summary.read, replay(&read_game(&text)).map(|_| true));
-        progress.update(summary.read);
-    }
+    let mut finals = String::new();
+    let outcome = (|| {
+        for text in games_of(path)? {
+            let raw = text.map_err(|e| format!("{path}: {e}"))?.read();
+            summary.read += 1;
+            let replayed = replay(&raw);
+            if let Ok(game) = &replayed {
+                finals.push_str(&format!(
+                    "{}\t{}\t{}\n",
+                    summary.read,
+                    game.moves.len(),
+                    game.position.fen()
+                ));
+            }
+            let (warnings, shortened) = match &replayed {
+                Ok(game) => (game.warnings.as_slice(), game.shortened.as_ref()),
+                Err(_) => (&[][..], None),
+            };
+            summary.record(
+                summary.read,
+                &raw.label(),
+                warnings,
+                shortened,
+                replayed.as_ref().map(|_| true),
+            );
+            progress.update(summary.read);
+        }
+        Ok(())
+    })();
     progress.finish(summary.read);
-    summary.print("valid");
-    Ok(())
+    summary.print("valid", None);
+    if let Some(fens) = fens {
+        std::fs::write(fens, finals).map_err(|e| format!("{fens}: {e}"))?;
+    }
+    outcome
 }
 
-/// Imports every game of a file into the database.
+/// Imports every game of a file into the database. The summary is printed
+/// even when the import stops early, so that every game is accounted for.
 pub fn import(path: &str, database_url: &str) -> Result<(), String> {
     let pool = server::open_database(database_url)?;
     let mut conn = pool.get().map_err(|e| format!("database: {e}"))?;
     let mut summary = Summary::default();
     let mut progress = Progress::new();
     let mut batch: Vec<RawGame> = Vec::with_capacity(BATCH);
+    let mut stored = 0;
     let mut flush = |batch: &mut Vec<RawGame>, summary: &mut Summary| -> Result<(), String> {
-        let first = summary.read - batch.len() + 1;
-        let outcomes =
+        let reports =
             import_batch(&mut conn, batch, None, SystemClock.now()).map_err(|e| e.to_string())?;
-        for (i, outcome) in outcomes.into_iter().enumerate() {
+        for report in reports {
+            stored += 1;
             summary.record(
-                first + i,
-                outcome.map(|imported| matches!(imported, Imported::New(_))),
+                stored,
+                &report.label,
+                &report.warnings,
+                report.shortened.as_ref(),
+                report
+                    .outcome
+                    .as_ref()
+                    .map(|imported| matches!(imported, Imported::New(_))),
             );
         }
         batch.clear();
         Ok(())
     };
-    for text in games_of(path)? {
-        let text = text.map_err(|e| format!("{path}: {e}"))?;
-        summary.read += 1;
-        batch.push(read_game(&text));
-        if batch.len() == BATCH {
-            flush(&mut batch, &mut summary)?;
+    let outcome = (|| {
+        for text in games_of(path)? {
+            let text = text.map_err(|e| format!("{path}: {e}"))?;
+            summary.read += 1;
+            batch.push(text.read());
+            if batch.len() == BATCH {
+                flush(&mut batch, &mut summary)?;
+            }
+            progress.update(summary.read);
         }
-        progress.update(summary.read);
-    }
-    flush(&mut batch, &mut summary)?;
+        flush(&mut batch, &mut summary)
+    })();
     progress.finish(summary.read);
-    summary.print("imported");
-    Ok(())
+    summary.print("imported", Some("duplicates"));
+    if let Err(error) = &outcome {
+        let unstored = summary.read - summary.accepted - summary.duplicates - summary.rejected;
+        println!("  stopped early: {unstored} games read were not stored");
+        return Err(error.clone());
+    }
+    outcome
 }
 
 /// Writes `games` random games of `rules` from `start` (random arrays when
@@ -209,7 +289,7 @@ pub fn sample(
             ("Black", "black".to_owned()),
             ("Result", result.to_owned()),
         ];
-        tags.extend(rules_tags(rules, &start, game.initial()));
+        tags.extend(rules_tags(rules, &start, game.initial(), false));
         let mut text = String::new();
         write_game(&mut text, &tags, game.initial(), &moves, result);
         out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;

@@ -5,8 +5,11 @@ use std::collections::HashMap;
 
 use diesel::Connection;
 use kingpost_core::{
-    Position,
-    pgn::{ImportError, PgnMove, RawGame, ReplayedGame, replay, rules_tags, write_game},
+    Position, Rules, Start,
+    pgn::{
+        GameLabel, ImportError, ImportWarning, PgnMove, RawGame, ReplayedGame, Shortened, replay,
+        result_of, rules_for_variant, rules_tags, write_game,
+    },
 };
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -33,7 +36,8 @@ fn move_time(at: Millis) -> String {
     format!("{}Z", &stamp[..19])
 }
 
-/// The PGN `Termination` of a stored game.
+/// The PGN standard's `Termination` of a played game; the precise reason
+/// goes in `TerminationReason`.
 fn termination_tag(row: &GameRow) -> &'static str {
     match row.termination.as_deref() {
         None => "unterminated",
@@ -47,62 +51,43 @@ fn corrupt(row: &GameRow, what: impl std::fmt::Display) -> ApiError {
     ApiError::Internal(format!("game {}: {what}", row.id))
 }
 
+/// The seven-tag roster, in the PGN standard's order.
+const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// Tags kingpost writes itself, from the game as replayed, whatever the
+/// source said.
+const COMPUTED: [&str; 6] = [
+    "Variant",
+    "SetUp",
+    "FEN",
+    "StartPosition",
+    "PlyCount",
+    "Result",
+];
+
+/// The tags of an imported game's source, the first of each name only.
+fn source_tags(row: &GameRow) -> Result<Vec<(String, String)>, ApiError> {
+    let Some(json) = &row.source_tags else {
+        return Ok(Vec::new());
+    };
+    let mut tags: Vec<(String, String)> =
+        serde_json::from_str(json).map_err(|e| corrupt(row, e))?;
+    let mut seen = std::collections::HashSet::new();
+    tags.retain(|(name, _)| seen.insert(name.clone()));
+    Ok(tags)
+}
+
 /// Appends the PGN of `row`, whose moves are `moves`, to `out`.
 pub fn write_pgn(out: &mut String, row: &GameRow, moves: &[MoveRow]) -> Result<(), ApiError> {
     let rules = row.rules.parse().map_err(|e| corrupt(row, e))?;
     let start = core_start(&start_of(row));
     let initial = Position::from_start(rules, &start).map_err(|e| corrupt(row, e))?;
-    let result = row.result.as_deref().unwrap_or("*");
-    let (date, time) = pgn_date_time(row.created_at);
-    let source: HashMap<String, String> = match &row.source_tags {
-        Some(json) => serde_json::from_str::<Vec<(String, String)>>(json)
-            .map_err(|e| corrupt(row, e))?
-            .into_iter()
-            .collect(),
-        None => HashMap::new(),
+    let result = row.result.as_deref().and_then(result_of).unwrap_or("*");
+    let tags = if row.status == IMPORTED {
+        imported_tags(row, rules, &start, &initial, result, moves.len())?
+    } else {
+        played_tags(row, rules, &start, &initial, result, moves.len())
     };
-    let from_source = |name: &str, played: &str| {
-        source
-            .get(name)
-            .cloned()
-            .unwrap_or_else(|| played.to_owned())
-    };
-    let played = row.imported_by.is_none();
-    let mut tags = vec![
-        (
-            "Event",
-            from_source(
-                "Event",
-                if played {
-                    "kingpost correspondence game"
-                } else {
-                    "?"
-                },
-            ),
-        ),
-        (
-            "Site",
-            from_source("Site", if played { "kingpost" } else { "?" }),
-        ),
-        (
-            "Date",
-            from_source("Date", if played { &date } else { "????.??.??" }),
-        ),
-        ("Round", from_source("Round", "-")),
-        ("White", row.white_name.clone()),
-        ("Black", row.black_name.clone()),
-        ("Result", result.to_owned()),
-    ];
-    tags.extend(rules_tags(rules, &start, &initial));
-    if played {
-        tags.push(("TimeControl", "-".to_owned()));
-        tags.push(("CorrespondenceDaysPerMove", row.days_per_move.to_string()));
-        tags.push(("UTCDate", date));
-        tags.push(("UTCTime", time));
-        tags.push(("Termination", termination_tag(row).to_owned()));
-    }
-    tags.push(("PlyCount", moves.len().to_string()));
-    tags.push(("GameId", row.id.clone()));
     let times: Vec<Option<String>> = moves.iter().map(|m| m.played_at.map(move_time)).collect();
     let pgn_moves: Vec<PgnMove<'_>> = moves
         .iter()
@@ -114,6 +99,101 @@ pub fn write_pgn(out: &mut String, row: &GameRow, moves: &[MoveRow]) -> Result<(
         .collect();
     write_game(out, &tags, &initial, &pgn_moves, result);
     Ok(())
+}
+
+/// The tags of a game played here.
+fn played_tags(
+    row: &GameRow,
+    rules: Rules,
+    start: &Start,
+    initial: &Position,
+    result: &str,
+    plies: usize,
+) -> Vec<(String, String)> {
+    let (date, time) = pgn_date_time(row.created_at);
+    let mut tags: Vec<(&str, String)> = vec![
+        ("Event", "kingpost correspondence game".to_owned()),
+        ("Site", "kingpost".to_owned()),
+        ("Date", date.clone()),
+        ("Round", "-".to_owned()),
+        ("White", row.white_name.clone()),
+        ("Black", row.black_name.clone()),
+        ("Result", result.to_owned()),
+    ];
+    tags.extend(rules_tags(rules, start, initial, false));
+    tags.push(("TimeControl", "-".to_owned()));
+    tags.push(("CorrespondenceDaysPerMove", row.days_per_move.to_string()));
+    tags.push(("UTCDate", date));
+    tags.push(("UTCTime", time));
+    tags.push(("Termination", termination_tag(row).to_owned()));
+    tags.extend(
+        row.termination
+            .clone()
+            .map(|reason| ("TerminationReason", reason)),
+    );
+    tags.push(("PlyCount", plies.to_string()));
+    tags.push(("GameId", row.id.clone()));
+    tags.into_iter().map(|(n, v)| (n.to_owned(), v)).collect()
+}
+
+/// The tags of an imported game: its source's, in the source's order after
+/// the seven-tag roster, with the rules, start and move count as replayed.
+fn imported_tags(
+    row: &GameRow,
+    rules: Rules,
+    start: &Start,
+    initial: &Position,
+    result: &str,
+    plies: usize,
+) -> Result<Vec<(String, String)>, ApiError> {
+    let source = source_tags(row)?;
+    let from_source = |name: &str| {
+        source
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    };
+    let chess960 = from_source("Variant")
+        .and_then(|variant| rules_for_variant(Some(&variant)).ok())
+        .is_some_and(|(_, chess960)| chess960);
+    let mut tags: Vec<(String, String)> = ROSTER
+        .iter()
+        .map(|&name| {
+            let value = match name {
+                "White" => row.white_name.clone(),
+                "Black" => row.black_name.clone(),
+                "Result" => result.to_owned(),
+                "Date" => from_source(name).unwrap_or_else(|| "????.??.??".to_owned()),
+                _ => from_source(name).unwrap_or_else(|| "?".to_owned()),
+            };
+            (name.to_owned(), value)
+        })
+        .collect();
+    tags.extend(
+        rules_tags(rules, start, initial, chess960)
+            .into_iter()
+            .map(|(n, v)| (n.to_owned(), v)),
+    );
+    tags.extend(
+        source
+            .iter()
+            .filter(|(name, _)| {
+                !ROSTER.contains(&name.as_str()) && !COMPUTED.contains(&name.as_str())
+            })
+            .cloned(),
+    );
+    if from_source("TerminationReason").is_none() {
+        tags.extend(
+            row.termination
+                .clone()
+                .map(|reason| ("TerminationReason".to_owned(), reason)),
+        );
+    }
+    tags.push(("PlyCount".to_owned(), plies.to_string()));
+    if from_source("GameId").is_none() {
+        tags.push(("GameId".to_owned(), row.id.clone()));
+    }
+    Ok(tags)
 }
 
 /// The PGN of one game.
@@ -277,18 +357,58 @@ pub struct PreparedGame {
     moves: Vec<MoveRow>,
 }
 
+/// One game of an import file as read: what names it, what the replay read
+/// otherwise than written, and the game ready to store or why it cannot be.
+#[derive(Debug)]
+pub struct ReadGame {
+    pub label: GameLabel,
+    pub warnings: Vec<ImportWarning>,
+    pub shortened: Option<Shortened>,
+    pub game: Result<PreparedGame, ImportError>,
+}
+
+/// What became of one game of an import.
+#[derive(Debug, Clone)]
+pub struct GameReport {
+    pub label: GameLabel,
+    pub warnings: Vec<ImportWarning>,
+    pub shortened: Option<Shortened>,
+    pub outcome: Result<Imported, ImportError>,
+}
+
 /// Replays `raw` under its rules and makes its rows.
-pub fn prepare_game(
+pub fn prepare_game(raw: &RawGame, imported_by: Option<&str>, now: Millis) -> ReadGame {
+    let label = raw.label();
+    match replay(raw) {
+        Ok(replayed) => ReadGame {
+            label,
+            warnings: replayed.warnings.clone(),
+            shortened: replayed.shortened,
+            game: Ok(rows_of(raw, &replayed, imported_by, now)),
+        },
+        Err(error) => ReadGame {
+            label,
+            warnings: if raw.windows_1252 {
+                vec![ImportWarning::Windows1252]
+            } else {
+                Vec::new()
+            },
+            shortened: None,
+            game: Err(error),
+        },
+    }
+}
+
+fn rows_of(
     raw: &RawGame,
+    replayed: &ReplayedGame,
     imported_by: Option<&str>,
     now: Millis,
-) -> Result<PreparedGame, ImportError> {
-    let replayed = replay(raw)?;
-    let key = import_key(raw, &replayed);
-    let spec = spec_of(&replayed);
+) -> PreparedGame {
+    let key = import_key(raw, replayed);
+    let spec = spec_of(replayed);
     let (kind, number, fen) = stored_start(&spec);
     let tags = serde_json::to_string(&raw.tags).expect("tags serialise");
-    let termination = replayed.position.outcome().map(|o| o.reason().to_owned());
     let row = GameRow {
         id: new_id(),
         rules: replayed.rules.key().to_owned(),
@@ -300,7 +420,7 @@ pub fn prepare_game(
         ply: i32::try_from(replayed.moves.len()).unwrap_or(i32::MAX),
         status: IMPORTED.to_owned(),
         result: Some(replayed.result.clone()),
-        termination,
+        termination: replayed.outcome.map(|o| o.reason().to_owned()),
         white_id: None,
         black_id: None,
         white_name: raw.tag("White").unwrap_or("?").to_owned(),
@@ -330,7 +450,7 @@ pub fn prepare_game(
             played_at: m.timestamp.as_deref().and_then(parse_time),
         })
         .collect();
-    Ok(PreparedGame { row, moves })
+    PreparedGame { row, moves }
 }
 
 /// Stores a prepared game, or finds the same game stored before. Its own
@@ -358,18 +478,26 @@ pub fn store_game(conn: &mut DbConnection, game: &PreparedGame) -> Result<Import
     }
 }
 
-/// Stores prepared games (or the errors that refused them) in one write
+/// Stores read games (or keeps the errors that refused them) in one write
 /// transaction, in order.
 pub fn store_batch(
     conn: &mut DbConnection,
-    games: &[Result<PreparedGame, ImportError>],
-) -> Result<Vec<Result<Imported, ImportError>>, ApiError> {
+    games: &[ReadGame],
+) -> Result<Vec<GameReport>, ApiError> {
     write_transaction(conn, |conn| {
         games
             .iter()
-            .map(|game| match game {
-                Ok(game) => store_game(conn, game).map(Ok),
-                Err(error) => Ok(Err(error.clone())),
+            .map(|read| {
+                let outcome = match &read.game {
+                    Ok(game) => Ok(store_game(conn, game)?),
+                    Err(error) => Err(error.clone()),
+                };
+                Ok(GameReport {
+                    label: read.label.clone(),
+                    warnings: read.warnings.clone(),
+                    shortened: read.shortened,
+                    outcome,
+                })
             })
             .collect()
     })
@@ -377,7 +505,6 @@ pub fn store_batch(
 
 /// The start a replayed game is stored with.
 fn spec_of(game: &ReplayedGame) -> StartSpec {
-    use kingpost_core::Start;
     match &game.start {
         Start::Standard => StartSpec::Standard {},
         Start::Chess960(n) => StartSpec::Chess960 { id: Some(*n) },
@@ -395,10 +522,10 @@ pub fn import_batch(
     games: &[RawGame],
     imported_by: Option<&str>,
     now: Millis,
-) -> Result<Vec<Result<Imported, ImportError>>, ApiError> {
-    let prepared: Vec<_> = games
+) -> Result<Vec<GameReport>, ApiError> {
+    let read: Vec<ReadGame> = games
         .iter()
         .map(|raw| prepare_game(raw, imported_by, now))
         .collect();
-    store_batch(conn, &prepared)
+    store_batch(conn, &read)
 }

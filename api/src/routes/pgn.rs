@@ -7,7 +7,7 @@ use actix_web::{
     web::{self, Bytes},
 };
 use futures_util::{StreamExt, stream};
-use kingpost_core::pgn::{GameTexts, ImportError, read_game};
+use kingpost_core::pgn::{GameTexts, ImportError};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -15,7 +15,7 @@ use crate::{
     app::AppState,
     auth::Auth,
     clock::{DAY, Millis},
-    domain::pgn::{self, ArchiveFormat, ArchivedGame, Imported},
+    domain::pgn::{self, ArchiveFormat, ArchivedGame, GameReport, Imported},
     error::{ApiError, Problem},
     models::{account, game::ArchiveFilter},
     views::PgnText,
@@ -273,12 +273,38 @@ pub async fn export_monthly_archive(
 pub struct ImportedGameView {
     /// The game's place in the file, from 1.
     pub index: usize,
+    /// The tags that name the game, where it has them.
+    pub event: Option<String>,
+    pub site: Option<String>,
+    pub date: Option<String>,
+    pub round: Option<String>,
+    pub white: Option<String>,
+    pub black: Option<String>,
     /// The stored game, new or imported before.
     pub id: Option<String>,
     /// Whether the same game (tags and moves) was imported before.
     pub duplicate: bool,
+    /// Set when the rules ended the game before its last written move: the
+    /// moves after the end are dropped, as live play would not have them.
+    pub shortened: Option<ShortenedView>,
+    /// What was read otherwise than written (an encoding, a Result tag that
+    /// is no result, a stated result the rules overrule).
+    pub warnings: Vec<String>,
     /// Why the game was refused.
     pub error: Option<ImportErrorView>,
+}
+
+/// Where the rules ended an imported game, and what was dropped after.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ShortenedView {
+    /// The plies kept.
+    pub plies: usize,
+    /// The moves written after the end, dropped.
+    pub dropped: usize,
+    /// The result the rules gave, `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// How the rules ended it, e.g. `fivefold_repetition`.
+    pub reason: String,
 }
 
 /// Why a game was refused: the ply and move text when a move is at fault.
@@ -290,11 +316,16 @@ pub struct ImportErrorView {
     pub reason: String,
 }
 
-/// What an import did.
+/// What an import did, game by game: every game of the file is counted.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ImportReport {
+    /// The games the file holds.
+    pub read: usize,
     pub imported: usize,
     pub duplicates: usize,
+    /// Games stored (new or duplicate) without the moves after the rules'
+    /// end.
+    pub shortened: usize,
     pub rejected: usize,
     pub games: Vec<ImportedGameView>,
 }
@@ -318,8 +349,10 @@ impl From<&ImportError> for ImportErrorView {
 
 /// Import PGN (one game or many, up to 10,000 a request) for study: each
 /// game replayed under the rule set its `Variant` tag names, from its
-/// `FEN` tag. Bad games never stop the others; comments, NAGs and
-/// variations are skipped. The games are stored 50 at a time, so that an
+/// `FEN` tag, up to where the rules end it (moves after are dropped and
+/// reported). Bad games never stop the others, and every game of the file
+/// is in the report; comments, NAGs and variations are skipped. Files that
+/// are not UTF-8 are read as Windows-1252, game by game. The games are stored 50 at a time, so that an
 /// import never keeps other players' moves waiting; one import runs at a
 /// time per account.
 #[utoipa::path(
@@ -361,7 +394,7 @@ pub async fn create_import(
                     "an import holds at most {IMPORT_GAMES} games: split the file"
                 )));
             }
-            games.push(pgn::prepare_game(&read_game(&text), Some(&account), now));
+            games.push(pgn::prepare_game(&text.read(), Some(&account), now));
         }
         Ok(games)
     })
@@ -383,15 +416,17 @@ pub async fn create_import(
 }
 
 /// Counts and lists what became of each game.
-pub fn report_of(outcomes: &[Result<Imported, ImportError>]) -> ImportReport {
+pub fn report_of(games: &[GameReport]) -> ImportReport {
     let mut report = ImportReport {
+        read: games.len(),
         imported: 0,
         duplicates: 0,
+        shortened: 0,
         rejected: 0,
-        games: Vec::with_capacity(outcomes.len()),
+        games: Vec::with_capacity(games.len()),
     };
-    for (i, outcome) in outcomes.iter().enumerate() {
-        let (id, duplicate, error) = match outcome {
+    for (i, game) in games.iter().enumerate() {
+        let (id, duplicate, error) = match &game.outcome {
             Ok(Imported::New(id)) => {
                 report.imported += 1;
                 (Some(id.clone()), false, None)
@@ -405,10 +440,25 @@ pub fn report_of(outcomes: &[Result<Imported, ImportError>]) -> ImportReport {
                 (None, false, Some(ImportErrorView::from(error)))
             }
         };
+        report.shortened += usize::from(game.shortened.is_some());
+        let label = game.label.clone();
         report.games.push(ImportedGameView {
             index: i + 1,
+            event: label.event,
+            site: label.site,
+            date: label.date,
+            round: label.round,
+            white: label.white,
+            black: label.black,
             id,
             duplicate,
+            shortened: game.shortened.map(|s| ShortenedView {
+                plies: s.plies,
+                dropped: s.dropped,
+                result: s.outcome.result().to_owned(),
+                reason: s.outcome.reason().to_owned(),
+            }),
+            warnings: game.warnings.iter().map(ToString::to_string).collect(),
             error,
         });
     }

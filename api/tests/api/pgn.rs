@@ -14,6 +14,7 @@ on_both_databases!(
     imports_take_turns,
     round_trip_for_every_rule_set,
     import_reports_each_bad_game,
+    imported_games_export_as_their_source_said,
     archives_and_filters
 );
 
@@ -383,6 +384,140 @@ async fn import_reports_each_bad_game(db: Db) {
         .send(&app)
         .await
         .assert_problem(413, "payload_too_large");
+}
+
+/// A file of the PGN edge cases of `core/tests/data/pgn-edge`.
+fn edge_case(name: &str) -> Vec<u8> {
+    let path = format!(
+        "{}/../core/tests/data/pgn-edge/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The tag pairs of an exported game, in order.
+fn tags_of(pgn: &str) -> Vec<(String, String)> {
+    pgn.lines()
+        .filter_map(|line| line.strip_prefix('[')?.strip_suffix("\"]"))
+        .filter_map(|pair| pair.split_once(" \""))
+        .map(|(name, value)| (name.to_owned(), value.to_owned()))
+        .collect()
+}
+
+// Every game of the file is accounted for in the report, named by its
+// tags; the games the rules ended early are stored without the moves after
+// the end (RULES.md, ends of the game: fivefold repetition draws at once),
+// and exports say what the source said, with the start every reader needs.
+async fn imported_games_export_as_their_source_said(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let mut file =
+        b"[Event \"Masters\"]\n[Site \"New York\"]\n[Date \"1924.03.21\"]\n[Round \"5\"]\n\
+        [White \"R\xe9ti, Richard\"]\n[Black \"Capablanca, Jose Raul\"]\n[Result \"1-0\"]\n\
+        [Event \"a second Event\"]\n[ECO \"A15\"]\n[WhiteElo \"2580\"]\n[TimeControl \"40/9000\"]\n\
+        [Annotator \"Alekhine\"]\n\n1. Nf3 Nf6 2. c4 g6 1-0\n\n"
+            .to_vec();
+    for name in [
+        "27-chess960-exported-as-standard.pgn",
+        "26-captive-kings-standard-export-has-no-FEN.pgn",
+        "24-move-after-fivefold.pgn",
+        "10-null-move.pgn",
+        "15-bad-result-tag.pgn",
+        "18-no-tags-two-games.pgn",
+    ] {
+        file.extend(edge_case(name));
+        file.push(b'\n');
+    }
+    let report = import(&alice, String::new()).raw("application/x-chess-pgn", file);
+    let report = report.send(&app).await.assert_status(200).clone();
+    assert_eq!(
+        [
+            &report["read"],
+            &report["imported"],
+            &report["shortened"],
+            &report["rejected"]
+        ],
+        [&json!(8), &json!(7), &json!(1), &json!(1)],
+        "{report:#}"
+    );
+    let games = report["games"].as_array().unwrap();
+    assert_eq!(games[0]["white"], "Réti, Richard");
+    assert_eq!(games[0]["event"], "Masters", "the first of repeated tags");
+    assert_eq!(
+        games[0]["warnings"],
+        json!(["the game is not UTF-8: read as Windows-1252"])
+    );
+    assert_eq!(
+        games[3]["shortened"],
+        json!({"plies": 16, "dropped": 1, "result": "1/2-1/2", "reason": "fivefold_repetition"})
+    );
+    assert_eq!(games[4]["event"], "null");
+    assert_eq!(games[4]["error"]["ply"], 2);
+    assert_eq!(games[4]["error"]["move"], "--");
+    assert!(
+        games[7]["event"].is_null() && games[7]["id"].is_string(),
+        "a tagless game"
+    );
+
+    let export = async |index: usize| {
+        let id = games[index]["id"].as_str().unwrap();
+        let answer = get(format!("/api/v1/games/{id}/pgn")).send(&app).await;
+        answer.body.as_str().unwrap().to_owned()
+    };
+    let reti = export(0).await;
+    let names: Vec<String> = tags_of(&reti).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(
+        names[..8],
+        [
+            "Event", "Site", "Date", "Round", "White", "Black", "Result", "Variant"
+        ],
+        "{reti}"
+    );
+    for tag in [
+        "[Event \"Masters\"]",
+        "[Date \"1924.03.21\"]",
+        "[White \"Réti, Richard\"]",
+        "[ECO \"A15\"]",
+        "[WhiteElo \"2580\"]",
+        "[TimeControl \"40/9000\"]",
+        "[Annotator \"Alekhine\"]",
+    ] {
+        assert!(reti.contains(tag), "{tag} kept:\n{reti}");
+    }
+    assert_eq!(names.iter().filter(|n| *n == "Event").count(), 1, "{reti}");
+    assert!(
+        !reti.contains("CorrespondenceDaysPerMove") && !reti.contains("SetUp"),
+        "{reti}"
+    );
+
+    let chess960 = export(1).await;
+    assert!(chess960.contains("[Variant \"Chess960\"]"), "{chess960}");
+    assert!(
+        chess960.contains("[StartPosition \"chess960:"),
+        "{chess960}"
+    );
+
+    // A reader that knows no Captive Kings still sets up the right board.
+    let captive = export(2).await;
+    assert!(captive.contains("[SetUp \"1\"]"), "{captive}");
+    assert!(
+        captive.contains("[FEN \"rnbqKbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQkBNR w"),
+        "the kings exchanged:\n{captive}"
+    );
+
+    let fivefold = export(3).await;
+    for tag in [
+        "[Result \"1/2-1/2\"]",
+        "[PlyCount \"16\"]",
+        "[TerminationReason \"fivefold_repetition\"]",
+    ] {
+        assert!(fivefold.contains(tag), "{tag}:\n{fivefold}");
+    }
+    assert!(!fivefold.contains("9. e4"), "{fivefold}");
+
+    let bad_result = export(5).await;
+    assert!(bad_result.contains("[Result \"*\"]"), "{bad_result}");
+    assert!(bad_result.trim_end().ends_with('*'), "{bad_result}");
 }
 
 async fn archives_and_filters(db: Db) {

@@ -115,8 +115,8 @@ impl Position {
 
     /// Reads a move in SAN. Check and mate suffixes, annotations (`!`, `?`)
     /// and a missing or surplus capture mark are tolerated; `0-0` is read
-    /// as `O-O`, long algebraic `Ng1-f3` as `Ng1f3`, and the switch form
-    /// `Sb8c8` as the switch of those squares.
+    /// as `O-O`, long algebraic `Ng1-f3` as `Ng1f3`, `a8Q` as `a8=Q`, and
+    /// the switch form `Sb8c8` as the switch of those squares.
     pub fn parse_san(&self, text: &str) -> Result<Move, MoveError> {
         self.parse_san_among(text, &self.legal_moves())
     }
@@ -149,6 +149,7 @@ impl Position {
                 .collect();
             return self.single_candidate(text, switches);
         }
+        promotion_with_equals(&mut core);
         let san = San::from_ascii(core.as_bytes()).map_err(|_| syntax_error())?;
         self.resolve_san(text, &san, legal)
     }
@@ -197,6 +198,18 @@ impl Position {
             San::Null => Vec::new(),
         };
         self.single_candidate(text, candidates)
+    }
+}
+
+/// Writes a pawn's promotion `a8Q` as `a8=Q`, as old files leave the `=` out.
+fn promotion_with_equals(core: &mut String) {
+    let bytes = core.as_bytes();
+    let pawn_move = bytes.first().is_some_and(|b| (b'a'..=b'h').contains(b));
+    let promotes = bytes.len() >= 3
+        && matches!(bytes[bytes.len() - 1], b'Q' | b'R' | b'B' | b'N')
+        && matches!(bytes[bytes.len() - 2], b'1' | b'8');
+    if pawn_move && promotes {
+        core.insert(core.len() - 1, '=');
     }
 }
 

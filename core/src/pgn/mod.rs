@@ -3,8 +3,14 @@
 
 mod read;
 mod replay;
+mod split;
+mod tokens;
 mod write;
 
-pub use read::{GameTexts, MoveToken, RawGame, read_game};
-pub use replay::{ImportError, ReplayedGame, ReplayedMove, replay, rules_for_variant};
+pub use read::{GameLabel, MoveToken, RawGame, read_game};
+pub use replay::{
+    ImportError, ImportWarning, ReplayedGame, ReplayedMove, Shortened, replay, rules_for_variant,
+};
+pub use split::{GameText, GameTexts};
+pub use tokens::{RESULTS, result_of};
 pub use write::{PgnMove, escape_tag_value, rules_tags, write_game};

@@ -1,11 +1,13 @@
-//! Reading PGN: a stream split into the text of each game; each game read
-//! by pgn-reader (tags, the SAN of each move) and its mainline tokens read
-//! by our own tokenizer too, so that a token pgn-reader skips or misreads
-//! is never lost: the replay falls back to kingpost's own parser for it.
+//! Reading one game: tags and the SAN of each move by pgn-reader, and its
+//! mainline tokens by our own tokenizer too, so that a token pgn-reader
+//! skips or misreads is never lost: the replay falls back to kingpost's own
+//! parser for it.
 
-use std::{io::BufRead, ops::ControlFlow};
+use std::ops::ControlFlow;
 
 use pgn_reader::{Reader, SanPlus, Visitor};
+
+use super::{GameText, tokens::tokenize};
 
 /// A mainline move token as written, with what pgn-reader read for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,11 +27,66 @@ pub struct RawGame {
     pub tags: Vec<(String, String)>,
     pub moves: Vec<MoveToken>,
     /// The game termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`), if any.
-    pub result: Option<String>,
+    pub result: Option<&'static str>,
+    /// The game was read as Windows-1252, not being UTF-8.
+    pub windows_1252: bool,
+}
+
+/// What names a game in an import report: the tags of the seven-tag roster
+/// that tell games apart, where the game has them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameLabel {
+    pub event: Option<String>,
+    pub site: Option<String>,
+    pub date: Option<String>,
+    pub round: Option<String>,
+    pub white: Option<String>,
+    pub black: Option<String>,
+}
+
+impl std::fmt::Display for GameLabel {
+    /// `White - Black, Event, Site, Date, round 3`, unknown values left out.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let known = |value: &Option<String>| {
+            value
+                .as_deref()
+                .filter(|v| !v.trim_matches(['?', '.', '-', ' ']).is_empty())
+                .map(str::to_owned)
+        };
+        let mut parts = Vec::new();
+        if self.white.is_some() || self.black.is_some() {
+            let name = |v: &Option<String>| known(v).unwrap_or_else(|| "?".to_owned());
+            parts.push(format!("{} - {}", name(&self.white), name(&self.black)));
+        }
+        parts.extend(
+            [&self.event, &self.site, &self.date]
+                .into_iter()
+                .filter_map(known),
+        );
+        parts.extend(known(&self.round).map(|round| format!("round {round}")));
+        if parts.is_empty() {
+            return f.write_str("(no tags)");
+        }
+        f.write_str(&parts.join(", "))
+    }
 }
 
 impl RawGame {
-    /// The value of a tag, matched case-sensitively as PGN names are.
+    /// The tags that name the game.
+    pub fn label(&self) -> GameLabel {
+        let tag = |name| self.tag(name).map(str::to_owned);
+        GameLabel {
+            event: tag("Event"),
+            site: tag("Site"),
+            date: tag("Date"),
+            round: tag("Round"),
+            white: tag("White"),
+            black: tag("Black"),
+        }
+    }
+
+    /// The value of a tag, matched case-sensitively as PGN names are: the
+    /// first, when a file repeats a tag.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()
@@ -38,59 +95,12 @@ impl RawGame {
     }
 }
 
-/// The texts of the games of a PGN stream, one at a time: a game ends
-/// where a tag line follows movetext (outside comments).
-#[derive(Debug)]
-pub struct GameTexts<R> {
-    input: R,
-    pending: String,
-    line: String,
-}
-
-impl<R: BufRead> GameTexts<R> {
-    pub fn new(input: R) -> GameTexts<R> {
-        GameTexts {
-            input,
-            pending: String::new(),
-            line: String::new(),
-        }
-    }
-}
-
-impl<R: BufRead> Iterator for GameTexts<R> {
-    type Item = std::io::Result<String>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        let mut in_movetext = false;
-        let mut comment_depth = 0usize;
-        loop {
-            if self.line.is_empty() {
-                match self.input.read_line(&mut self.line) {
-                    Ok(0) => {
-                        let game = std::mem::take(&mut self.pending);
-                        return (!game.trim().is_empty()).then_some(Ok(game));
-                    }
-                    Ok(_) => {}
-                    Err(e) => return Some(Err(e)),
-                }
-            }
-            let trimmed = self.line.trim_start();
-            if trimmed.starts_with('[') && comment_depth == 0 && in_movetext {
-                // The line stays for the next game.
-                return Some(Ok(std::mem::take(&mut self.pending)));
-            }
-            if !trimmed.is_empty() && !trimmed.starts_with('[') && !trimmed.starts_with('%') {
-                in_movetext = true;
-            }
-            for ch in self.line.chars() {
-                match ch {
-                    '{' => comment_depth += 1,
-                    '}' => comment_depth = comment_depth.saturating_sub(1),
-                    _ => {}
-                }
-            }
-            self.pending.push_str(&self.line);
-            self.line.clear();
+impl GameText {
+    /// Reads the game.
+    pub fn read(&self) -> RawGame {
+        RawGame {
+            windows_1252: self.windows_1252,
+            ..read_game(&self.text)
         }
     }
 }
@@ -117,6 +127,7 @@ pub fn read_game(text: &str) -> RawGame {
         tags,
         moves,
         result,
+        windows_1252: false,
     }
 }
 
@@ -175,126 +186,9 @@ fn movetext_of(text: &str) -> &str {
     &text[offset..]
 }
 
-const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
-
-/// The mainline move tokens of movetext and its result marker: comments,
-/// variations, NAGs, move numbers and escaped lines set aside.
-fn tokenize(movetext: &str) -> (Vec<MoveToken>, Option<String>) {
-    let mut moves: Vec<MoveToken> = Vec::new();
-    let mut chars = movetext.char_indices().peekable();
-    let mut at_line_start = true;
-    while let Some((start, ch)) = chars.next() {
-        match ch {
-            // An escaped line, or a comment to the end of the line.
-            '%' if at_line_start => skip_line(&mut chars),
-            ';' => skip_line(&mut chars),
-            '{' => {
-                let mut comment = String::new();
-                for (_, c) in chars.by_ref() {
-                    if c == '}' {
-                        break;
-                    }
-                    comment.push(c);
-                }
-                if let (Some(ts), Some(last)) = (timestamp_in(&comment), moves.last_mut()) {
-                    last.timestamp = Some(ts);
-                }
-            }
-            '(' => {
-                let mut depth = 1;
-                while depth > 0 {
-                    match chars.next() {
-                        Some((_, '(')) => depth += 1,
-                        Some((_, ')')) => depth -= 1,
-                        Some((_, '{')) => {
-                            for (_, c) in chars.by_ref() {
-                                if c == '}' {
-                                    break;
-                                }
-                            }
-                        }
-                        Some(_) => {}
-                        None => break,
-                    }
-                }
-            }
-            c if c.is_whitespace() => {}
-            _ => {
-                let mut end = start + ch.len_utf8();
-                while let Some(&(i, c)) = chars.peek() {
-                    if c.is_whitespace() || matches!(c, '{' | '(' | ')' | ';') {
-                        break;
-                    }
-                    end = i + c.len_utf8();
-                    chars.next();
-                }
-                let word = &movetext[start..end];
-                if RESULTS.contains(&word) {
-                    return (moves, Some(word.to_owned()));
-                }
-                if let Some(text) = move_of(word) {
-                    moves.push(MoveToken {
-                        text,
-                        san: None,
-                        timestamp: None,
-                    });
-                }
-            }
-        }
-        at_line_start = matches!(ch, '\n' | '%' | ';');
-    }
-    (moves, None)
-}
-
-fn skip_line(chars: &mut impl Iterator<Item = (usize, char)>) {
-    for (_, c) in chars.by_ref() {
-        if c == '\n' {
-            break;
-        }
-    }
-}
-
-/// The move in a word: move numbers (`12.`, `12...`, glued `1.e4`), NAGs
-/// (`$1`) and annotation marks (`!?`) removed.
-fn move_of(word: &str) -> Option<String> {
-    if word.starts_with('$') {
-        return None;
-    }
-    let without_number = word.trim_start_matches(|c: char| c.is_ascii_digit());
-    let rest = if without_number.len() < word.len() && without_number.starts_with('.') {
-        without_number.trim_start_matches('.')
-    } else {
-        word
-    };
-    let text = rest.trim_end_matches(['!', '?']);
-    (!text.is_empty()).then(|| text.to_owned())
-}
-
-/// The time in a `[%ts ...]` command of a comment.
-fn timestamp_in(comment: &str) -> Option<String> {
-    let rest = &comment[comment.find("[%ts ")? + 5..];
-    Some(rest[..rest.find(']')?].trim().to_owned())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn tokens_skip_comments_variations_numbers_and_nags() {
-        let (moves, result) =
-            tokenize("1. e4 {best} e5 (1... c5 2. Nf3 {x}) 2.Nf3 $1 Nc6!? ; rest\n3. Bb5 1-0");
-        let texts: Vec<&str> = moves.iter().map(|m| m.text.as_str()).collect();
-        assert_eq!(texts, ["e4", "e5", "Nf3", "Nc6", "Bb5"]);
-        assert_eq!(result.as_deref(), Some("1-0"));
-    }
-
-    #[test]
-    fn timestamps_attach_to_the_move_before() {
-        let (moves, _) = tokenize("1. e4 {[%ts 2026-11-30T12:00:00Z]} 1... e5 *");
-        assert_eq!(moves[0].timestamp.as_deref(), Some("2026-11-30T12:00:00Z"));
-        assert_eq!(moves[1].timestamp, None);
-    }
 
     #[test]
     fn tokens_pgn_reader_skips_are_kept() {
@@ -309,13 +203,8 @@ mod tests {
     }
 
     #[test]
-    fn games_split_at_tags_after_movetext() {
-        let text = "[Event \"a\"]\n\n1. e4 {[not a tag\n] } e5 *\n\n[Event \"b\"]\n[Site \"x\"]\n\n1. d4 *\n";
-        let games: Vec<String> = GameTexts::new(text.as_bytes())
-            .map(Result::unwrap)
-            .collect();
-        assert_eq!(games.len(), 2);
-        assert!(games[1].starts_with("[Event \"b\"]"));
-        assert_eq!(read_game(&games[0]).moves.len(), 2);
+    fn the_first_of_repeated_tags_counts() {
+        let game = read_game("[Event \"first\"]\n[Event \"second\"]\n\n1. e4 *\n");
+        assert_eq!(game.tag("Event"), Some("first"));
     }
 }

@@ -1,8 +1,15 @@
 //! Replaying a game read from PGN under the rules: the rule set from the
 //! `Variant` tag, the start from `StartPosition` or `FEN`, every move
-//! checked, and an error that names the ply, the move and why.
+//! checked, and an error that names the ply, the move and why. A game ends
+//! where the rules end it, as in live play (RULES.md, ends of the game):
+//! the moves written after that are dropped, and the replay says so.
 
-use crate::{FenError, Position, Rules, Start, StartKind, pgn::RawGame};
+use std::fmt;
+
+use crate::{
+    FenError, Game, Outcome, Position, Rules, Start, StartKind,
+    pgn::{RawGame, tokens::NULL_MOVES, tokens::result_of},
+};
 
 /// Why a game of a PGN file cannot be imported.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -21,6 +28,41 @@ pub enum ImportError {
     },
 }
 
+/// A game the rules ended before its last written move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shortened {
+    /// The plies kept: the rules ended the game after this many.
+    pub plies: usize,
+    /// The moves written after the end, dropped.
+    pub dropped: usize,
+    /// How the rules ended it.
+    pub outcome: Outcome,
+}
+
+impl fmt::Display for Shortened {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the rules ended the game after ply {} ({}): {} move{} after it dropped",
+            self.plies,
+            self.outcome,
+            self.dropped,
+            if self.dropped == 1 { "" } else { "s" }
+        )
+    }
+}
+
+/// Something a replay read otherwise than written, said in the report.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ImportWarning {
+    #[error("the game is not UTF-8: read as Windows-1252")]
+    Windows1252,
+    #[error("the Result tag `{0}` is not a result: ignored")]
+    NotAResult(String),
+    #[error("the game states {stated}, but the rules ended it {outcome}")]
+    ResultOverruled { stated: String, outcome: Outcome },
+}
+
 /// A move of a replayed game, in canonical notation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReplayedMove {
@@ -35,13 +77,20 @@ pub struct ReplayedMove {
 #[derive(Clone, Debug)]
 pub struct ReplayedGame {
     pub rules: Rules,
+    /// Whether the `Variant` tag names a Chess960 game.
+    pub chess960: bool,
     pub start: Start,
     pub initial: Position,
     pub moves: Vec<ReplayedMove>,
     pub position: Position,
-    /// The result the game states (`Result` tag or termination marker),
-    /// or the rules' verdict on its last position, or `*`.
+    /// How the rules ended the game, if they did.
+    pub outcome: Option<Outcome>,
+    /// The rules' result when they ended the game, else the result the game
+    /// states (`Result` tag or termination marker), else `*`.
     pub result: String,
+    /// Moves after the rules' end, dropped.
+    pub shortened: Option<Shortened>,
+    pub warnings: Vec<ImportWarning>,
 }
 
 /// The rule set a `Variant` tag names, and whether it names a Chess960
@@ -95,10 +144,11 @@ fn start_of(raw: &RawGame, rules: Rules) -> Result<Start, ImportError> {
     })
 }
 
-/// Replays `raw`: every move must be legal under its rules.
+/// Replays `raw`: every move must be legal under its rules, up to the end
+/// the rules give the game.
 pub fn replay(raw: &RawGame) -> Result<ReplayedGame, ImportError> {
-    let (rules, _) = rules_for_variant(raw.tag("Variant"))?;
-    let start = start_of(raw, rules)?;
+    let (rules, chess960) = rules_for_variant(raw.tag("Variant"))?;
+    let mut start = start_of(raw, rules)?;
     if !rules.starts().contains(&start.kind()) && start.kind() != StartKind::Fen {
         return Err(ImportError::InvalidStart(format!(
             "{rules} is not played from this start"
@@ -108,47 +158,97 @@ pub fn replay(raw: &RawGame) -> Result<ReplayedGame, ImportError> {
         crate::StartError::Fen(fen) => ImportError::InvalidFen(fen),
         other => ImportError::InvalidStart(other.to_string()),
     })?;
-    let mut position = initial.clone();
+    if chess960 && start.kind() == StartKind::Fen {
+        start = Start::chess960_of(&initial).unwrap_or(start);
+    }
+    let mut game = Game::new(initial.clone());
     let mut moves = Vec::with_capacity(raw.moves.len());
+    let mut shortened = None;
     for (i, token) in raw.moves.iter().enumerate() {
         let illegal = |reason: String| ImportError::IllegalMove {
             ply: i + 1,
             text: token.text.clone(),
             reason,
         };
-        let legal = position.legal_moves();
-        if let Some(outcome) = position.outcome_among(&legal) {
-            return Err(illegal(format!("the game is already over ({outcome})")));
+        let legal = game.position().legal_moves();
+        if let Some(outcome) = game.outcome_among(&legal) {
+            shortened = Some(Shortened {
+                plies: i,
+                dropped: raw.moves.len() - i,
+                outcome,
+            });
+            break;
         }
-        // pgn-reader's reading where it has one, kingpost's own otherwise.
+        if NULL_MOVES.contains(&token.text.as_str()) {
+            return Err(illegal(
+                "a null move: no rule set lets a side pass, so the game cannot be replayed".into(),
+            ));
+        }
+        let position = game.position();
+        // pgn-reader's reading where it has one, kingpost's own otherwise,
+        // and kingpost's where pgn-reader read UCI (`g1f3`) as SAN.
         let parsed = match &token.san {
-            Some(san) => position.resolve_san(&token.text, &san.san, &legal),
+            Some(san) => position
+                .resolve_san(&token.text, &san.san, &legal)
+                .or_else(|e| {
+                    position
+                        .parse_move_among(&token.text, &legal)
+                        .map_err(|_| e)
+                }),
             None => position.parse_move_among(&token.text, &legal),
         };
         let m = parsed.map_err(|e| illegal(e.to_string()))?;
         let (uci, san) = (position.uci(&m), position.san_among(&m, &legal));
-        position.play_unchecked(m);
-        moves.push(super::ReplayedMove {
+        game.play_unchecked(m);
+        moves.push(ReplayedMove {
             uci,
             san,
             timestamp: token.timestamp.clone(),
-            position_key: position.repetition_key(),
+            position_key: game.repetition_key(),
         });
     }
-    let stated = raw
-        .tag("Result")
-        .or(raw.result.as_deref())
-        .filter(|r| *r != "*");
-    let result = stated
-        .map(str::to_owned)
-        .or_else(|| position.outcome().map(|o| o.result().to_owned()))
-        .unwrap_or_else(|| "*".to_owned());
+    let outcome = match shortened {
+        Some(shortened) => Some(shortened.outcome),
+        None => game.outcome(),
+    };
+    let (result, warnings) = result_and_warnings(raw, outcome);
     Ok(ReplayedGame {
         rules,
+        chess960,
         start,
         initial,
         moves,
-        position,
+        position: game.position().clone(),
+        outcome,
         result,
+        shortened,
+        warnings,
     })
+}
+
+/// The game's result, and what was read otherwise than written.
+fn result_and_warnings(raw: &RawGame, outcome: Option<Outcome>) -> (String, Vec<ImportWarning>) {
+    let mut warnings = Vec::new();
+    if raw.windows_1252 {
+        warnings.push(ImportWarning::Windows1252);
+    }
+    let tag = raw.tag("Result").map(str::trim);
+    let from_tag = tag.and_then(result_of);
+    if let (Some(text), None) = (tag, from_tag) {
+        warnings.push(ImportWarning::NotAResult(text.to_owned()));
+    }
+    let stated = from_tag.or(raw.result).filter(|r| *r != "*");
+    let result = match (outcome, stated) {
+        (Some(outcome), stated) => {
+            if let Some(stated) = stated.filter(|s| *s != outcome.result()) {
+                warnings.push(ImportWarning::ResultOverruled {
+                    stated: stated.to_owned(),
+                    outcome,
+                });
+            }
+            outcome.result()
+        }
+        (None, stated) => stated.unwrap_or("*"),
+    };
+    (result.to_owned(), warnings)
 }

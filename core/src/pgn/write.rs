@@ -51,15 +51,15 @@ impl Wrapped<'_> {
 
 /// Appends one game to `out`: the tags in order, a blank line, the movetext
 /// from `initial` ending with `result`, and a blank line.
-pub fn write_game(
+pub fn write_game<N: AsRef<str>>(
     out: &mut String,
-    tags: &[(&str, String)],
+    tags: &[(N, String)],
     initial: &Position,
     moves: &[PgnMove<'_>],
     result: &str,
 ) {
     for (name, value) in tags {
-        let _ = writeln!(out, "[{name} \"{}\"]", escape_tag_value(value));
+        let _ = writeln!(out, "[{} \"{}\"]", name.as_ref(), escape_tag_value(value));
     }
     out.push('\n');
     let mut text = Wrapped { out, line: 0 };
@@ -88,16 +88,22 @@ pub fn write_game(
 }
 
 /// The tags that say under which rules and from which start a game is
-/// played: `Variant`, `SetUp` and `FEN` unless the start is the usual
-/// array, and `StartPosition` for a numbered or Pre-chess start.
-pub fn rules_tags(rules: Rules, start: &Start, initial: &Position) -> Vec<(&'static str, String)> {
-    let mut tags = vec![(
-        "Variant",
-        rules
-            .pgn_name(matches!(start, Start::Chess960(_)))
-            .to_owned(),
-    )];
-    if *start != Start::Standard {
+/// played: `Variant` (`chess960` for a Chess960 game whose start is given
+/// as a FEN), `SetUp` and `FEN` unless the game starts from the usual chess
+/// array as a reader that knows no variant sets it up (a Captive Kings game
+/// from the usual array has its kings exchanged), and `StartPosition` for a
+/// numbered or Pre-chess start, or a rule set's own setting of the usual
+/// array.
+pub fn rules_tags(
+    rules: Rules,
+    start: &Start,
+    initial: &Position,
+    chess960: bool,
+) -> Vec<(&'static str, String)> {
+    let chess960 = chess960 || matches!(start, Start::Chess960(_));
+    let mut tags = vec![("Variant", rules.pgn_name(chess960).to_owned())];
+    let usual = is_usual_array(initial);
+    if !usual {
         tags.push(("SetUp", "1".to_owned()));
         tags.push(("FEN", initial.fen()));
     }
@@ -105,8 +111,18 @@ pub fn rules_tags(rules: Rules, start: &Start, initial: &Position) -> Vec<(&'sta
         Start::Chess960(n) => Some(format!("chess960:{n}")),
         Start::Shuffle(n) => Some(format!("shuffle:{n}")),
         Start::Prechess => Some("prechess".to_owned()),
+        // The rule set's own setting of the usual array (Captive Kings).
+        Start::Standard if !usual => Some("standard".to_owned()),
         Start::Standard | Start::Fen(_) => None,
     };
     tags.extend(numbered.map(|value| ("StartPosition", value)));
     tags
+}
+
+/// Whether a position is the usual chess start in the six fields of FEN that
+/// every reader knows.
+fn is_usual_array(position: &Position) -> bool {
+    let usual = Position::new(Rules::Standard).fen();
+    let fen = position.fen();
+    fen.split(' ').take(6).eq(usual.split(' ').take(6))
 }
