@@ -15,6 +15,7 @@ on_both_databases!(
     round_trip_for_every_rule_set,
     import_reports_each_bad_game,
     imported_games_export_as_their_source_said,
+    live_play_and_import_end_games_alike,
     archives_and_filters
 );
 
@@ -518,6 +519,50 @@ async fn imported_games_export_as_their_source_said(db: Db) {
     let bad_result = export(5).await;
     assert!(bad_result.contains("[Result \"*\"]"), "{bad_result}");
     assert!(bad_result.trim_end().ends_with('*'), "{bad_result}");
+}
+
+// RULES.md, ends of the game: fivefold repetition draws at once, in a game
+// played or imported. The game played here ends at the ply where the import
+// of the same moves stops, with the same result, reason and position.
+async fn live_play_and_import_end_games_alike(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let game = crate::support::start_standard_game(&app, &alice, &bob, "bob").await;
+    let shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"].repeat(4);
+    let played = crate::support::play_all(&app, &game, &alice, &bob, &shuffle).await;
+    assert_eq!(
+        [&played["status"], &played["result"], &played["termination"]],
+        [
+            &json!("finished"),
+            &json!("1/2-1/2"),
+            &json!("fivefold_repetition")
+        ]
+    );
+    post(format!("{}/moves", path_of(&played)))
+        .token(&alice)
+        .json(json!({"move": "e4", "ply": 16}))
+        .send(&app)
+        .await
+        .assert_problem(409, "game_finished");
+
+    let report = import(&alice, String::new())
+        .raw(
+            "application/x-chess-pgn",
+            edge_case("24-move-after-fivefold.pgn"),
+        )
+        .send(&app)
+        .await;
+    let entry = report.assert_status(200)["games"][0].clone();
+    assert_eq!(entry["shortened"]["plies"], played["ply"]);
+    let imported = get(format!("/api/v1/games/{}", entry["id"].as_str().unwrap()))
+        .token(&alice)
+        .send(&app)
+        .await;
+    let imported = imported.assert_status(200);
+    for field in ["fen", "result", "termination", "ply"] {
+        assert_eq!(imported[field], played[field], "{field}");
+    }
 }
 
 async fn archives_and_filters(db: Db) {
