@@ -163,6 +163,19 @@ const FILES: &[(&str, &[Expect])] = &[
             "bbqnnrkr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/BBQNNRKR w KQkq - 0 2",
         )],
     ),
+    (
+        "28-long-algebraic-and-zero-castling.pgn",
+        &[Accepted(
+            10,
+            "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQ1RK1 w - - 1 6",
+        )],
+    ),
+    // A stray `{` never closed: its game ends at the brace, and the game
+    // after it is not swallowed (python-chess loses it).
+    (
+        "29-unclosed-comment.pgn",
+        &[Accepted(2, E4_E5), Accepted(1, D4)],
+    ),
 ];
 
 fn read(file: &str) -> Vec<(RawGame, Result<ReplayedGame, ImportError>)> {

@@ -3,7 +3,8 @@
 //! comments run to the end of the line, lines starting with `%` are escape
 //! lines (8.2.2, 8.2.5). A game ends where a tag line follows movetext, where
 //! movetext follows a termination marker (tagless games), or where a tag
-//! line follows a blank line after tags (games of tags alone).
+//! line follows a blank line after tags (games of tags alone), or after a
+//! blank line in a comment left open.
 //!
 //! The stream is read as bytes: each game is decoded on its own, as UTF-8
 //! when it is, as Windows-1252 otherwise, and byte-order marks are removed
@@ -86,6 +87,8 @@ enum Section {
 struct Scan {
     section: Section,
     in_comment: bool,
+    /// A blank line stood inside the open comment.
+    blank_in_comment: bool,
     /// How deep in variations the movetext stands.
     depth: usize,
     /// A termination marker stood in the movetext, outside comments and
@@ -100,6 +103,7 @@ impl<R: BufRead> Iterator for GameTexts<R> {
         let mut scan = Scan {
             section: Section::Nothing,
             in_comment: false,
+            blank_in_comment: false,
             depth: 0,
             ended: false,
         };
@@ -141,6 +145,13 @@ enum Placement {
 impl Scan {
     fn place(&mut self, line: &[u8]) -> Placement {
         if self.in_comment {
+            let trimmed = line.trim_ascii();
+            // A comment left open (a stray `{`) would swallow every game
+            // after it: a tag pair after a blank line is the next game's.
+            if self.blank_in_comment && trimmed.starts_with(b"[") && is_tag_pair(trimmed) {
+                return Placement::NextGame;
+            }
+            self.blank_in_comment |= trimmed.is_empty();
             self.scan_movetext(line);
             return Placement::Keep;
         }
@@ -199,6 +210,7 @@ impl Scan {
                     None => return,
                 }
                 self.in_comment = false;
+                self.blank_in_comment = false;
                 at_word_start = true;
                 continue;
             }
