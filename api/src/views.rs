@@ -1,5 +1,6 @@
 //! Wire types shared by several routes: what clients read.
 
+use kingpost_core::{Move, MoveKind, MoveList, Position};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -71,11 +72,92 @@ pub struct MoveView {
     pub played_at: Option<String>,
 }
 
-/// A legal move in both notations.
+/// A legal move in both notations, with its kind, so that a client can
+/// name it and find it from the squares a player picks.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct LegalMoveView {
     pub uci: String,
     pub san: String,
+    pub kind: MoveKindView,
+    /// For castling: where the king and the rook stand and land (in Captive
+    /// Kings the king is the enemy's), so that any of these squares can pick
+    /// it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub castling: Option<CastlingView>,
+}
+
+impl LegalMoveView {
+    /// `m`, one of the legal moves `legal` of `pos`.
+    pub fn new(pos: &Position, m: &Move, legal: &MoveList) -> LegalMoveView {
+        let castling = match *m {
+            Move::Castle { king, rook } => {
+                let (king_to, rook_to) = pos.castling_destinations(king, rook);
+                Some(CastlingView {
+                    king_from: king.to_string(),
+                    king_to: king_to.to_string(),
+                    rook_from: rook.to_string(),
+                    rook_to: rook_to.to_string(),
+                })
+            }
+            _ => None,
+        };
+        LegalMoveView {
+            uci: pos.uci(m),
+            san: pos.san_among(m, legal),
+            kind: m.kind().into(),
+            castling,
+        }
+    }
+
+    /// Every legal move of `pos`.
+    pub fn all(pos: &Position) -> Vec<LegalMoveView> {
+        let legal = pos.legal_moves();
+        legal
+            .iter()
+            .map(|m| LegalMoveView::new(pos, m, &legal))
+            .collect()
+    }
+}
+
+/// What kind of move a move is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveKindView {
+    /// A unit moves, capturing or not, a pawn maybe promoting.
+    Normal,
+    EnPassant,
+    Castling,
+    /// Teleporting Kings: the king's once-per-game teleport.
+    Teleport,
+    /// King to Bunker Leap: the king's once-per-game leap.
+    Leap,
+    /// Switching: two adjacent own units exchange squares.
+    Switch,
+    /// Pre-chess: a unit placed from the holding.
+    Placement,
+}
+
+impl From<MoveKind> for MoveKindView {
+    fn from(kind: MoveKind) -> MoveKindView {
+        match kind {
+            MoveKind::Normal => MoveKindView::Normal,
+            MoveKind::EnPassant => MoveKindView::EnPassant,
+            MoveKind::Castling => MoveKindView::Castling,
+            MoveKind::Teleport => MoveKindView::Teleport,
+            MoveKind::Leap => MoveKindView::Leap,
+            MoveKind::Switch => MoveKindView::Switch,
+            MoveKind::Placement => MoveKindView::Placement,
+        }
+    }
+}
+
+/// The squares of a castling move.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct CastlingView {
+    pub king_from: String,
+    pub king_to: String,
+    pub rook_from: String,
+    pub rook_to: String,
 }
 
 /// Whether the game is under way, over, or aborted (counting for nothing).

@@ -30,7 +30,7 @@ mod zobrist;
 
 pub use fen::{FenError, FenField};
 pub use game::Game;
-pub use moves::{Move, MoveList};
+pub use moves::{Move, MoveKind, MoveList};
 pub use notation::MoveError;
 pub use outcome::{DrawReason, Outcome, WinReason};
 pub use perft::{perft, perft_divide};

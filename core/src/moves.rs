@@ -37,10 +37,50 @@ pub enum Move {
     Put { role: Role, to: Square },
 }
 
+/// What kind of move a move is, as a player would name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveKind {
+    /// A unit moves (a pawn maybe promoting), capturing or not.
+    Normal,
+    EnPassant,
+    Castling,
+    Teleport,
+    Leap,
+    Switch,
+    Placement,
+}
+
+impl MoveKind {
+    /// A stable snake_case name, for the API.
+    pub const fn key(self) -> &'static str {
+        match self {
+            MoveKind::Normal => "normal",
+            MoveKind::EnPassant => "en_passant",
+            MoveKind::Castling => "castling",
+            MoveKind::Teleport => "teleport",
+            MoveKind::Leap => "leap",
+            MoveKind::Switch => "switch",
+            MoveKind::Placement => "placement",
+        }
+    }
+}
+
 /// Room for every legal move of any position of any rule set.
 pub type MoveList = ArrayVec<Move, 512>;
 
 impl Move {
+    pub const fn kind(&self) -> MoveKind {
+        match self {
+            Move::Normal { .. } => MoveKind::Normal,
+            Move::EnPassant { .. } => MoveKind::EnPassant,
+            Move::Castle { .. } => MoveKind::Castling,
+            Move::Teleport { .. } => MoveKind::Teleport,
+            Move::Leap { .. } => MoveKind::Leap,
+            Move::Switch { .. } => MoveKind::Switch,
+            Move::Put { .. } => MoveKind::Placement,
+        }
+    }
+
     /// The origin and destination of a move that carries one unit from one
     /// square to another: not castling, a switch or a placement.
     pub const fn from_to(&self) -> Option<(Square, Square)> {

@@ -200,8 +200,10 @@ impl Position {
             .then_some(ep)
     }
 
-    /// Where the king and the rook of a castling move land.
-    pub(crate) fn castling_destinations(&self, king: Square, rook: Square) -> (Square, Square) {
+    /// Where the king and the rook of a castling move land (RULES.md: the
+    /// g- and f-files or c- and d-files; b- and c-files for the a-side in
+    /// King to Bunker Leap).
+    pub fn castling_destinations(&self, king: Square, rook: Square) -> (Square, Square) {
         let side = CastlingSide::from_queen_side(rook < king);
         let (king_file, rook_file) = self.rules.castling_files(side);
         let rank = king.rank();

@@ -757,14 +757,7 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
     let repeated = started && game.occurrences(conn)? >= 3;
     let pos = &game.pos;
     let legal_moves = if started {
-        let legal = pos.legal_moves();
-        legal
-            .iter()
-            .map(|m| LegalMoveView {
-                uci: pos.uci(m),
-                san: pos.san_among(m, &legal),
-            })
-            .collect()
+        LegalMoveView::all(pos)
     } else {
         Vec::new()
     };

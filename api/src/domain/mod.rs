@@ -5,6 +5,7 @@ pub mod challenge;
 pub mod conditionals;
 pub mod events;
 pub mod game;
+pub mod history;
 pub mod pgn;
 pub mod session;
 pub mod vacation;

@@ -18,11 +18,12 @@ use crate::{
     domain::{
         conditionals::{self, Conditionals},
         game::{self, Action, Play, position_of, variant_name},
+        history::{self, HistoryView},
     },
     error::{ApiError, Problem},
     models::game::{self as rows, GameRow, Listing},
     notify::game_signal,
-    views::{GameStatus, GameView, MoveAnswer, PlayerView, Side},
+    views::{GameStatus, GameView, MoveAnswer, PlayerView, Side, StartSpec},
 };
 
 /// A move to play.
@@ -72,6 +73,7 @@ pub struct GameSummary {
     pub id: String,
     pub rules: String,
     pub variant: String,
+    pub start: StartSpec,
     pub white: PlayerView,
     pub black: PlayerView,
     pub fen: String,
@@ -110,9 +112,10 @@ fn decode_cursor(cursor: &str) -> Result<(i64, String), ApiError> {
 
 fn summary(row: GameRow, me: &str) -> Result<GameSummary, ApiError> {
     let pos = position_of(&row)?;
-    let rules = pos.rules();
+    let start = game::start_of(&row);
     Ok(GameSummary {
-        variant: variant_name(rules, &game::start_of(&row)).to_owned(),
+        variant: variant_name(pos.rules(), &start).to_owned(),
+        start,
         white: PlayerView {
             username: row.white_name.clone(),
         },
@@ -234,6 +237,33 @@ fn if_none_match(req: &HttpRequest, etag: &str) -> bool {
                 .split(',')
                 .any(|tag| tag.trim() == "*" || strip(tag) == ours)
         })
+}
+
+/// Every position of a game, the start first, each with the move that led
+/// to it and that move's kind (a teleport, a switch, a placement...): for
+/// stepping through a game. Replays the game: read it when needed, not
+/// on every change.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "The game")),
+    responses(
+        (status = 200, description = "The positions", body = HistoryView),
+        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The token lacks `game:read`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["game:read"]))
+)]
+#[get("/games/{id}/positions")]
+pub async fn get_positions(
+    state: web::Data<AppState>,
+    auth: Auth,
+    id: web::Path<String>,
+) -> Result<web::Json<HistoryView>, ApiError> {
+    auth.require(Scope::GameRead)?;
+    let id = id.into_inner();
+    let history = state.db(move |conn| history::history(conn, &id)).await?;
+    Ok(web::Json(history))
 }
 
 /// A game: players, positions, moves, legal moves, deadline. Answers

@@ -36,6 +36,7 @@ pub fn configure(cfg: &mut ServiceConfig<'_>) {
         .service(challenges::cancel_challenge)
         .service(games::list_games)
         .service(games::get_game)
+        .service(games::get_positions)
         .service(games::play_move)
         .service(games::resign_game)
         .service(games::abort_game)

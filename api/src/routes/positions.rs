@@ -62,18 +62,11 @@ pub async fn analyze_position(
         })?;
     let pos = Position::from_fen(rules, &body.fen)
         .map_err(|e| ApiError::invalid("invalid_fen", e.to_string()))?;
-    let legal = pos.legal_moves();
     Ok(web::Json(AnalysisView {
         fen: pos.fen(),
         turn: Side::from(pos.turn()),
         check: pos.is_check(),
-        legal_moves: legal
-            .iter()
-            .map(|m| LegalMoveView {
-                uci: pos.uci(m),
-                san: pos.san_among(m, &legal),
-            })
-            .collect(),
+        legal_moves: LegalMoveView::all(&pos),
         outcome: pos.outcome().map(|o| OutcomeView {
             result: o.result().to_owned(),
             termination: o.reason().to_owned(),

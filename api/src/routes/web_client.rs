@@ -6,28 +6,39 @@ use actix_web::{HttpResponse, http::header, web};
 
 use crate::error::ApiError;
 
+/// A script of the client, served from `api/web`.
+macro_rules! script {
+    ($name:literal) => {
+        (
+            $name,
+            "text/javascript; charset=utf-8",
+            include_str!(concat!("../../web/", $name)),
+        )
+    };
+}
+
+/// The rules for players of a rule set, from `docs/rules`, as `rules-<key>.md`.
+macro_rules! rules {
+    ($key:literal) => {
+        (
+            concat!("rules-", $key, ".md"),
+            "text/markdown; charset=utf-8",
+            include_str!(concat!("../../../docs/rules/", $key, ".md")),
+        )
+    };
+}
+
 /// Every file of the client: its name under `/web/` and its content type.
 const ASSETS: &[(&str, &str, &str)] = &[
-    (
-        "app.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../web/app.js"),
-    ),
-    (
-        "api.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../web/api.js"),
-    ),
-    (
-        "moves.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../web/moves.js"),
-    ),
-    (
-        "pieces.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../web/pieces.js"),
-    ),
+    script!("app.js"),
+    script!("api.js"),
+    script!("board.js"),
+    script!("dom.js"),
+    script!("game.js"),
+    script!("moves.js"),
+    script!("pieces.js"),
+    script!("rules.js"),
+    script!("words.js"),
     (
         "app.css",
         "text/css; charset=utf-8",
@@ -38,6 +49,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
         "image/svg+xml",
         include_str!("../../web/icon.svg"),
     ),
+    rules!("standard"),
+    rules!("teleporting-kings"),
+    rules!("switching"),
+    rules!("captive-kings"),
+    rules!("bunker-leap"),
 ];
 
 const INDEX: &str = include_str!("../../web/index.html");

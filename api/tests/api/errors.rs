@@ -230,7 +230,7 @@ async fn request_shape_errors(db: Db) {
         .as_array()
         .unwrap()
         .clone();
-    assert!(moves.contains(&json!({"uci": "b8c8", "san": "Rb8c8#"})));
+    assert!(moves.contains(&json!({"uci": "b8c8", "san": "Rb8c8#", "kind": "switch"})));
 
     let list = get("/api/v1/games?limit=0").token(&alice).send(&app).await;
     list.assert_problem(422, "invalid_query");

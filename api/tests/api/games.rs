@@ -9,7 +9,71 @@ use crate::{
     support::{Db, clock, get, init, play_all, sign_up, start_standard_game, state},
 };
 
-on_both_databases!(etag_and_not_modified, listing_and_paging);
+on_both_databases!(
+    etag_and_not_modified,
+    listing_and_paging,
+    moves_say_their_kind_and_positions_step_through
+);
+
+// RULES.md, King to Bunker Leap: with f1 and g1 empty the king may castle
+// (`O-O`, king to g1 and rook to f1) or leap to g1 (`Kg1`, the rook left on
+// h1): two moves on the same squares, which the legal moves tell apart by
+// kind and castling squares; the positions route replays the game with each
+// move's kind.
+async fn moves_say_their_kind_and_positions_step_through(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up(&app, "alice").await;
+    let bob = sign_up(&app, "bob").await;
+    let game = crate::support::start_game(
+        &app,
+        &alice,
+        &bob,
+        "bob",
+        "bunker-leap",
+        json!({"kind": "standard"}),
+    )
+    .await;
+    let moves = ["e4", "e5", "Nf3", "Nf6", "Be2", "Be7"];
+    let played = play_all(&app, &game, &alice, &bob, &moves).await;
+    let legal = played["legal_moves"].as_array().unwrap();
+    let find = |uci: &str| legal.iter().find(|m| m["uci"] == uci).unwrap().clone();
+    let castling = find("e1h1");
+    assert_eq!(castling["san"], "O-O");
+    assert_eq!(castling["kind"], "castling");
+    assert_eq!(
+        castling["castling"],
+        json!({"king_from": "e1", "king_to": "g1", "rook_from": "h1", "rook_to": "f1"})
+    );
+    let leap = find("e1g1");
+    assert_eq!(
+        (&leap["san"], &leap["kind"]),
+        (&json!("Kg1"), &json!("leap"))
+    );
+    assert!(leap.get("castling").is_none());
+    assert_eq!(find("e1f1")["kind"], "normal");
+
+    let path = format!("/api/v1/games/{}/positions", game["id"].as_str().unwrap());
+    let history = get(&path).token(&alice).send(&app).await;
+    let positions = history.assert_status(200)["positions"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(positions.len(), moves.len() + 1);
+    assert_eq!(positions[0]["ply"], 0);
+    assert_eq!(positions[0]["fen"], played["initial_fen"]);
+    assert!(positions[0].get("move").is_none());
+    assert_eq!(positions[6]["fen"], played["fen"]);
+    let sans: Vec<&str> = positions[1..]
+        .iter()
+        .map(|p| p["move"]["san"].as_str().unwrap())
+        .collect();
+    assert_eq!(sans, moves);
+    assert!(positions[1..].iter().all(|p| p["move"]["kind"] == "normal"));
+    get(&path)
+        .send(&app)
+        .await
+        .assert_problem(401, "unauthorized");
+}
 
 async fn etag_and_not_modified(db: Db) {
     let app = init(state(&db, clock())).await;

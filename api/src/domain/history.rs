@@ -1,0 +1,75 @@
+//! A game's positions ply by ply, for a player stepping through it: each
+//! position's FEN and the move that led to it, with the move's kind.
+
+use kingpost_core::Position;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::{
+    db::DbConnection,
+    domain::game::{core_start, find_game, start_of},
+    error::ApiError,
+    models::game,
+    views::MoveKindView,
+};
+
+/// One position of a game.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlyView {
+    /// 0 for the start.
+    pub ply: i32,
+    pub fen: String,
+    /// Whether the side to move is in check.
+    pub check: bool,
+    /// The move that led here; none at the start.
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    pub played: Option<PlayedView>,
+}
+
+/// A move of the game, with its kind.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayedView {
+    pub uci: String,
+    pub san: String,
+    pub kind: MoveKindView,
+}
+
+/// Every position of a game, the start first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HistoryView {
+    pub positions: Vec<PlyView>,
+}
+
+/// The positions of game `game_id`, its stored moves replayed.
+pub fn history(conn: &mut DbConnection, game_id: &str) -> Result<HistoryView, ApiError> {
+    let row = find_game(conn, game_id)?;
+    let corrupt = |what: String| ApiError::Internal(format!("game {}: {what}", row.id));
+    let rules = row.rules.parse().map_err(|e| corrupt(format!("{e}")))?;
+    let mut pos = Position::from_start(rules, &core_start(&start_of(&row)))
+        .map_err(|e| corrupt(e.to_string()))?;
+    let moves = game::moves_of(conn, game_id)?;
+    let mut positions = Vec::with_capacity(moves.len() + 1);
+    positions.push(PlyView {
+        ply: 0,
+        fen: pos.fen(),
+        check: pos.is_check(),
+        played: None,
+    });
+    for stored in moves {
+        let m = pos
+            .parse_move(&stored.uci)
+            .map_err(|e| corrupt(format!("ply {}: {e}", stored.ply)))?;
+        pos.play_unchecked(m);
+        positions.push(PlyView {
+            ply: stored.ply,
+            fen: pos.fen(),
+            check: pos.is_check(),
+            played: Some(PlayedView {
+                uci: stored.uci,
+                san: stored.san,
+                kind: m.kind().into(),
+            }),
+        });
+    }
+    Ok(HistoryView { positions })
+}
