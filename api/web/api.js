@@ -1,28 +1,38 @@
 // The public API as this page uses it: every call a client author would
 // make, with the session kept in the tab's sessionStorage (gone when the
-// tab closes; never a cookie).
+// tab closes), or in localStorage when the player asks to stay signed in
+// (every tab, for the 30 days a refresh token lasts); never a cookie.
 
 const BASE = "/api/v1";
 const STORE = "kingpost.session";
 
 /** An answer that was not a success, with the server's problem details. */
 export class ApiError extends Error {
-  constructor(status, problem) {
+  constructor(status, problem, retryAfter = null) {
     super(problem?.detail || problem?.title || `HTTP ${status}`);
     this.status = status;
     this.problem = problem;
+    /** Seconds to wait, from `Retry-After`. */
+    this.retryAfter = retryAfter;
   }
+}
+
+/** Where the session is kept: the tab's store, or the device's when remembered. */
+function store() {
+  return localStorage.getItem(STORE) ? localStorage : sessionStorage;
 }
 
 export const session = {
   get() {
-    return JSON.parse(sessionStorage.getItem(STORE) || "null");
+    return JSON.parse(store().getItem(STORE) || "null");
   },
   set(value) {
-    sessionStorage.setItem(STORE, JSON.stringify(value));
+    const target = value.remember ? localStorage : sessionStorage;
+    target.setItem(STORE, JSON.stringify(value));
   },
   clear() {
     sessionStorage.removeItem(STORE);
+    localStorage.removeItem(STORE);
   },
 };
 
@@ -38,25 +48,35 @@ async function send(method, path, { body, headers = {}, auth = true, signal } = 
   return fetch(BASE + path, init);
 }
 
-async function refresh() {
-  const current = session.get();
-  if (!current) return false;
-  const answer = await send("POST", "/auth/refresh", {
-    body: { refresh_token: current.refresh_token },
-    auth: false,
-  });
-  if (!answer.ok) {
-    session.clear();
-    return false;
-  }
-  session.set({ ...current, ...(await answer.json()) });
-  return true;
+/**
+ * Trades the refresh token for new tokens. A refresh token serves once (a
+ * second use signs the session out), so tabs sharing a remembered session
+ * take turns, and a tab that finds the token already traded uses the new one.
+ */
+async function refresh(used) {
+  const trade = async () => {
+    const current = session.get();
+    if (!current) return false;
+    if (current.access_token !== used) return true; // another tab refreshed
+    const answer = await send("POST", "/auth/refresh", {
+      body: { refresh_token: current.refresh_token },
+      auth: false,
+    });
+    if (!answer.ok) {
+      session.clear();
+      return false;
+    }
+    session.set({ ...current, ...(await answer.json()) });
+    return true;
+  };
+  return navigator.locks ? navigator.locks.request("kingpost.refresh", trade) : trade();
 }
 
 /** Sends a request, and once more after refreshing an expired access token. */
 async function sendRefreshing(method, path, options) {
+  const used = session.get()?.access_token;
   const answer = await send(method, path, options);
-  if (answer.status === 401 && options.auth !== false && (await refresh())) {
+  if (answer.status === 401 && options.auth !== false && (await refresh(used))) {
     return send(method, path, options);
   }
   return answer;
@@ -71,7 +91,10 @@ export async function call(method, path, options = {}) {
   const answer = await sendRefreshing(method, path, options);
   const type = answer.headers.get("Content-Type") || "";
   const body = type.includes("json") ? await answer.json() : null;
-  if (answer.status >= 400) throw new ApiError(answer.status, body);
+  if (answer.status >= 400) {
+    const retryAfter = Number(answer.headers.get("Retry-After")) || null;
+    throw new ApiError(answer.status, body, retryAfter);
+  }
   return { status: answer.status, body, headers: answer.headers };
 }
 
@@ -86,17 +109,19 @@ function randomKey() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-export async function signIn(username, password) {
+/** Signs in; `remember` keeps the session across tabs and days. */
+export async function signIn(username, password, remember = false) {
   const { body } = await call("POST", "/auth/token", {
     body: { grant_type: "password", username, password },
     auth: false,
   });
-  session.set({ ...body, username });
+  session.clear();
+  session.set({ ...body, username, remember });
 }
 
-export async function signUp(username, password) {
+export async function signUp(username, password, remember = false) {
   await call("POST", "/accounts", { body: { username, password }, auth: false });
-  await signIn(username, password);
+  await signIn(username, password, remember);
 }
 
 export function signOut() {

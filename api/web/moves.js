@@ -1,8 +1,40 @@
 // What the page needs to pick a move and keep the move list, with no chess
 // rules in it: the board read from the server's FEN, the server's list of
-// legal moves in UCI, and the moves a move's answer says it played.
+// legal moves (UCI, SAN, kind and castling squares), and the moves a move's
+// answer says it played.
 
 export const FILES = "abcdefgh";
+
+/** Whether a square is dark: a1 is, as on every chessboard, and h1 is not. */
+export function isDark(square) {
+  return (FILES.indexOf(square[0]) + Number(square[1])) % 2 === 1;
+}
+
+/** The squares from the top left, as the player at the bottom sees them. */
+export function squareOrder(flipped) {
+  const ranks = flipped ? [1, 2, 3, 4, 5, 6, 7, 8] : [8, 7, 6, 5, 4, 3, 2, 1];
+  const files = flipped ? [...FILES].reverse() : [...FILES];
+  return ranks.flatMap((rank) => files.map((file) => file + rank));
+}
+
+/** The square of the king of `color`, if it is on the board. */
+export function kingSquare(board, color) {
+  const king = color === "white" ? "K" : "k";
+  for (const [square, unit] of board) if (unit === king) return square;
+  return null;
+}
+
+/**
+ * The variant right of extended FEN's seventh field (RULES.md), per side:
+ * the teleport or the leap still unspent, or the king still captive; null
+ * for rule sets without one.
+ */
+export function rightsOf(rules, fen) {
+  const letter = { "teleporting-kings": "t", "captive-kings": "c", "bunker-leap": "l" }[rules];
+  if (!letter) return null;
+  const field = fen.split(" ")[6] ?? "-";
+  return { white: field.includes(letter.toUpperCase()), black: field.includes(letter) };
+}
 
 /** The units on the board, the side to move and the units still to place. */
 export function parseFen(fen) {
@@ -46,31 +78,32 @@ export function withPlayed(game, answer) {
 
 /**
  * Finds the legal moves that the squares and units a player picks stand
- * for. A move between two units of the side to move (a switch, or a
- * castling written king to rook) may be picked from either end.
+ * for, from the server's list alone. A move may be picked by more than one
+ * pair of squares: a switch from either end; castling by the king to its
+ * destination or onto the rook, and from the rook to its destination or
+ * onto the king (in Captive Kings the king is the enemy's, so the castler
+ * picks the rook).
  */
 export class Picker {
   constructor(legalMoves, fen) {
     const { board, turn } = parseFen(fen);
-    this.moves = legalMoves.map((m) => ({ ...parseMove(m.uci), san: m.san }));
     const own = (square) => board.has(square) && colorOf(board.get(square)) === turn;
-    for (const m of this.moves) m.pair = Boolean(m.from) && own(m.from) && own(m.to);
+    this.moves = legalMoves.map((m) => {
+      const move = { ...parseMove(m.uci), san: m.san, kind: m.kind, castling: m.castling };
+      move.pairs = pairsOf(move, own);
+      return move;
+    });
   }
 
-  /** The moves between `a` and `b`, picked in that order. */
+  /** The moves picked by `a` then `b`. */
   between(a, b) {
-    return this.moves.filter(
-      (m) => (m.from === a && m.to === b) || (m.pair && m.from === b && m.to === a),
-    );
+    return this.moves.filter((m) => m.pairs.some(([x, y]) => x === a && y === b));
   }
 
   /** The squares that complete a move begun on `square`. */
   targets(square) {
     const out = new Set();
-    for (const m of this.moves) {
-      if (m.from === square) out.add(m.to);
-      if (m.pair && m.to === square) out.add(m.from);
-    }
+    for (const m of this.moves) for (const [x, y] of m.pairs) if (x === square) out.add(y);
     return out;
   }
 
@@ -88,4 +121,28 @@ export class Picker {
   placeable() {
     return new Set(this.moves.filter((m) => m.put).map((m) => m.put));
   }
+}
+
+/** The pairs of squares that pick a move, each once. */
+function pairsOf(move, own) {
+  if (move.put) return [];
+  const pairs = [[move.from, move.to]];
+  const c = move.castling;
+  if (c) {
+    pairs.push(
+      [c.king_from, c.king_to],
+      [c.king_from, c.rook_from],
+      [c.rook_from, c.rook_to],
+      [c.rook_from, c.king_from],
+    );
+  } else if (own(move.from) && own(move.to)) {
+    pairs.push([move.to, move.from]); // a switch, from either end
+  }
+  const seen = new Set();
+  return pairs.filter(([x, y]) => {
+    const key = x + y;
+    if (x === y || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -2,7 +2,7 @@
 // only matches the squares and units picked against the server's list.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Picker, parseFen, parseMove, withPlayed } from "../../api/web/moves.js";
+import { Picker, isDark, parseFen, parseMove, rightsOf, withPlayed } from "../../api/web/moves.js";
 
 test("FEN board, side to move and Pre-chess holdings (RULES.md, extended FEN)", () => {
   const { board, turn, held } = parseFen(
@@ -13,6 +13,26 @@ test("FEN board, side to move and Pre-chess holdings (RULES.md, extended FEN)", 
   assert.equal(board.has("e8"), false);
   assert.equal(turn, "black");
   assert.equal(held, "QRRBBNNkqrrbbnn");
+});
+
+test("a1 is dark and h1 light, as on every board", () => {
+  assert.equal(isDark("a1"), true);
+  assert.equal(isDark("h1"), false);
+  assert.equal(isDark("d1"), false); // the white queen's square is light
+  assert.equal(isDark("e1"), true);
+  assert.equal(isDark("h8"), true);
+});
+
+test("variant rights from extended FEN's seventh field (RULES.md, extended FEN)", () => {
+  assert.deepEqual(rightsOf("teleporting-kings", "8/8/8/8/8/8/8/K6k w - - 0 1 T"), {
+    white: true,
+    black: false,
+  });
+  assert.deepEqual(rightsOf("captive-kings", "8/8/8/8/8/8/8/K6k w - - 0 1 -"), {
+    white: false,
+    black: false,
+  });
+  assert.equal(rightsOf("switching", "8/8/8/8/8/8/8/K6k w - - 0 1"), null);
 });
 
 test("UCI parts: promotion and placement (RULES.md, notation)", () => {
@@ -45,6 +65,44 @@ test("a switch between two own units is picked from either end (RULES.md, Switch
   assert.deepEqual([...picker.targets("h1")], ["g1"]);
   // An ordinary move is not reversible: f3 holds no unit of the mover.
   assert.deepEqual(picker.between("f3", "g1"), []);
+});
+
+// RULES.md, King to Bunker Leap: castling and the leap both take the king
+// to g1; castling is picked by the king to g1 or onto the rook.
+test("castling is picked by king to destination, king to rook, and from the rook", () => {
+  const castling = {
+    uci: "e1h1",
+    san: "O-O",
+    kind: "castling",
+    castling: { king_from: "e1", king_to: "g1", rook_from: "h1", rook_to: "f1" },
+  };
+  const picker = new Picker(
+    [castling, { uci: "e1g1", san: "Kg1", kind: "leap" }, { uci: "h1f1", san: "Rf1", kind: "normal" }],
+    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 Ll",
+  );
+  assert.deepEqual(picker.between("e1", "g1").map((m) => m.san).sort(), ["Kg1", "O-O"]);
+  assert.deepEqual(picker.between("e1", "h1").map((m) => m.san), ["O-O"]);
+  assert.deepEqual(picker.between("h1", "e1").map((m) => m.san), ["O-O"]);
+  assert.deepEqual(picker.between("h1", "f1").map((m) => m.san).sort(), ["O-O", "Rf1"]);
+  assert.deepEqual([...picker.targets("e1")].sort(), ["g1", "h1"]);
+});
+
+// RULES.md, Captive Kings: White castles with the black king on e1, so the
+// castler starts from the own rook.
+test("Captive Kings castling is picked from the castler's rook", () => {
+  const picker = new Picker(
+    [
+      {
+        uci: "e1g1",
+        san: "O-O",
+        kind: "castling",
+        castling: { king_from: "e1", king_to: "g1", rook_from: "h1", rook_to: "f1" },
+      },
+    ],
+    "4K3/8/8/8/8/8/8/4k2R w K - 0 1 Cc",
+  );
+  assert.deepEqual([...picker.targets("h1")].sort(), ["e1", "f1"]);
+  assert.equal(picker.between("h1", "e1")[0].san, "O-O");
 });
 
 test("a square with no listed move starts nothing; placements come from the holdings", () => {

@@ -14,8 +14,14 @@ function step(text) {
   console.log(`- ${text}`);
 }
 
-async function player(name, viewport) {
-  const context = await browser.newContext({ viewport });
+/** A player in a browser of their own, at an address of their own (told to
+ * the server as a trusted proxy would), as players are. */
+async function player(name, viewport, address) {
+  const context = await browser.newContext({
+    viewport,
+    extraHTTPHeaders: { "X-Forwarded-For": address },
+  });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: BASE });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const problems = [];
@@ -24,13 +30,14 @@ async function player(name, viewport) {
   page.on("dialog", (d) => d.accept());
   page.on("console", (m) => m.type() === "log" && console.log(`  [${name}] ${m.text()}`));
   await page.goto(`${BASE}/`);
-  return { name, page, problems };
+  return { name, page, problems, context };
 }
 
-async function authenticate(p, form) {
+async function authenticate(p, form, { remember = false } = {}) {
   const fields = p.page.getByRole("form", { name: form });
   await fields.getByLabel("Username").fill(p.name);
   await fields.getByLabel("Password").fill(PASSWORD);
+  if (remember) await fields.getByLabel("Keep me signed in").check();
   await fields.getByRole("button", { name: form }).click();
   await p.page.getByText(`Signed in as ${p.name}`).waitFor();
 }
@@ -43,6 +50,11 @@ async function afterNextView(p, action) {
     (n) => Number(document.querySelector("main").dataset.visit) > n,
     before,
   );
+}
+
+/** Goes to a view of the page without reloading it, as its links do. */
+async function visitHash(p, hash) {
+  await p.page.evaluate((h) => (location.hash = h), hash);
 }
 
 async function toLobby(p) {
@@ -71,20 +83,19 @@ async function startGame(challenger, opponent, options, variant) {
   await toLobby(opponent);
   await challenge(challenger, { ...options, opponent });
   const row = opponent.page.locator("ul.challenges li", { hasText: variant });
-  await row.getByRole("button", { name: "Accept" }).click();
+  await row.getByRole("button", { name: "Accept" }).first().click();
   await opponent.page.locator("section.game").waitFor();
-  await challenger.page
-    .getByRole("link", { name: `${variant} against ${opponent.name}` })
-    .first()
-    .click();
+  const id = opponent.page.url().split("/").pop();
+  await afterNextView(challenger, () => visitHash(challenger, `#/games/${id}`));
   await challenger.page.locator("section.game").waitFor();
+  return id;
 }
 
-const square = (p, name) => p.page.locator(`[data-square="${name}"]`);
+const square = (p, name) => p.page.locator(`.board:not(.small) [data-square="${name}"]`);
 
 async function seesMove(p, san) {
-  const exact = new RegExp(`^${san.replace(/[+=]/g, "\\$&")}$`);
-  await p.page.locator("ol.moves .san", { hasText: exact }).waitFor();
+  const exact = new RegExp(`^${san.replace(/[+=]/g, "\\$&")}`);
+  await p.page.locator("ol.moves .san", { hasText: exact }).first().waitFor();
 }
 
 /** The mover's page shows the move at once; the opponent's learns of it
@@ -94,16 +105,26 @@ async function bothSee(p, opponent, san) {
   await seesMove(opponent, san);
 }
 
-async function clickMove(p, from, to, san, opponent) {
+/** Confirms the move picked, when the player has confirmation on. */
+async function confirm(p, words) {
+  const bar = p.page.getByRole("group", { name: "Confirm the move" });
+  if (words) await bar.getByText(words).waitFor();
+  await bar.getByRole("button", { name: "Confirm move" }).click();
+}
+
+async function clickMove(p, from, to, san, opponent, { confirmed = true, choice } = {}) {
   await square(p, from).click();
   await square(p, to).click();
+  if (choice) await p.page.getByRole("dialog").getByRole("button", { name: choice }).click();
+  if (confirmed) await confirm(p);
   await bothSee(p, opponent, san);
 }
 
-async function typeMove(p, san, opponent) {
+async function typeMove(p, san, opponent, { confirmed = true } = {}) {
   const entry = p.page.getByRole("form", { name: "Type a move" });
   await entry.getByLabel("Move").fill(san);
   await entry.getByRole("button", { name: "Play" }).click();
+  if (confirmed) await confirm(p);
   await bothSee(p, opponent, san);
 }
 
@@ -111,17 +132,32 @@ async function showState(text, ...players) {
   for (const p of players) await p.page.locator("p.state", { hasText: text }).waitFor();
 }
 
+async function classes(p, name) {
+  return (await square(p, name).getAttribute("class")).split(" ");
+}
+
 async function isTarget(p, name) {
-  return (await square(p, name).getAttribute("class")).split(" ").includes("target");
+  return (await classes(p, name)).includes("target");
 }
 
-async function screenshot(p, file) {
-  await p.page.locator(".board").screenshot({ path: `${OUT}/${file}-board.png` });
-  await p.page.screenshot({ path: `${OUT}/${file}-${p.name}.png`, fullPage: true });
+/** The choices the page offers for the squares just picked, in words. */
+async function choices(p) {
+  const dialog = p.page.getByRole("dialog", { name: "Choose the move" });
+  await dialog.waitFor();
+  return (await dialog.getByRole("button").allTextContents()).filter((t) => t !== "Cancel");
 }
 
-const alice = await player("alice", { width: 1200, height: 900 });
-const bob = await player("bob", { width: 390, height: 844 });
+async function screenshot(file, ...players) {
+  for (const p of players) {
+    // Nothing left to redraw the page under the camera.
+    await p.page.locator("section.game:not([data-loading])").waitFor();
+    await p.page.locator(".board").first().screenshot({ path: `${OUT}/${file}-board-${p.name}.png` });
+    await p.page.screenshot({ path: `${OUT}/${file}-${p.name}.png`, fullPage: true });
+  }
+}
+
+const alice = await player("alice", { width: 1200, height: 900 }, "198.51.100.1");
+const bob = await player("bob", { width: 390, height: 844 }, "198.51.100.2");
 
 // On a failure, what each page showed: its status line and a screenshot.
 process.on("uncaughtException", async (error) => {
@@ -134,22 +170,81 @@ process.on("uncaughtException", async (error) => {
   process.exit(1);
 });
 
-step("sign up both, sign alice out and in again");
+step("the rules of every rule set, each with its diagrams, on both screens");
+for (const [key, title] of [
+  ["standard", "Chess"],
+  ["teleporting-kings", "Teleporting Kings"],
+  ["switching", "Switching"],
+  ["captive-kings", "Captive Kings"],
+  ["bunker-leap", "King to Bunker Leap"],
+]) {
+  for (const p of [alice, bob]) {
+    await afterNextView(p, () => visitHash(p, `#/rules/${key}`));
+    await p.page.getByRole("heading", { level: 2, name: title }).waitFor();
+    const diagrams = await p.page.locator("figure.diagram .board .square").count();
+    assert(diagrams >= 64, `${key}: a diagram drawn (${diagrams} squares)`);
+    await p.page.screenshot({ path: `${OUT}/rules-${key}-${p.name}.png`, fullPage: true });
+  }
+  // Diagrams are boards too: a1 dark, h1 light.
+  const first = alice.page.locator("figure.diagram").first();
+  assert.match(await first.locator('[data-square="a1"]').getAttribute("class"), /\bdark\b/);
+  assert.match(await first.locator('[data-square="h1"]').getAttribute("class"), /\blight\b/);
+}
+await afterNextView(alice, () => visitHash(alice, "#/"));
+await afterNextView(bob, () => visitHash(bob, "#/"));
+
+step("a wrong password, then a lockout, in words (from an address of its own)");
+{
+  // Behind the trusted proxy the server is told of another address: its
+  // sign-in budget is its own.
+  const context = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.9" } });
+  const page = await context.newPage();
+  await page.goto(`${BASE}/`);
+  const form = page.getByRole("form", { name: "Sign in" });
+  await form.getByLabel("Username").fill("mallory");
+  await form.getByLabel("Password").fill("not it");
+  // Each attempt answered before the next: five failures, then the lock.
+  const attempt = () =>
+    Promise.all([
+      page.waitForResponse((r) => r.url().endsWith("/api/v1/auth/token")),
+      form.getByRole("button", { name: "Sign in" }).click(),
+    ]);
+  await attempt();
+  await form.getByRole("alert").getByText("Wrong username or password.").waitFor();
+  for (let i = 0; i < 5; i++) await attempt();
+  await form
+    .getByRole("alert")
+    .getByText("Too many failed sign-ins with this name from here. Try again in 15 minutes.")
+    .waitFor();
+  await context.close();
+}
+
+step("sign up both, sign alice out and in again, remembered");
 await authenticate(alice, "Create account");
 await authenticate(bob, "Create account");
 await alice.page.getByRole("button", { name: "Sign out" }).click();
 await alice.page.getByRole("form", { name: "Sign in" }).waitFor();
-await authenticate(alice, "Sign in");
+await authenticate(alice, "Sign in", { remember: true });
 
-step("Teleporting Kings: a teleport, a move by keyboard, a resignation");
-await startGame(
+step("Teleporting Kings: the board's colours, a teleport marked and its right spent, a resignation");
+const teleporting = await startGame(
   alice,
   bob,
   { rules: "teleporting-kings", start: "standard", color: "white" },
   "Teleporting Kings",
 );
+for (const p of [alice, bob]) {
+  assert((await classes(p, "a1")).includes("dark"), `${p.name}: a1 is dark`);
+  assert((await classes(p, "h1")).includes("light"), `${p.name}: h1 is light`);
+  assert((await classes(p, "d1")).includes("light"), `${p.name}: the white queen on a light square`);
+}
+await square(alice, "e2").click();
+await square(alice, "e4").click();
+await alice.page.getByRole("button", { name: "Cancel" }).click();
+assert.equal(await alice.page.locator("ol.moves .san").count(), 0, "a cancelled move is not played");
 await clickMove(alice, "e2", "e4", "e4", bob);
-// Bob (Black, board turned) plays e7-e5 with Enter and the arrow keys.
+// Bob turns confirmation off, then plays e7-e5 with Enter and the arrow keys.
+await bob.page.getByLabel("Confirm each move before it is sent").uncheck();
 await square(bob, "e7").focus();
 await bob.page.keyboard.press("Enter");
 await bob.page.keyboard.press("ArrowUp");
@@ -157,28 +252,94 @@ await bob.page.keyboard.press("ArrowUp");
 assert.equal(await bob.page.evaluate(() => document.activeElement.dataset.square), "e5");
 await bob.page.keyboard.press("Enter");
 await bothSee(bob, alice, "e5");
+// The tab's title counts the games awaiting alice's move.
+await alice.page.waitForFunction(() => document.title.startsWith("(1) Your move"));
 // The king's far squares come from the server's list: e3 is a teleport,
 // d8 (an enemy unit) is not.
 await square(alice, "e1").click();
 assert(await isTarget(alice, "e3"), "e3 is offered as a teleport");
 assert(!(await isTarget(alice, "d8")), "d8 is not offered");
 await square(alice, "e3").click();
+await confirm(alice, "Teleport, Ke3");
 await bothSee(alice, bob, "Ke3");
-await screenshot(bob, "teleporting-kings");
+for (const p of [alice, bob]) {
+  await p.page.locator('ol.moves .mark[data-kind="teleport"]').waitFor();
+  await p.page.locator(".rights", { hasText: "White's teleport: used." }).waitFor();
+  await p.page.locator(".rights", { hasText: "Black's teleport: not used yet." }).waitFor();
+}
+// A second tab of alice's, signed in from the remembered session.
+const tab = await alice.context.newPage();
+await tab.goto(`${BASE}/#/games/${teleporting}`);
+await tab.locator("ol.moves .san", { hasText: /^Ke3/ }).waitFor();
+await tab.getByText("Signed in as alice").waitFor();
+await tab.close();
+// Stepping back shows the position before the teleport.
+await alice.page.getByRole("button", { name: "Previous move" }).click();
+await alice.page.getByText("after ply 2 of 3").waitFor();
+assert.equal(await square(alice, "e1").getAttribute("aria-label"), "e1, white king");
+await alice.page.getByRole("button", { name: "Current position" }).click();
+await alice.page.getByText("current position").waitFor();
+assert.equal(await square(alice, "e3").getAttribute("aria-label"), "e3, white king");
+await alice.page.getByRole("button", { name: "Copy FEN" }).click();
+await alice.page.getByRole("status").getByText("FEN copied.").waitFor();
+const fen = await alice.page.evaluate(() => navigator.clipboard.readText());
+assert.match(fen, /^rnbqkbnr\/pppp1ppp\/8\/4p3\/4P3\/4K3\/PPPP1PPP\/RNBQ1BNR b kq - 1 2 t$/);
+await alice.page.getByRole("button", { name: "Flip board" }).click();
+assert.equal(
+  await alice.page.locator(".board .square").first().getAttribute("data-square"),
+  "h1",
+  "flipped: h1 at the top left",
+);
+await screenshot("teleporting-kings", alice, bob);
 const width = await bob.page.evaluate(() => document.documentElement.scrollWidth);
 assert(width <= 390, `the game fits a 390 px phone screen (page is ${width} px wide)`);
 await bob.page.getByRole("button", { name: "Resign" }).click();
-await showState("1-0, resignation", bob, alice);
+await showState("White (alice) won: Black resigned.", bob, alice);
+await alice.page.getByRole("status").getByText("White (alice) won: Black resigned.").waitFor();
 
-step("Switching: a switch picked from either end, a typed move");
+step("Switching: a switch from either end, marked; castling or the switch, each chosen");
 await startGame(bob, alice, { rules: "switching", start: "standard", color: "white" }, "Switching");
-await clickMove(bob, "h1", "g1", "Ng1h1", alice);
+await clickMove(bob, "h1", "g1", "Ng1h1", alice, { confirmed: false });
 await typeMove(alice, "e5", bob);
-await clickMove(bob, "e2", "e4", "e4", alice);
+await clickMove(bob, "e2", "e4", "e4", alice, { confirmed: false });
 await clickMove(alice, "a8", "b8", "Ra8b8", bob);
-await screenshot(alice, "switching");
+await alice.page.locator('ol.moves .mark[data-kind="switch"]').first().waitFor();
+await screenshot("switching", alice, bob);
+// RULES.md, Switching 6: castling and the king-rook switch give one
+// position and are both legal: the page asks which.
+await startGame(
+  alice,
+  bob,
+  { rules: "switching", start: "fen", fen: "5kr1/5pp1/8/8/8/8/5PP1/5KR1 w Kk - 0 1", color: "white" },
+  "Switching",
+);
+await square(alice, "f1").click();
+await square(alice, "g1").click();
+assert.deepEqual((await choices(alice)).sort(), ["Castle h-side, O-O", "Switch rook and king, Rg1f1"]);
+await alice.page.getByRole("dialog").getByRole("button", { name: "Castle h-side, O-O" }).click();
+await confirm(alice, "Castle h-side, O-O");
+await bothSee(alice, bob, "O-O");
+await square(bob, "g8").click();
+await square(bob, "f8").click();
+await bob.page.getByRole("dialog").getByRole("button", { name: "Switch rook and king, Rg8f8" }).click();
+await bothSee(bob, alice, "Rg8f8");
 
-step("King to Bunker Leap from Pre-chess: placements from the holdings");
+step("King to Bunker Leap: castling or the leap, each chosen; then Pre-chess placements");
+await startGame(
+  alice,
+  bob,
+  { rules: "bunker-leap", start: "fen", fen: "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 Ll", color: "white" },
+  "King to Bunker Leap",
+);
+await square(alice, "e1").click();
+await square(alice, "g1").click();
+assert.deepEqual((await choices(alice)).sort(), ["Bunker leap, Kg1", "Castle h-side, O-O"]);
+await alice.page.getByRole("dialog").getByRole("button", { name: "Bunker leap, Kg1" }).click();
+await confirm(alice, "Bunker leap, Kg1");
+await bothSee(alice, bob, "Kg1");
+await alice.page.locator('ol.moves .mark[data-kind="leap"]').waitFor();
+await alice.page.locator(".rights", { hasText: "White's bunker leap: used or gone." }).waitFor();
+await clickMove(bob, "e8", "g8", "O-O", alice, { confirmed: false, choice: "Castle h-side, O-O" });
 await startGame(
   alice,
   bob,
@@ -189,26 +350,68 @@ await alice.page.locator('[data-unit="K"]').click();
 assert(await isTarget(alice, "e1"), "e1 is offered for the king");
 assert(!(await isTarget(alice, "e8")), "Black's first rank is not");
 await square(alice, "e1").click();
+await confirm(alice, "Place the king on e1, K@e1");
 await bothSee(alice, bob, "K@e1");
 await bob.page.locator('[data-unit="q"]').click();
 await square(bob, "d8").click();
 await bothSee(bob, alice, "Q@d8");
-await screenshot(bob, "bunker-leap-prechess");
+await alice.page.locator('ol.moves .mark[data-kind="placement"]').first().waitFor();
+await alice.page.locator(".rights", { hasText: "White still places: queen, rook, rook" }).waitFor();
+await screenshot("bunker-leap-prechess", alice, bob);
 
-step("Captive Kings and Chess960: a move each, then the boards");
+step("Captive Kings: captivity and goals in words, castling from the castler's rook");
 await startGame(
   bob,
   alice,
   { rules: "captive-kings", start: "standard", color: "white" },
   "Captive Kings",
 );
-await clickMove(bob, "e2", "e4", "e4", alice);
-await screenshot(alice, "captive-kings");
-await startGame(alice, bob, { rules: "standard", start: "chess960", color: "white" }, "Chess960");
-await clickMove(alice, "e2", "e4", "e4", bob);
-await screenshot(bob, "chess960");
+await clickMove(bob, "e2", "e4", "e4", alice, { confirmed: false });
+await alice.page.locator(".rights", { hasText: "The kings are captive" }).waitFor();
+await alice.page.locator(".rights", { hasText: "White's king: captive; it wins on reaching rank 1." }).waitFor();
+await screenshot("captive-kings", alice, bob);
+await startGame(
+  alice,
+  bob,
+  { rules: "captive-kings", start: "fen", fen: "4K3/8/8/8/8/8/8/4k2R w K - 0 1 Cc", color: "white" },
+  "Captive Kings",
+);
+await square(alice, "h1").click();
+assert(await isTarget(alice, "e1"), "castling offered from the rook, onto the enemy king");
+await square(alice, "e1").click();
+await confirm(alice, "Castle h-side, O-O");
+await bothSee(alice, bob, "O-O");
+assert.equal(await square(bob, "g1").getAttribute("aria-label"), "g1, black king");
 
-step("a FEN start: the promotion choice, a draw offered and accepted");
+step("castling by the king onto the rook or to its square, on usual and Chess960 rooks");
+await startGame(
+  alice,
+  bob,
+  { rules: "standard", start: "fen", fen: "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1", color: "white" },
+  "Standard",
+);
+await clickMove(alice, "e1", "h1", "O-O", bob);
+// Conditional moves: alice answers Black's O-O-O with Kh1 before it comes.
+const lines = alice.page.getByRole("form", { name: "Conditional moves" });
+await lines.getByLabel("Lines").fill("O-O-O Kh1");
+await lines.getByRole("button", { name: "Save conditional moves" }).click();
+await alice.page.getByRole("status").getByText("Conditional moves saved.").waitFor();
+await clickMove(bob, "e8", "c8", "O-O-O", alice, { confirmed: false });
+await bothSee(bob, alice, "Kh1");
+await startGame(
+  alice,
+  bob,
+  { rules: "standard", start: "fen", fen: "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w KQkq - 0 1", color: "white" },
+  "Standard",
+);
+await clickMove(alice, "e1", "g1", "O-O", bob);
+await clickMove(bob, "e8", "b8", "O-O-O", alice, { confirmed: false });
+await startGame(alice, bob, { rules: "standard", start: "chess960", color: "white" }, "Chess960");
+await alice.page.locator("p.start", { hasText: /Chess960 array \d+/ }).waitFor();
+await clickMove(alice, "e2", "e4", "e4", bob);
+await screenshot("chess960", alice, bob);
+
+step("a FEN start: the promotion choice in words, a draw offered and accepted, seen live");
 await startGame(
   alice,
   bob,
@@ -217,19 +420,35 @@ await startGame(
 );
 await square(alice, "e7").click();
 await square(alice, "e8").click();
-await alice.page.getByRole("dialog").getByRole("button", { name: "e8=Q+" }).click();
+assert.deepEqual(await choices(alice), [
+  "Promote to queen, e8=Q+",
+  "Promote to rook, e8=R+",
+  "Promote to bishop, e8=B",
+  "Promote to knight, e8=N",
+]);
+await alice.page.getByRole("dialog").getByRole("button", { name: "Promote to queen, e8=Q+" }).click();
+await confirm(alice);
 await bothSee(alice, bob, "e8=Q+");
-await typeMove(bob, "Kb7", alice);
+await bob.page.locator(`[data-square="a8"].check`).waitFor();
+await typeMove(bob, "Kb7", alice, { confirmed: false });
 await alice.page.getByRole("button", { name: "Offer a draw" }).click();
+await bob.page.getByRole("status").getByText("White offers a draw.").waitFor();
 await bob.page.getByRole("button", { name: "Accept the draw" }).click();
-await showState("1/2-1/2, agreement", bob, alice);
+await showState("Draw agreed.", bob, alice);
+await alice.page.getByRole("status").getByText("Draw agreed.").waitFor();
 
-step("the lobby lists the games, the PGN downloads");
+step("vacation from the lobby; the lobby lists the games with their starts; the PGN downloads");
 await toLobby(alice);
+await alice.page.getByRole("button", { name: "Start vacation" }).click();
+await alice.page.getByText(/You are on vacation since/).waitFor();
+await alice.page.getByRole("button", { name: "End vacation" }).click();
+await alice.page.getByRole("button", { name: "Start vacation" }).waitFor();
+await alice.page.locator("ul.games .start", { hasText: "Pre-chess placement" }).first().waitFor();
 await toLobby(bob);
 await bob.page.screenshot({ path: `${OUT}/lobby-bob.png`, fullPage: true });
+await alice.page.screenshot({ path: `${OUT}/lobby-alice.png`, fullPage: true });
 const links = alice.page.locator("ul.games a");
-assert.equal(await links.count(), 6, "six games listed");
+assert.equal(await links.count(), 11, "all eleven games listed");
 await links.first().click();
 await alice.page.locator("section.game").waitFor();
 const [download] = await Promise.all([

@@ -18,11 +18,12 @@ if [ -z "${KINGPOST:-}" ]; then
 fi
 PORT=${PORT:-18766}
 WORK=$(mktemp -d)
-"$KINGPOST" serve --bind "127.0.0.1:$PORT" --database-url "$WORK/web.sqlite3" > "$WORK/server.log" 2>&1 &
+# Each player's page comes "through a proxy" from an address of its own.
+"$KINGPOST" serve --bind "127.0.0.1:$PORT" --database-url "$WORK/web.sqlite3" --trusted-proxy 127.0.0.1 > "$WORK/server.log" 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/" > /dev/null && break; sleep 0.1; done
 
 mkdir -p "$ROOT/target/web-e2e"
 KINGPOST_URL="http://127.0.0.1:$PORT" ARTEFACTS="$ROOT/target/web-e2e" CHROMIUM="$CHROMIUM" \
-    node play.mjs || { echo "--- server log"; tail -n 40 "$WORK/server.log"; exit 1; }
+    node play.mjs || { cp "$WORK/server.log" "$ROOT/target/web-e2e/server.log"; echo "--- server log: target/web-e2e/server.log"; exit 1; }

@@ -74,11 +74,36 @@ async fn the_web_client_is_served_whole_and_self_contained() {
             "api.js",
             "app.css",
             "app.js",
+            "board.js",
+            "dom.js",
+            "game.js",
             "icon.svg",
             "moves.js",
-            "pieces.js"
+            "pieces.js",
+            "rules.js",
+            "words.js",
         ]
     );
+
+    // The rules for players of every rule set, from docs/rules, and each
+    // named in the page's list of rule sets.
+    let rules_js = get("/web/rules.js").send(&app).await;
+    let rules_js = rules_js.body.as_str().unwrap().to_owned();
+    for rules in kingpost_core::Rules::ALL {
+        let key = rules.key();
+        let page = get(format!("/web/rules-{key}.md")).send(&app).await;
+        let text = page.assert_status(200).as_str().unwrap().to_owned();
+        assert_eq!(
+            page.headers.get("content-type").unwrap(),
+            "text/markdown; charset=utf-8"
+        );
+        assert!(text.starts_with("# "), "{key}: a title first");
+        assert!(text.contains("```board"), "{key}: a diagram at least");
+        assert!(
+            rules_js.contains(&format!("[\"{key}\"")),
+            "{key} listed in rules.js"
+        );
+    }
 
     get("/web/missing.js")
         .send(&app)

@@ -1,0 +1,37 @@
+// Building the page: elements, the main view and the status line.
+
+export const main = document.getElementById("main");
+const status = document.getElementById("status");
+
+/** Builds an element: `h("a", { href: "#/" }, "text", child)`. */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === false || value === null || value === undefined) continue;
+    if (name.startsWith("on")) el.addEventListener(name.slice(2), value);
+    else if (name === "class") el.className = value;
+    else el.setAttribute(name, value === true ? "" : value);
+  }
+  el.append(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  return el;
+}
+
+/** Says `text` to screen readers and shows it in the status line. */
+export function announce(text) {
+  status.textContent = text;
+}
+
+let visits = 0;
+
+/** A new view begins: the number `show` stamps on what it draws. */
+export function nextVisit() {
+  visits += 1;
+  main.setAttribute("aria-busy", "true");
+}
+
+/** Replaces the main view. */
+export function show(...sections) {
+  main.replaceChildren(...sections);
+  main.setAttribute("aria-busy", "false");
+  main.dataset.visit = visits;
+}

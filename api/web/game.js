@@ -1,0 +1,720 @@
+// A game's page: the board, picking and confirming a move, the move list
+// with each position a click away, the variant's rights, the actions of
+// correspondence play (draws, resignation, conditional moves), all
+// followed live.
+
+import { ApiError, act, call, session } from "./api.js";
+import { drawSquares } from "./board.js";
+import { announce, h, main, show } from "./dom.js";
+import { Picker, colorOf, kingSquare, parseFen, rightsOf, squareOrder, withPlayed } from "./moves.js";
+import { pieceName, pieceSvg } from "./pieces.js";
+import { rulesLink } from "./rules.js";
+import {
+  KIND_MARKS,
+  describe,
+  moveWords,
+  resultWords,
+  startWords,
+  timeLeft,
+  words,
+} from "./words.js";
+
+/** Whether moves wait for a confirmation: on unless the player turned it off. */
+const confirmSetting = {
+  key: "kingpost.confirm-moves",
+  get() {
+    return localStorage.getItem(this.key) !== "off";
+  },
+  set(on) {
+    localStorage.setItem(this.key, on ? "on" : "off");
+  },
+};
+
+const SIDES = { white: "White", black: "Black" };
+
+export class GameView {
+  constructor(id, signal, onChange) {
+    this.id = id;
+    this.me = session.get().username;
+    this.signal = signal;
+    this.onChange = onChange; // the page's "your move" count
+    this.selected = null; // a square, or `{ unit }` from the holdings
+    this.focus = null; // the square that has the board's keyboard focus
+    this.pending = null; // a move picked, awaiting confirmation
+    this.viewPly = null; // the ply shown when stepping back, or null
+    this.history = null; // the positions of the game, read when needed
+    this.flipped = null; // the player's choice, over the default
+    this.conditionals = null;
+    this.loading = 0; // reads under way besides the game's own
+  }
+
+  /** Runs a read the page waits for, counting it while under way. */
+  async loadWhile(read) {
+    this.loading += 1;
+    try {
+      await read();
+    } finally {
+      this.loading -= 1;
+      if (!this.signal.aborted && this.loading === 0) this.render();
+    }
+  }
+
+  async load() {
+    await this.reload();
+    this.watch();
+  }
+
+  /** Long-polls the game: the server answers when it changes. */
+  async watch() {
+    while (!this.signal.aborted) {
+      try {
+        const answer = await call("GET", `/games/${this.id}?wait=60`, {
+          headers: this.etag ? { "If-None-Match": this.etag } : {},
+          signal: this.signal,
+        });
+        if (answer.status === 200) {
+          const before = this.game;
+          this.etag = answer.headers.get("ETag");
+          this.update(answer.body);
+          this.tell(before, answer.body);
+        }
+      } catch (error) {
+        if (this.signal.aborted) return;
+        announce(`${describe(error)} Trying again shortly.`);
+        await new Promise((resolve) => setTimeout(resolve, 5000));
+      }
+    }
+  }
+
+  /** Says what changed: the opponent's move, the end, a draw offer. */
+  tell(before, after) {
+    if (after.status !== "started" && before.status === "started") {
+      announce(resultWords(after));
+      return;
+    }
+    const last = after.moves.at(-1);
+    if (after.ply > before.ply && last) announce(`${this.sideName(last.ply)} played ${last.san}.`);
+    else if (after.draw_offer && !before.draw_offer && after.draw_offer !== this.myColor())
+      announce(`${SIDES[after.draw_offer]} offers a draw.`);
+  }
+
+  sideName(ply) {
+    return ply % 2 === 1 ? "White" : "Black";
+  }
+
+  myColor() {
+    if (this.game.white.username === this.me) return "white";
+    if (this.game.black.username === this.me) return "black";
+    return null;
+  }
+
+  update(game) {
+    if (this.signal.aborted) return;
+    const moved = this.game?.ply !== game.ply;
+    const turnChanged = moved || this.game?.status !== game.status;
+    this.game = game;
+    this.picker = new Picker(game.legal_moves, game.fen);
+    this.position = parseFen(game.fen);
+    this.selected = null;
+    this.pending = null;
+    if (moved) {
+      this.viewPly = null;
+      this.history = null;
+      this.loadHistory();
+      this.loadConditionals();
+    }
+    this.render();
+    if (turnChanged) this.onChange?.();
+  }
+
+  /** Reads the positions of the game: for stepping and for move marks. */
+  loadHistory() {
+    const ply = this.game.ply;
+    return this.loadWhile(async () => {
+      try {
+        const { body } = await call("GET", `/games/${this.id}/positions`, { signal: this.signal });
+        if (this.game.ply === ply) this.history = body.positions;
+      } catch (error) {
+        if (!this.signal.aborted) announce(describe(error));
+      }
+    });
+  }
+
+  /** Reads the player's conditional moves while the opponent is to move. */
+  loadConditionals() {
+    this.conditionals = null;
+    if (!this.myColor() || this.game.status !== "started" || this.myTurn()) return;
+    return this.loadWhile(async () => {
+      try {
+        const { body } = await call("GET", `/games/${this.id}/conditionals`, { signal: this.signal });
+        this.conditionals = body.lines;
+      } catch (error) {
+        if (!this.signal.aborted) announce(describe(error));
+      }
+    });
+  }
+
+  myTurn() {
+    return this.game.status === "started" && this.game.turn === this.myColor();
+  }
+
+  /** A move picked: played at once, or shown for confirmation. */
+  pick(move) {
+    this.selected = null;
+    if (confirmSetting.get()) {
+      this.pending = move;
+      this.render();
+      main.querySelector(".confirm button")?.focus();
+    } else {
+      this.play(move);
+    }
+  }
+
+  async play(move) {
+    this.selected = null;
+    this.pending = null;
+    try {
+      const { body } = await act(`/games/${this.id}/moves`, { move: move.uci, ply: this.game.ply });
+      announce(`You played ${move.san}.`);
+      this.update(withPlayed(this.game, body));
+    } catch (error) {
+      announce(describe(error));
+      // A stale ply or a move that crossed the opponent's: show the game as it is.
+      if (error instanceof ApiError && error.status === 409) await this.reload();
+      else this.render();
+    }
+  }
+
+  async reload() {
+    const answer = await call("GET", `/games/${this.id}`, { signal: this.signal });
+    this.etag = answer.headers.get("ETag");
+    this.update(answer.body);
+  }
+
+  async action(path, done, method = "POST", body = undefined) {
+    try {
+      const answer = method === "POST" ? await act(path, body) : await call(method, path, { body });
+      announce(done);
+      if (answer.body?.id === this.id) this.update(answer.body);
+      else await this.reload();
+    } catch (error) {
+      announce(describe(error));
+    }
+  }
+
+  // -- picking a move: squares and held units --
+
+  pickSquare(square) {
+    if (!this.myTurn() || this.viewPly !== null) return;
+    this.pending = null;
+    const chosen = this.selected;
+    if (chosen?.unit) {
+      const move = this.picker.placements(chosen.unit).find((m) => m.to === square);
+      if (move) return this.pick(move);
+    } else if (chosen && chosen !== square) {
+      const moves = this.picker.between(chosen, square);
+      if (moves.length === 1) return this.pick(moves[0]);
+      if (moves.length > 1) return this.choose(moves);
+    }
+    this.selected = chosen !== square && this.picker.startsOn(square) ? square : null;
+    this.render();
+  }
+
+  pickUnit(unit) {
+    if (!this.myTurn() || this.viewPly !== null) return;
+    this.pending = null;
+    this.selected = this.selected?.unit === unit ? null : { unit };
+    this.render();
+  }
+
+  /** Several moves share the squares picked: the page asks, in words. */
+  choose(moves) {
+    const dialog = h(
+      "dialog",
+      { class: "choice", "aria-label": "Choose the move" },
+      h("p", {}, "These squares make more than one move. Which do you mean?"),
+      moves.map((m) =>
+        h(
+          "button",
+          { type: "button", onclick: () => (dialog.close(), this.pick(m)) },
+          m.promotion ? pieceSvg(m.promotion, this.game.turn) : null,
+          moveWords(m, this.position.board),
+        ),
+      ),
+      h("button", { type: "button", onclick: () => (dialog.close(), this.render()) }, "Cancel"),
+    );
+    main.append(dialog);
+    dialog.showModal();
+  }
+
+  // -- drawing --
+
+  /** The position on show: the current one, or one stepped back to. */
+  shown() {
+    if (this.viewPly === null || !this.history) {
+      return {
+        board: this.position.board,
+        held: this.position.held,
+        fen: this.game.fen,
+        check: this.game.check,
+        turn: this.game.turn,
+        last: this.game.moves.at(-1),
+      };
+    }
+    const at = this.history[this.viewPly];
+    const { board, held, turn } = parseFen(at.fen);
+    return { board, held, fen: at.fen, check: at.check, turn, last: at.move };
+  }
+
+  render() {
+    const game = this.game;
+    const mine = this.myColor();
+    const flipped = this.flipped ?? mine === "black";
+    const shown = this.shown();
+    // Keep the keyboard on the board across a redraw, but never pull it
+    // away from elsewhere (the move entry) when the opponent's move arrives.
+    const onBoard = document.activeElement?.dataset?.square !== undefined;
+    show(
+      h(
+        "section",
+        {
+          class: "game",
+          "aria-labelledby": "game-title",
+          // Set while reads that redraw the page are under way.
+          "data-loading": this.loading > 0,
+        },
+        h(
+          "h2",
+          { id: "game-title" },
+          `${game.variant}: ${game.white.username} – ${game.black.username}`,
+        ),
+        h(
+          "p",
+          { class: "start" },
+          `${startWords(game.start)}, ${game.days_per_move} days per move. `,
+          rulesLink(game.rules),
+        ),
+        h("p", { class: "state", "aria-live": "polite" }, this.stateLine()),
+        h(
+          "div",
+          { class: "play" },
+          h(
+            "div",
+            { class: "board-column" },
+            this.holdings(shown, flipped ? "white" : "black"),
+            this.board(shown, flipped),
+            this.holdings(shown, flipped ? "black" : "white"),
+            this.confirmation(),
+            this.stepper(),
+            this.moveEntry(),
+          ),
+          h(
+            "div",
+            { class: "side-column" },
+            this.rights(shown),
+            this.moveList(),
+            this.actions(),
+            this.conditionalMoves(),
+          ),
+        ),
+      ),
+    );
+    if (onBoard && this.focus) main.querySelector(`[data-square="${this.focus}"]`)?.focus();
+  }
+
+  stateLine() {
+    const game = this.game;
+    if (game.status !== "started") return resultWords(game);
+    const side = SIDES[game.turn];
+    const who = game.turn === this.myColor() ? "your move" : `${game[game.turn].username} to move`;
+    const parts = [`${side} to move (${who})`];
+    if (game.check) parts.push("check");
+    if (game.deadline)
+      parts.push(
+        `${timeLeft(game.deadline)}, deadline ${new Date(game.deadline).toLocaleString()}`,
+      );
+    for (const color of ["white", "black"])
+      if (game[color].on_vacation) parts.push(`${game[color].username} is on vacation`);
+    if (game.draw_offer) parts.push(`${SIDES[game.draw_offer]} offers a draw`);
+    return `${parts.join("; ")}.`;
+  }
+
+  board(shown, flipped) {
+    const live = this.viewPly === null;
+    const last = shown.last;
+    const marks = new Map();
+    const mark = (square, name) => marks.set(square, [...(marks.get(square) ?? []), name]);
+    if (last) {
+      if (last.uci[1] === "@") mark(last.uci.slice(2, 4), "last");
+      else for (const square of [last.uci.slice(0, 2), last.uci.slice(2, 4)]) mark(square, "last");
+    }
+    if (shown.check) {
+      const king = kingSquare(shown.board, shown.turn);
+      if (king) mark(king, "check");
+    }
+    let targets = new Set();
+    if (live && this.selected?.unit !== undefined)
+      targets = new Set(this.picker.placements(this.selected.unit).map((m) => m.to));
+    else if (live && this.selected) targets = this.picker.targets(this.selected);
+    for (const square of targets) mark(square, "target");
+    if (live && typeof this.selected === "string") mark(this.selected, "selected");
+    const order = squareOrder(flipped);
+    const focus = order.includes(this.focus) ? this.focus : order[0];
+    const squares = drawSquares(shown.board, flipped, marks, (square, index, cell) => {
+      const label = [...cell.label];
+      const classes = marks.get(square) ?? [];
+      if (classes.includes("selected")) label.push("selected");
+      if (classes.includes("target")) label.push("move here");
+      if (classes.includes("check")) label.push("in check");
+      return h(
+        "button",
+        {
+          type: "button",
+          class: cell.class,
+          "data-square": square,
+          "aria-label": label.join(", "),
+          tabindex: square === focus ? "0" : "-1",
+          onclick: () => {
+            this.focus = square;
+            this.pickSquare(square);
+          },
+          onkeydown: (event) => this.arrowKey(event, order, index),
+        },
+        ...cell.children,
+      );
+    });
+    return h(
+      "div",
+      {
+        class: live ? "board" : "board past",
+        role: "group",
+        "aria-label": `Board, ${flipped ? "Black" : "White"} at the bottom${live ? "" : `, after ply ${this.viewPly}`}; arrow keys move between squares`,
+      },
+      squares,
+    );
+  }
+
+  /** Arrow keys move the focus across the board, as on a grid. */
+  arrowKey(event, order, index) {
+    const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -8, ArrowDown: 8 }[event.key];
+    if (step === undefined) return;
+    const next = index + step;
+    const sameRow = Math.abs(step) === 8 || Math.floor(next / 8) === Math.floor(index / 8);
+    if (next < 0 || next > 63 || !sameRow) return;
+    event.preventDefault();
+    this.focus = order[next];
+    main.querySelectorAll(".board .square").forEach((el) => el.setAttribute("tabindex", "-1"));
+    const el = main.querySelector(`[data-square="${this.focus}"]`);
+    el.setAttribute("tabindex", "0");
+    el.focus();
+  }
+
+  /** The units a side still has to place (Pre-chess), as buttons. */
+  holdings(shown, color) {
+    const held = [...shown.held].filter((c) => colorOf(c) === color);
+    if (held.length === 0) return null;
+    const live = this.viewPly === null;
+    const placeable = live && color === this.game.turn ? this.picker.placeable() : new Set();
+    const counts = new Map();
+    for (const c of held) counts.set(c, (counts.get(c) ?? 0) + 1);
+    return h(
+      "div",
+      { class: "holdings", role: "group", "aria-label": `${color} units to place` },
+      [...counts].map(([unit, count]) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: this.selected?.unit === unit ? "selected" : "",
+            disabled: !placeable.has(unit.toUpperCase()) || !this.myTurn(),
+            "data-unit": unit,
+            "aria-label": `place ${color} ${pieceName(unit)}${count > 1 ? ` (${count} left)` : ""}`,
+            onclick: () => this.pickUnit(unit),
+          },
+          pieceSvg(unit, color),
+          count > 1 ? h("span", { class: "count" }, `${count}`) : null,
+        ),
+      ),
+    );
+  }
+
+  /** The move picked, to confirm or cancel. */
+  confirmation() {
+    if (!this.pending) return null;
+    const move = this.pending;
+    return h(
+      "div",
+      { class: "confirm", role: "group", "aria-label": "Confirm the move" },
+      h("span", {}, `Play ${moveWords(move, this.position.board)}?`),
+      h("button", { type: "button", class: "primary", onclick: () => this.play(move) }, "Confirm move"),
+      h("button", { type: "button", onclick: () => ((this.pending = null), this.render()) }, "Cancel"),
+    );
+  }
+
+  /** Steps through the positions of the game, and turns the board. */
+  stepper() {
+    const total = this.game.ply;
+    const at = this.viewPly ?? total;
+    const go = (ply) => {
+      if (!this.history) return;
+      this.viewPly = ply >= total ? null : Math.max(0, ply);
+      this.selected = null;
+      this.pending = null;
+      this.render();
+    };
+    const button = (label, text, ply, disabled) =>
+      h("button", { type: "button", "aria-label": label, disabled, onclick: () => go(ply) }, text);
+    const waiting = !this.history;
+    return h(
+      "div",
+      { class: "stepper", role: "group", "aria-label": "Step through the game" },
+      button("First position", "«", 0, waiting || at === 0),
+      button("Previous move", "‹", at - 1, waiting || at === 0),
+      h("span", { class: "ply" }, this.viewPly === null ? "current position" : `after ply ${at} of ${total}`),
+      button("Next move", "›", at + 1, waiting || at === total),
+      button("Current position", "»", total, waiting || at === total),
+      h(
+        "button",
+        {
+          type: "button",
+          onclick: () => {
+            this.flipped = !(this.flipped ?? this.myColor() === "black");
+            this.render();
+          },
+        },
+        "Flip board",
+      ),
+    );
+  }
+
+  /** What the rule set adds to the position: teleports, captivity, leaps, holdings. */
+  rights(shown) {
+    const rules = this.game.rules;
+    const rights = rightsOf(rules, shown.fen);
+    const items = [];
+    for (const color of ["white", "black"]) {
+      const side = SIDES[color];
+      if (rules === "teleporting-kings")
+        items.push(`${side}'s teleport: ${rights[color] ? "not used yet" : "used"}.`);
+      const placing = [...shown.held].some((c) => colorOf(c) === color);
+      if (rules === "bunker-leap" && placing)
+        items.push(`${side}'s bunker leap: comes with the array, once the placement is done.`);
+      else if (rules === "bunker-leap")
+        items.push(`${side}'s bunker leap: ${rights[color] ? "not used yet" : "used or gone"}.`);
+      if (rules === "captive-kings") {
+        const goal = color === "white" ? "rank 1" : "rank 8";
+        items.push(
+          `${side}'s king: ${rights[color] ? "captive" : "free"}; it wins on reaching ${goal}.`,
+        );
+      }
+      const held = [...shown.held].filter((c) => colorOf(c) === color);
+      if (held.length) items.push(`${side} still places: ${held.map(pieceName).join(", ")}.`);
+    }
+    if (items.length === 0) return null;
+    const intro =
+      rules === "captive-kings"
+        ? h(
+            "p",
+            {},
+            "The kings are captive: each began on the other's square. A captive king cannot be checked; its first move is one step to a free square.",
+          )
+        : null;
+    return h(
+      "section",
+      { class: "rights", "aria-labelledby": "rights-title" },
+      h("h3", { id: "rights-title" }, "Rights"),
+      intro,
+      h(
+        "ul",
+        {},
+        items.map((text) => h("li", {}, text)),
+      ),
+    );
+  }
+
+  /** A move typed as SAN or UCI, for keyboards and screen readers. */
+  moveEntry() {
+    if (!this.myTurn() || this.viewPly !== null) return null;
+    const list = h(
+      "datalist",
+      { id: "legal-moves" },
+      this.picker.moves.map((m) => h("option", { value: m.san })),
+    );
+    const input = h("input", {
+      name: "move",
+      list: "legal-moves",
+      autocomplete: "off",
+      spellcheck: "false",
+    });
+    return h(
+      "form",
+      {
+        class: "move-entry",
+        "aria-label": "Type a move",
+        onsubmit: (event) => {
+          event.preventDefault();
+          const text = input.value.trim();
+          const move = this.picker.moves.find((m) => m.san === text || m.uci === text);
+          if (move) this.pick(move);
+          else announce(`“${text}” is not a legal move here.`);
+        },
+      },
+      h("label", {}, "Move", input),
+      list,
+      h("button", { type: "submit" }, "Play"),
+    );
+  }
+
+  /** The moves, each a button that shows the position after it. */
+  moveList() {
+    const kinds = new Map((this.history ?? []).filter((p) => p.move).map((p) => [p.ply, p.move.kind]));
+    const entry = (move) => {
+      const mark = KIND_MARKS[kinds.get(move.ply)];
+      return h(
+        "button",
+        {
+          type: "button",
+          class: `san${this.viewPly === move.ply ? " current" : ""}`,
+          "data-ply": move.ply,
+          disabled: !this.history,
+          onclick: () => {
+            this.viewPly = move.ply === this.game.ply ? null : move.ply;
+            this.render();
+          },
+        },
+        move.san,
+        mark ? h("span", { class: "mark", "data-kind": kinds.get(move.ply) }, ` ${mark}`) : null,
+      );
+    };
+    const rows = [];
+    for (const move of this.game.moves) {
+      const number = Math.ceil(move.ply / 2);
+      if (move.ply % 2 === 1) rows.push(h("li", { value: number }, entry(move)));
+      else if (rows.length === 0) rows.push(h("li", { value: number }, "… ", entry(move)));
+      else rows.at(-1).append(" ", entry(move));
+    }
+    return h(
+      "section",
+      { "aria-labelledby": "moves-title" },
+      h("h3", { id: "moves-title" }, "Moves"),
+      rows.length ? h("ol", { class: "moves" }, rows) : h("p", {}, "No moves yet."),
+    );
+  }
+
+  actions() {
+    const game = this.game;
+    const base = `/games/${this.id}`;
+    const button = (label, onclick) => h("button", { type: "button", onclick }, label);
+    const buttons = [];
+    const mine = this.myColor();
+    if (game.status === "started" && mine) {
+      buttons.push(
+        button("Resign", () => {
+          if (confirm("Resign this game?")) this.action(`${base}/resign`, "You resigned.");
+        }),
+      );
+      if (!game.draw_offer)
+        buttons.push(
+          button("Offer a draw", () => this.action(`${base}/draw-offer`, "Draw offered.")),
+        );
+      else if (game.draw_offer === mine)
+        buttons.push(
+          button("Withdraw the draw offer", () =>
+            this.action(`${base}/draw-offer`, "Draw offer withdrawn.", "DELETE"),
+          ),
+        );
+      else {
+        buttons.push(
+          button("Accept the draw", () => this.action(`${base}/draw-offer/accept`, "Draw agreed.")),
+        );
+        buttons.push(
+          button("Decline the draw", () =>
+            this.action(`${base}/draw-offer/decline`, "Draw declined."),
+          ),
+        );
+      }
+      if (game.claimable_draw && this.myTurn())
+        buttons.push(
+          button(`Claim a draw (${words(game.claimable_draw)})`, () =>
+            this.action(`${base}/claim-draw`, "Draw claimed."),
+          ),
+        );
+      if (game.ply < 2)
+        buttons.push(button("Abort", () => this.action(`${base}/abort`, "Game aborted.")));
+    }
+    const confirmBox = h("input", {
+      type: "checkbox",
+      checked: confirmSetting.get(),
+      onchange: (event) => confirmSetting.set(event.target.checked),
+    });
+    const copy = (label, text, done) =>
+      button(label, async () => {
+        try {
+          await navigator.clipboard.writeText(await text());
+          announce(done);
+        } catch (error) {
+          announce(`Could not copy: ${error.message}`);
+        }
+      });
+    return h(
+      "div",
+      { class: "actions" },
+      buttons,
+      h("label", { class: "setting" }, confirmBox, "Confirm each move before it is sent"),
+      h(
+        "div",
+        { class: "copy" },
+        copy("Copy FEN", () => this.shown().fen, "FEN copied."),
+        copy(
+          "Copy PGN",
+          async () => (await fetch(`/api/v1${base}/pgn`, { signal: this.signal })).text(),
+          "PGN copied.",
+        ),
+        h("a", { href: `/api/v1${base}/pgn`, download: `kingpost-${this.id}.pgn` }, "Download PGN"),
+      ),
+      h("a", { href: "#/" }, "Back to your games"),
+    );
+  }
+
+  /** Lines "if they play X, I reply Y", stored while the opponent is to move. */
+  conditionalMoves() {
+    if (this.conditionals === null || !this.myColor() || this.myTurn()) return null;
+    const text = h("textarea", {
+      name: "conditionals",
+      rows: 3,
+      spellcheck: "false",
+      placeholder: "e5 Nf3 Nc6 Bb5",
+    });
+    text.value = this.conditionals.map((line) => line.join(" ")).join("\n");
+    const base = `/games/${this.id}/conditionals`;
+    const save = async (event) => {
+      event.preventDefault();
+      const lines = text.value
+        .split("\n")
+        .map((line) => line.trim().split(/\s+/).filter(Boolean))
+        .filter((line) => line.length);
+      try {
+        const { body } = lines.length
+          ? await call("PUT", base, { body: { lines } })
+          : { body: (await call("DELETE", base), { lines: [] }) };
+        this.conditionals = body.lines;
+        announce(lines.length ? "Conditional moves saved." : "Conditional moves deleted.");
+        this.render();
+      } catch (error) {
+        announce(describe(error));
+      }
+    };
+    return h(
+      "form",
+      { class: "conditionals", "aria-label": "Conditional moves", onsubmit: save },
+      h("h3", {}, "Conditional moves"),
+      h(
+        "p",
+        {},
+        "One line each: their move, your reply, their next move, your reply... A line whose move they play is answered at once.",
+      ),
+      h("label", {}, "Lines", text),
+      h("button", { type: "submit" }, "Save conditional moves"),
+    );
+  }
+}
