@@ -22,50 +22,41 @@ struct Case {
     depth: u32,
 }
 
-const CASES: &[Case] = &[
-    Case {
-        name: "start position",
-        rules: Rules::Standard,
-        fen: USUAL,
-        depth: 5,
-    },
-    Case {
-        name: "kiwipete",
-        rules: Rules::Standard,
-        fen: "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        depth: 4,
-    },
-    Case {
-        name: "teleporting-kings",
-        rules: Rules::TeleportingKings,
-        fen: USUAL,
-        depth: 4,
-    },
-    Case {
-        name: "switching",
-        rules: Rules::Switching,
-        fen: USUAL,
-        depth: 4,
-    },
-    Case {
-        name: "captive-kings",
-        rules: Rules::CaptiveKings,
-        fen: "rnbqKbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQkBNR w KQkq - 0 1 Cc",
-        depth: 4,
-    },
-    Case {
-        name: "bunker-leap",
-        rules: Rules::BunkerLeap,
-        fen: USUAL,
-        depth: 4,
-    },
-    Case {
-        name: "pre-chess",
-        rules: Rules::BunkerLeap,
-        fen: "8/pppppppp/8/8/8/8/PPPPPPPP/8[KQRRBBNNkqrrbbnn] w - - 0 1 -",
-        depth: 4,
-    },
-];
+/// The cases of a rule set. A match, so that a new rule set does not
+/// build until it has its cases.
+fn cases(rules: Rules) -> Vec<Case> {
+    let case = |name, fen, depth| Case {
+        name,
+        rules,
+        fen,
+        depth,
+    };
+    match rules {
+        Rules::Standard => vec![
+            case("start position", USUAL, 5),
+            case(
+                "kiwipete",
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                4,
+            ),
+        ],
+        Rules::TeleportingKings => vec![case("teleporting-kings", USUAL, 4)],
+        Rules::Switching => vec![case("switching", USUAL, 4)],
+        Rules::CaptiveKings => vec![case(
+            "captive-kings",
+            "rnbqKbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQkBNR w KQkq - 0 1 Cc",
+            4,
+        )],
+        Rules::BunkerLeap => vec![
+            case("bunker-leap", USUAL, 4),
+            case(
+                "pre-chess",
+                "8/pppppppp/8/8/8/8/PPPPPPPP/8[KQRRBBNNkqrrbbnn] w - - 0 1 -",
+                4,
+            ),
+        ],
+    }
+}
 
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
@@ -85,7 +76,7 @@ fn main() {
         "{:<18} {:>5} {:>12} {:>10} {:>10} {:>7}  baseline",
         "position", "depth", "nodes", "kingpost", "shakmaty", "ratio"
     );
-    for case in CASES {
+    for case in Rules::ALL.into_iter().flat_map(cases) {
         let ours = Position::from_fen(case.rules, case.fen).expect("valid FEN");
         let same_tree = case.rules == Rules::Standard;
         let baseline_fen = if same_tree { case.fen } else { USUAL };

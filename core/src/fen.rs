@@ -8,7 +8,7 @@ use shakmaty::{
 };
 
 use crate::{
-    Position, PositionError, Rules, StartKind, position::CastlingNotation, variant::prechess,
+    Position, PositionError, Rules, StartKind, position::CastlingNotation, start::prechess,
 };
 
 /// A field of a FEN, named in parse errors.

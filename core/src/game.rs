@@ -1,7 +1,10 @@
 //! A game: a start position and the moves played from it, with the
 //! history that the repetition rules need.
 
-use crate::{Move, MoveError, MoveList, Outcome, Position, outcome::DrawReason};
+use crate::{
+    Move, MoveError, MoveList, Outcome, Position,
+    outcome::{DrawReason, repetition_outcome},
+};
 
 /// A game under way: its start, its moves and where they led.
 #[derive(Clone, Debug)]
@@ -84,19 +87,15 @@ impl Game {
         self.position.outcome_among(legal).or_else(|| {
             // Five occurrences, two plies apart at the least, need eight
             // reversible plies: fewer, and there is nothing to count.
-            (self.position.halfmoves() >= 8 && self.repetitions() >= 5)
-                .then_some(Outcome::Draw(DrawReason::FivefoldRepetition))
+            if self.position.halfmoves() < 8 {
+                return None;
+            }
+            repetition_outcome(self.repetitions())
         })
     }
 
     /// The draw that the player to move may claim now, if any.
     pub fn claimable_draw(&self) -> Option<DrawReason> {
-        if self.repetitions() >= 3 {
-            Some(DrawReason::ThreefoldRepetition)
-        } else if self.position.can_claim_fifty_moves() {
-            Some(DrawReason::FiftyMoves)
-        } else {
-            None
-        }
+        self.position.claimable_draw(self.repetitions())
     }
 }

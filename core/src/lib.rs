@@ -32,7 +32,7 @@ pub use fen::{FenError, FenField};
 pub use game::Game;
 pub use moves::{Move, MoveKind, MoveList};
 pub use notation::MoveError;
-pub use outcome::{DrawReason, Outcome, WinReason};
+pub use outcome::{DrawReason, Outcome, WinReason, repetition_outcome, result_for};
 pub use perft::{perft, perft_divide};
 pub use position::{CastlingNotation, Position, PositionError};
 pub use shakmaty::{

@@ -7,7 +7,7 @@
 
 use shakmaty::{Bitboard, File, Role, Square, attacks};
 
-use crate::{Move, MoveList, Position, variant::prechess};
+use crate::{Move, MoveList, Position, start::prechess};
 
 impl Position {
     /// Every legal move in this position.

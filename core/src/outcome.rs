@@ -29,6 +29,31 @@ pub enum DrawReason {
     FiftyMoves,
 }
 
+/// A position standing this often in a game is drawn at once (RULES.md).
+const AUTOMATIC_REPETITIONS: usize = 5;
+/// From this many times, the player to move may claim the draw (RULES.md).
+pub(crate) const CLAIMABLE_REPETITIONS: usize = 3;
+
+/// The PGN result of a game won by `winner`, or drawn: `1-0`, `0-1`,
+/// `1/2-1/2`. For ends the board does not decide (resignation, time).
+pub const fn result_for(winner: Option<Color>) -> &'static str {
+    match winner {
+        Some(Color::White) => "1-0",
+        Some(Color::Black) => "0-1",
+        None => "1/2-1/2",
+    }
+}
+
+/// The draw that a position standing `occurrences` times in its game (this
+/// time included) makes at once: fivefold repetition.
+pub const fn repetition_outcome(occurrences: usize) -> Option<Outcome> {
+    if occurrences >= AUTOMATIC_REPETITIONS {
+        Some(Outcome::Draw(DrawReason::FivefoldRepetition))
+    } else {
+        None
+    }
+}
+
 /// The result of a finished game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
@@ -54,11 +79,7 @@ impl Outcome {
 
     /// The PGN result: `1-0`, `0-1` or `1/2-1/2`.
     pub const fn result(&self) -> &'static str {
-        match self.winner() {
-            Some(Color::White) => "1-0",
-            Some(Color::Black) => "0-1",
-            None => "1/2-1/2",
-        }
+        result_for(self.winner())
     }
 
     /// A stable snake_case name of the reason, for the API and the CLI.

@@ -3,7 +3,16 @@
 
 use shakmaty::{Bitboard, Board, ByColor, ByRole, CastlingSide, Color, Role, Square, attacks};
 
-use crate::{FenField, Move, MoveList, Outcome, Rules, outcome::DrawReason};
+use crate::{
+    FenField, Move, MoveList, Outcome, Rules,
+    outcome::{CLAIMABLE_REPETITIONS, DrawReason},
+};
+
+/// Plies without a capture or a pawn move after which the player to move
+/// may claim a draw (the 50-move rule), and after which the game is drawn
+/// at once (the 75-move rule): RULES.md, ends of the game.
+const FIFTY_MOVES_PLIES: u32 = 100;
+const SEVENTY_FIVE_MOVES_PLIES: u32 = 150;
 
 /// How castling moves are written in UCI (RULES.md, notation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -407,7 +416,7 @@ impl Position {
         if self.is_insufficient_material() {
             return Some(Outcome::Draw(DrawReason::InsufficientMaterial));
         }
-        if self.halfmoves >= 150 {
+        if self.halfmoves >= SEVENTY_FIVE_MOVES_PLIES {
             return Some(Outcome::Draw(DrawReason::SeventyFiveMoves));
         }
         None
@@ -415,7 +424,29 @@ impl Position {
 
     /// Whether the player to move may claim a draw by the 50-move rule.
     pub fn can_claim_fifty_moves(&self) -> bool {
-        self.halfmoves >= 100
+        self.halfmoves >= FIFTY_MOVES_PLIES
+    }
+
+    /// The draw the player to move may claim, the position having stood
+    /// `occurrences` times in its game, this time included (RULES.md:
+    /// threefold repetition, the 50-move rule).
+    pub fn claimable_draw(&self, occurrences: usize) -> Option<DrawReason> {
+        if occurrences >= CLAIMABLE_REPETITIONS {
+            Some(DrawReason::ThreefoldRepetition)
+        } else if self.can_claim_fifty_moves() {
+            Some(DrawReason::FiftyMoves)
+        } else {
+            None
+        }
+    }
+
+    /// Why no draw can be claimed, for a player who asked.
+    pub fn claim_refusal(&self, occurrences: usize) -> String {
+        format!(
+            "no draw to claim: the position has stood {occurrences} time(s) ({CLAIMABLE_REPETITIONS} \
+             needed) and {} plies passed without a capture or a pawn move ({FIFTY_MOVES_PLIES} needed)",
+            self.halfmoves
+        )
     }
 
     /// Checks the position against the rules that every reachable one obeys.

@@ -110,8 +110,7 @@ enum PgnCommand {
     },
     /// Write random games, for tests and benchmarks.
     Sample {
-        /// The rule set.
-        #[arg(long, default_value = "standard")]
+        #[arg(long, default_value = "standard", help = rules_help())]
         rules: String,
         /// The start: standard, chess960, shuffle (random arrays), chess960:<n>, shuffle:<id>, prechess.
         #[arg(long)]
@@ -128,6 +127,11 @@ enum PgnCommand {
     },
 }
 
+/// The help of a `--rules` argument, listing every rule set's key.
+fn rules_help() -> String {
+    format!("The rule set: {}", Rules::ALL.map(Rules::key).join(", "))
+}
+
 /// The database a service command uses.
 #[derive(Debug, Args)]
 struct DatabaseArgs {
@@ -139,8 +143,7 @@ struct DatabaseArgs {
 /// The position a chess command starts from.
 #[derive(Debug, Args)]
 struct PositionArgs {
-    /// The rule set: standard, teleporting-kings, switching, captive-kings or bunker-leap.
-    #[arg(long, default_value = "standard")]
+    #[arg(long, default_value = "standard", help = rules_help())]
     rules: String,
     /// The start: standard, chess960:<0-959>, shuffle:<0-2879> or prechess.
     #[arg(long, conflicts_with = "fen")]

@@ -3,7 +3,9 @@
 //! and stored only if nobody changed the game meanwhile; deadlines,
 //! timeouts, draws and conditional moves; the view clients read.
 
-use kingpost_core::{Color, DrawReason, Move, MoveError, Outcome, Position, Rules, Start};
+use kingpost_core::{
+    Color, Move, MoveError, Outcome, Position, Rules, Start, repetition_outcome, result_for,
+};
 
 use serde_json::json;
 
@@ -159,15 +161,11 @@ fn end_in(row: &mut GameRow, outcome: Outcome) {
 }
 
 fn draw(row: &mut GameRow, termination: &str) {
-    end(row, FINISHED, Some("1/2-1/2"), termination);
+    end(row, FINISHED, Some(result_for(None)), termination);
 }
 
 fn win(row: &mut GameRow, winner: Color, termination: &str) {
-    let result = match winner {
-        Color::White => "1-0",
-        Color::Black => "0-1",
-    };
-    end(row, FINISHED, Some(result), termination);
+    end(row, FINISHED, Some(result_for(Some(winner))), termination);
 }
 
 /// When the side to move loses on time, its vacation counted.
@@ -193,7 +191,7 @@ pub struct Loaded {
     events: Vec<(String, EventKind, serde_json::Value)>,
     /// The occurrences of the position counted at a ply, kept for the
     /// answer (the count is the same once the change is stored).
-    counted: Option<(i32, i64)>,
+    counted: Option<(i32, usize)>,
 }
 
 impl Loaded {
@@ -250,7 +248,7 @@ impl Loaded {
     /// How often the current position has stood in the game, this time
     /// included: among the start and the positions after each ply, stored
     /// or played by this change, those since the last capture or pawn move.
-    pub(crate) fn occurrences(&mut self, conn: &mut DbConnection) -> Result<i64, ApiError> {
+    pub(crate) fn occurrences(&mut self, conn: &mut DbConnection) -> Result<usize, ApiError> {
         if let Some((ply, count)) = self.counted
             && ply == self.row.ply
         {
@@ -266,7 +264,7 @@ impl Loaded {
             .filter(|m| m.ply >= first_ply && m.position_key == key)
             .count() as i64;
         let initial = i64::from(first_ply <= 0 && self.row.initial_key == key);
-        let count = stored + pending + initial;
+        let count = usize::try_from(stored + pending + initial).unwrap_or(usize::MAX);
         self.counted = Some((self.row.ply, count));
         Ok(count)
     }
@@ -307,10 +305,12 @@ impl Loaded {
             played_at: Some(now),
         });
         self.tell(self.pos.turn(), EventKind::OpponentMoved, data);
-        if let Some(outcome) = self.pos.outcome() {
+        let outcome = match self.pos.outcome() {
+            Some(outcome) => Some(outcome),
+            None => repetition_outcome(self.occurrences(conn)?),
+        };
+        if let Some(outcome) = outcome {
             end_in(&mut self.row, outcome);
-        } else if self.occurrences(conn)? >= 5 {
-            end_in(&mut self.row, Outcome::Draw(DrawReason::FivefoldRepetition));
         }
         Ok(())
     }
@@ -474,19 +474,14 @@ fn claim_draw(conn: &mut DbConnection, game: &mut Loaded, color: Color) -> Resul
         return Err(ApiError::NotYourTurn);
     }
     let occurrences = game.occurrences(conn)?;
-    if occurrences >= 3 {
-        draw(&mut game.row, DrawReason::ThreefoldRepetition.key());
-    } else if game.pos.can_claim_fifty_moves() {
-        draw(&mut game.row, DrawReason::FiftyMoves.key());
-    } else {
-        return Err(ApiError::Refused {
-            code: "claim_refused",
-            detail: format!(
-                "no draw to claim: the position has stood {occurrences} time(s) (3 needed) and {} plies \
-                 passed without a capture or a pawn move (100 needed)",
-                game.pos.halfmoves()
-            ),
-        });
+    match game.pos.claimable_draw(occurrences) {
+        Some(reason) => draw(&mut game.row, reason.key()),
+        None => {
+            return Err(ApiError::Refused {
+                code: "claim_refused",
+                detail: game.pos.claim_refusal(occurrences),
+            });
+        }
     }
     Ok(())
 }
@@ -754,7 +749,14 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
             .is_some_and(|a| vacation::is_on_vacation(a, now)),
     };
     let started = game.row.status == STARTED;
-    let repeated = started && game.occurrences(conn)? >= 3;
+    let claimable_draw = if started {
+        let occurrences = game.occurrences(conn)?;
+        game.pos
+            .claimable_draw(occurrences)
+            .map(|reason| reason.key().to_owned())
+    } else {
+        None
+    };
     let pos = &game.pos;
     let legal_moves = if started {
         LegalMoveView::all(pos)
@@ -766,13 +768,6 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
         Color::Black => black.as_ref(),
     };
     let deadline = effective_deadline(&game.row, mover, now).filter(|_| started);
-    let claimable_draw = if repeated {
-        Some(DrawReason::ThreefoldRepetition.key().to_owned())
-    } else if started && pos.can_claim_fifty_moves() {
-        Some(DrawReason::FiftyMoves.key().to_owned())
-    } else {
-        None
-    };
     let row = &game.row;
     let rules: Rules = row.rules.parse().map_err(|e| corrupt(row, e))?;
     let start = start_of(row);

@@ -100,24 +100,20 @@ pub fn rules_for_variant(variant: Option<&str>) -> Result<(Rules, bool), ImportE
         return Ok((Rules::Standard, false));
     };
     let key = name.trim().to_ascii_lowercase();
+    if key.is_empty() {
+        return Ok((Rules::Standard, false));
+    }
     for rules in Rules::ALL {
         for chess960 in [false, true] {
             if rules.pgn_name(chess960).eq_ignore_ascii_case(&key) {
                 return Ok((rules, chess960));
             }
         }
+        if let Some((_, chess960)) = rules.pgn_aliases().find(|(alias, _)| *alias == key) {
+            return Ok((rules, chess960));
+        }
     }
-    match key.as_str() {
-        "" | "chess" | "normal" | "from position" | "fromposition" => Ok((Rules::Standard, false)),
-        "chess 960"
-        | "960"
-        | "fischerandom"
-        | "fischer random"
-        | "fischer random chess"
-        | "chess960" => Ok((Rules::Standard, true)),
-        "bunker leap" | "king to bunker leap" => Ok((Rules::BunkerLeap, false)),
-        _ => Err(ImportError::UnknownVariant(name.to_owned())),
-    }
+    Err(ImportError::UnknownVariant(name.to_owned()))
 }
 
 fn start_of(raw: &RawGame, rules: Rules) -> Result<Start, ImportError> {

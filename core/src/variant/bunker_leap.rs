@@ -27,6 +27,11 @@ fn is_farthest_rook(pos: &Position, color: Color, king: Square, rook: Square) ->
 }
 
 impl RuleSet for BunkerLeap {
+    const KEY: &'static str = "bunker-leap";
+    const PGN_NAME: &'static str = "King to Bunker Leap";
+    const PGN_NAME_960: &'static str = "King to Bunker Leap";
+    const PGN_ALIASES: &'static [&'static str] = &["bunker leap"];
+
     fn castling_files(side: CastlingSide) -> (File, File) {
         match side {
             CastlingSide::KingSide => (File::G, File::F),

@@ -15,6 +15,10 @@ fn is_captive(pos: &Position, color: Color) -> bool {
 }
 
 impl RuleSet for CaptiveKings {
+    const KEY: &'static str = "captive-kings";
+    const PGN_NAME: &'static str = "Captive Kings";
+    const PGN_NAME_960: &'static str = "Captive Kings 960";
+
     /// Rule 1: a captive king is never in check.
     fn can_be_checked(pos: &Position, color: Color) -> bool {
         !is_captive(pos, color)

@@ -7,21 +7,26 @@
 //! dispatches to it. Nothing outside this module asks which rule set a game
 //! uses: it calls a hook.
 
-mod bunker_leap;
-mod captive_kings;
-pub(crate) mod prechess;
-mod standard;
-mod switching;
-mod teleporting_kings;
-
 use std::{fmt, str::FromStr};
 
 use shakmaty::{Bitboard, Board, ByColor, CastlingSide, Color, File, Rank, Square};
 
 use crate::{Move, MoveList, Outcome, Position, PositionError, StartKind};
 
-/// The hooks of the legality pipeline, with the common laws as defaults.
+/// The hooks of the legality pipeline, with the common laws as defaults,
+/// and the names of the rule set.
 pub(crate) trait RuleSet {
+    /// The key of the rule set in the API and the CLI (`teleporting-kings`).
+    const KEY: &'static str;
+    /// The PGN `Variant` tag of games from the usual array, and of games from
+    /// a Chess960 array.
+    const PGN_NAME: &'static str;
+    const PGN_NAME_960: &'static str;
+    /// Other `Variant` tags that name this rule set, lower case: from the
+    /// usual array, and from Chess960 arrays.
+    const PGN_ALIASES: &'static [&'static str] = &[];
+    const PGN_ALIASES_960: &'static [&'static str] = &[];
+
     /// Whether `color`'s king can be in check at all in this position.
     fn can_be_checked(_pos: &Position, _color: Color) -> bool {
         true
@@ -144,73 +149,81 @@ pub(crate) trait RuleSet {
     }
 }
 
-/// A rule set of RULES.md.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Rules {
-    /// Chess by the FIDE laws, from the usual array or a Chess960 array.
-    Standard,
-    /// Each king may teleport once per game.
-    TeleportingKings,
-    /// Two adjacent own units may exchange squares instead of a move.
-    Switching,
-    /// The kings start on each other's squares, immune to check until they
-    /// first move, and race to their own first rank.
-    CaptiveKings,
-    /// King to Bunker Leap: b/c and g/f castling and a once-per-game leap
-    /// along the first rank, from Shuffle and Pre-chess starts too.
-    BunkerLeap,
-}
+/// The rule sets, in the order of RULES.md: each a variant of [`Rules`] and
+/// the file whose type implements [`RuleSet`] for it. A new rule set is a
+/// file and a line here; the enum, [`Rules::ALL`], the names and the
+/// dispatch of every hook follow. (`$d` is a `$` for the inner macro.)
+macro_rules! rule_sets {
+    ($d:tt $($(#[$doc:meta])* $variant:ident => $module:ident::$ty:ident,)*) => {
+        $(mod $module;)*
 
-/// Calls `$method` of the rule set that `$rules` names.
-macro_rules! dispatch {
-    ($rules:expr, $method:ident($($arg:expr),*)) => {
-        match $rules {
-            Rules::Standard => <standard::Standard as RuleSet>::$method($($arg),*),
-            Rules::TeleportingKings => {
-                <teleporting_kings::TeleportingKings as RuleSet>::$method($($arg),*)
-            }
-            Rules::Switching => <switching::Switching as RuleSet>::$method($($arg),*),
-            Rules::CaptiveKings => <captive_kings::CaptiveKings as RuleSet>::$method($($arg),*),
-            Rules::BunkerLeap => <bunker_leap::BunkerLeap as RuleSet>::$method($($arg),*),
+        /// A rule set of RULES.md.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Rules {
+            $($(#[$doc])* $variant,)*
+        }
+
+        /// Calls `$method` of the rule set that `$rules` names.
+        macro_rules! dispatch {
+            ($d rules:expr, $d method:ident($d($d arg:expr),*)) => {
+                match $d rules {
+                    $(Rules::$variant => <$module::$ty as RuleSet>::$d method($d($d arg),*),)*
+                }
+            };
+        }
+
+        /// An associated constant of the rule set that `$rules` names.
+        macro_rules! constant {
+            ($d rules:expr, $d name:ident) => {
+                match $d rules {
+                    $(Rules::$variant => <$module::$ty as RuleSet>::$d name,)*
+                }
+            };
+        }
+
+        impl Rules {
+            /// Every rule set, in the order of RULES.md.
+            pub const ALL: [Rules; [$(Rules::$variant),*].len()] = [$(Rules::$variant),*];
         }
     };
 }
 
-impl Rules {
-    /// Every rule set, in the order of RULES.md.
-    pub const ALL: [Rules; 5] = [
-        Rules::Standard,
-        Rules::TeleportingKings,
-        Rules::Switching,
-        Rules::CaptiveKings,
-        Rules::BunkerLeap,
-    ];
+rule_sets! {$
+    /// Chess by the FIDE laws, from the usual array or a Chess960 array.
+    Standard => standard::Standard,
+    /// Each king may teleport once per game.
+    TeleportingKings => teleporting_kings::TeleportingKings,
+    /// Two adjacent own units may exchange squares instead of a move.
+    Switching => switching::Switching,
+    /// The kings start on each other's squares, immune to check until they
+    /// first move, and race to their own first rank.
+    CaptiveKings => captive_kings::CaptiveKings,
+    /// King to Bunker Leap: b/c and g/f castling and a once-per-game leap
+    /// along the first rank, from Shuffle and Pre-chess starts too.
+    BunkerLeap => bunker_leap::BunkerLeap,
+}
 
+impl Rules {
     /// The key of the rule set in the API and the CLI (`standard`).
     pub const fn key(self) -> &'static str {
-        match self {
-            Rules::Standard => "standard",
-            Rules::TeleportingKings => "teleporting-kings",
-            Rules::Switching => "switching",
-            Rules::CaptiveKings => "captive-kings",
-            Rules::BunkerLeap => "bunker-leap",
-        }
+        constant!(self, KEY)
     }
 
     /// The PGN `Variant` tag: `chess960` says whether the game started from a
     /// Chess960 array rather than the usual one.
     pub const fn pgn_name(self, chess960: bool) -> &'static str {
-        match (self, chess960) {
-            (Rules::Standard, false) => "Standard",
-            (Rules::Standard, true) => "Chess960",
-            (Rules::TeleportingKings, false) => "Teleporting Kings",
-            (Rules::TeleportingKings, true) => "Teleporting Kings 960",
-            (Rules::Switching, false) => "Switching",
-            (Rules::Switching, true) => "Switching 960",
-            (Rules::CaptiveKings, false) => "Captive Kings",
-            (Rules::CaptiveKings, true) => "Captive Kings 960",
-            (Rules::BunkerLeap, _) => "King to Bunker Leap",
+        if chess960 {
+            constant!(self, PGN_NAME_960)
+        } else {
+            constant!(self, PGN_NAME)
         }
+    }
+
+    /// Other `Variant` tags of the rule set, lower case, and whether they
+    /// name a Chess960 game.
+    pub fn pgn_aliases(self) -> impl Iterator<Item = (&'static str, bool)> {
+        let usual = constant!(self, PGN_ALIASES).iter().map(|a| (*a, false));
+        usual.chain(constant!(self, PGN_ALIASES_960).iter().map(|a| (*a, true)))
     }
 
     pub(crate) fn can_be_checked(self, pos: &Position, color: Color) -> bool {

@@ -10,6 +10,10 @@ use crate::{Move, MoveList, Position};
 pub(crate) struct Switching;
 
 impl RuleSet for Switching {
+    const KEY: &'static str = "switching";
+    const PGN_NAME: &'static str = "Switching";
+    const PGN_NAME_960: &'static str = "Switching 960";
+
     /// Every switch by rules 1, 2 (none in check) and 4 (each promotion
     /// choice a move); the pipeline tests that the king is safe after.
     fn add_extra_candidates(pos: &Position, _common: &MoveList, candidates: &mut MoveList) {

@@ -10,6 +10,10 @@ use crate::{Move, MoveList, Position, PositionError};
 pub(crate) struct TeleportingKings;
 
 impl RuleSet for TeleportingKings {
+    const KEY: &'static str = "teleporting-kings";
+    const PGN_NAME: &'static str = "Teleporting Kings";
+    const PGN_NAME_960: &'static str = "Teleporting Kings 960";
+
     /// Candidates by rules 1, 3 and 4; rule 2 (the square is not attacked
     /// once the king has left) is the pipeline's king-safety test.
     fn add_extra_candidates(pos: &Position, common: &MoveList, candidates: &mut MoveList) {

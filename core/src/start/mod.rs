@@ -3,9 +3,9 @@
 
 use shakmaty::{Bitboard, Board, ByColor, Color, File, Rank, Role, Square};
 
-use crate::{
-    FenError, Outcome, Position, Rules, WinReason, position::CastlingNotation, variant::prechess,
-};
+pub(crate) mod prechess;
+
+use crate::{FenError, Outcome, Position, Rules, WinReason, position::CastlingNotation};
 
 /// The number of Chess960 arrays.
 pub const CHESS960_COUNT: u16 = 960;
