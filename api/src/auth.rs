@@ -1,184 +1,19 @@
-//! Authentication: argon2 password hashes, HS256 JWTs whose every `jti` is
-//! on record (so any token can be revoked), scopes, and the [`Auth`]
-//! extractor that a handler asks for.
+//! Authentication of requests: the bearer token of the `Authorization`
+//! header, verified in one place ([`verified_claims`] for the middleware,
+//! the [`Auth`] extractor, which also asks the record whether the token was
+//! revoked, for handlers).
 
-use std::{fmt, future::Future, pin::Pin};
+use std::{future::Future, pin::Pin};
 
 use actix_web::{FromRequest, HttpRequest, dev::Payload, http::header, web};
-use argon2::{
-    Argon2,
-    password_hash::{PasswordHasher, PasswordVerifier, phc::PasswordHash},
+
+use crate::{
+    clock::Millis,
+    credentials::{Claims, Scope, TokenKind},
+    error::ApiError,
+    models::token,
+    state::AppState,
 };
-use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
-use rand::{Rng, distr::Alphanumeric};
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
-
-use crate::{app::AppState, clock::Millis, error::ApiError, models::token};
-
-pub const ISSUER: &str = "kingpost";
-pub const AUDIENCE: &str = "kingpost-api";
-
-/// What a token allows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-pub enum Scope {
-    /// Read games.
-    #[serde(rename = "game:read")]
-    GameRead,
-    /// Play moves and act in one's games.
-    #[serde(rename = "game:play")]
-    GamePlay,
-    /// Create, accept, decline and cancel challenges.
-    #[serde(rename = "challenge:write")]
-    ChallengeWrite,
-}
-
-impl Scope {
-    pub const ALL: [Scope; 3] = [Scope::GameRead, Scope::GamePlay, Scope::ChallengeWrite];
-
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Scope::GameRead => "game:read",
-            Scope::GamePlay => "game:play",
-            Scope::ChallengeWrite => "challenge:write",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Scope> {
-        Scope::ALL.into_iter().find(|scope| scope.as_str() == text)
-    }
-}
-
-/// Sessions come from signing in and may do everything, managing tokens
-/// included; personal tokens are for clients and bots, with chosen scopes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TokenKind {
-    Session,
-    Personal,
-}
-
-impl TokenKind {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            TokenKind::Session => "session",
-            TokenKind::Personal => "personal",
-        }
-    }
-}
-
-/// The claims of every kingpost JWT.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Claims {
-    pub sub: String,
-    pub iss: String,
-    pub aud: String,
-    /// Seconds since the epoch.
-    pub iat: i64,
-    pub exp: i64,
-    pub jti: String,
-    pub scopes: Vec<Scope>,
-    pub kind: TokenKind,
-}
-
-/// The signing key, from `KINGPOST_JWT_SECRET` or the database.
-#[derive(Clone)]
-pub struct JwtKeys {
-    encoding: EncodingKey,
-    decoding: DecodingKey,
-}
-
-impl fmt::Debug for JwtKeys {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("JwtKeys(<redacted>)")
-    }
-}
-
-impl JwtKeys {
-    pub fn from_secret(secret: &[u8]) -> Result<JwtKeys, String> {
-        // jsonwebtoken 12 panics on first use without a crypto provider;
-        // install ours before feature unification can leave none.
-        let _ = jsonwebtoken::crypto::rust_crypto::DEFAULT_PROVIDER.install_default();
-        Ok(JwtKeys {
-            encoding: EncodingKey::from_secret(secret).map_err(|e| format!("JWT secret: {e}"))?,
-            decoding: DecodingKey::from_secret(secret).map_err(|e| format!("JWT secret: {e}"))?,
-        })
-    }
-
-    pub fn sign(&self, claims: &Claims) -> Result<String, ApiError> {
-        jsonwebtoken::encode(&Header::new(Algorithm::HS256), claims, &self.encoding)
-            .map_err(|e| ApiError::Internal(format!("signing a token: {e}")))
-    }
-
-    /// Checks signature, algorithm (HS256 only), issuer, audience and the
-    /// times against `now`, the service's clock.
-    pub fn verify(&self, token: &str, now: Millis) -> Result<Claims, ApiError> {
-        let mut validation = Validation::new(Algorithm::HS256);
-        validation.set_issuer(&[ISSUER]);
-        validation.set_audience(&[AUDIENCE]);
-        validation.set_required_spec_claims(&["exp", "iat", "iss", "aud", "sub"]);
-        // Expiry is checked below against the service's clock, which tests move.
-        validation.validate_exp = false;
-        let claims = jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation)
-            .map_err(|e| ApiError::Unauthorized(format!("invalid token: {e}")))?
-            .claims;
-        let now_secs = now / 1000;
-        if claims.exp <= now_secs {
-            return Err(ApiError::Unauthorized("the token has expired".to_owned()));
-        }
-        if claims.iat > now_secs + 60 {
-            return Err(ApiError::Unauthorized(
-                "the token is not valid yet".to_owned(),
-            ));
-        }
-        Ok(claims)
-    }
-}
-
-/// A random identifier: 16 letters and digits (95 bits).
-pub fn new_id() -> String {
-    random_string(16)
-}
-
-/// A random secret: 43 letters and digits (256 bits).
-pub fn new_secret() -> String {
-    random_string(43)
-}
-
-fn random_string(len: usize) -> String {
-    rand::rng()
-        .sample_iter(Alphanumeric)
-        .take(len)
-        .map(char::from)
-        .collect()
-}
-
-/// The SHA-256 of a secret, hex: what is stored of refresh tokens.
-pub fn digest(secret: &str) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(secret.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// An argon2id hash of `password` with a fresh salt. Slow by design: call it
-/// off the async threads.
-pub fn hash_password(password: &str) -> Result<String, ApiError> {
-    Argon2::default()
-        .hash_password(password.as_bytes())
-        .map(|hash| hash.to_string())
-        .map_err(|e| ApiError::Internal(format!("hashing a password: {e}")))
-}
-
-/// Whether `password` matches `hash`. Slow by design.
-pub fn verify_password(password: &str, hash: &str) -> bool {
-    PasswordHash::new(hash).is_ok_and(|hash| {
-        Argon2::default()
-            .verify_password(password.as_bytes(), &hash)
-            .is_ok()
-    })
-}
 
 /// The authenticated caller of a request.
 #[derive(Clone, Debug)]

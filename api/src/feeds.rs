@@ -15,11 +15,11 @@ use std::{
 use tokio::sync::broadcast;
 
 use crate::{
-    app::AppState,
+    db::{DbPool, with_connection},
     domain::events::{self, EventView},
     error::ApiError,
     models::event,
-    notify::{account_signal, token_signal},
+    notify::{Hub, account_signal, token_signal},
 };
 
 /// What a feed tells its streams.
@@ -36,25 +36,30 @@ pub const BATCH: i64 = 100;
 /// How long a feed waits between looks at whether anyone still listens.
 const IDLE_CHECK: Duration = Duration::from_secs(15);
 
-/// The feeds of this instance, by account.
-#[derive(Debug, Default)]
+/// The feeds of this instance, by account. Clones share them.
+#[derive(Debug, Default, Clone)]
 pub struct Feeds {
-    by_account: Mutex<HashMap<String, broadcast::Sender<FeedItem>>>,
+    by_account: Arc<Mutex<HashMap<String, broadcast::Sender<FeedItem>>>>,
 }
 
 impl Feeds {
     /// Listens to `account`'s feed, starting it if no stream of the account
     /// is open. Listening begins before the caller reads what it missed, so
     /// that nothing falls between the two.
-    pub fn listen(&self, state: &Arc<AppState>, account: &str) -> broadcast::Receiver<FeedItem> {
+    pub fn listen(&self, hub: &Hub, pool: &DbPool, account: &str) -> broadcast::Receiver<FeedItem> {
         let mut feeds = self.by_account.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(sender) = feeds.get(account) {
             return sender.subscribe();
         }
         let (sender, receiver) = broadcast::channel(64);
         feeds.insert(account.to_owned(), sender.clone());
-        let (state, account) = (state.clone(), account.to_owned());
-        actix_web::rt::spawn(async move { run(state, account, sender).await });
+        let feed = Feed {
+            feeds: self.clone(),
+            hub: hub.clone(),
+            pool: pool.clone(),
+            account: account.to_owned(),
+        };
+        actix_web::rt::spawn(async move { feed.run(sender).await });
         receiver
     }
 
@@ -75,63 +80,63 @@ impl Feeds {
     }
 }
 
-/// Reads the account's new events on each of its signals and sends them on.
-async fn run(state: Arc<AppState>, account: String, sender: broadcast::Sender<FeedItem>) {
-    // Watching before the first read: no event falls between.
-    let mut events_watch = state.hub.watch(&account_signal(&account));
-    let mut tokens_watch = state.hub.watch(&token_signal(&account));
-    let me = account.clone();
-    let mut last = match state.db(move |conn| Ok(event::last_id(conn, &me)?)).await {
-        Ok(last) => last,
-        Err(error) => {
-            // Its streams end (the feed closes) and their clients reconnect.
-            tracing::warn!(%error, "an event feed could not start");
-            state.feeds.forget(&account);
-            return;
-        }
-    };
-    loop {
-        let heard = tokio::select! {
-            events = events_watch.changed(IDLE_CHECK) => events.then_some(Heard::Events),
-            tokens = tokens_watch.changed(IDLE_CHECK) => tokens.then_some(Heard::Tokens),
-        };
-        match heard {
-            Some(Heard::Tokens) => {
-                let _ = sender.send(FeedItem::TokensChanged);
-            }
-            Some(Heard::Events) => match read_since(&state, &account, last).await {
-                Ok(events) => {
-                    for batch in events {
-                        last = batch.last().map_or(last, |e| e.id);
-                        let _ = sender.send(FeedItem::Events(Arc::new(batch)));
-                    }
+/// A running feed: what it reads from and whom it serves.
+struct Feed {
+    feeds: Feeds,
+    hub: Hub,
+    pool: DbPool,
+    account: String,
+}
+
+impl Feed {
+    /// Reads the account's new events on each of its signals and sends them on.
+    async fn run(self, sender: broadcast::Sender<FeedItem>) {
+        let account = &self.account;
+        // Watching before the first read: no event falls between.
+        let mut events_watch = self.hub.watch(&account_signal(account));
+        let mut tokens_watch = self.hub.watch(&token_signal(account));
+        let me = account.clone();
+        let mut last =
+            match with_connection(&self.pool, move |conn| Ok(event::last_id(conn, &me)?)).await {
+                Ok(last) => last,
+                Err(error) => {
+                    // Its streams end (the feed closes) and their clients reconnect.
+                    tracing::warn!(%error, "an event feed could not start");
+                    self.feeds.forget(account);
+                    return;
                 }
-                // The streams read it all again the next time.
-                Err(error) => tracing::warn!(%error, "an event feed could not read"),
-            },
-            None => {}
-        }
-        if state.feeds.close_if_unheard(&account, &sender) {
-            return;
+            };
+        loop {
+            let heard = tokio::select! {
+                events = events_watch.changed(IDLE_CHECK) => events.then_some(Heard::Events),
+                tokens = tokens_watch.changed(IDLE_CHECK) => tokens.then_some(Heard::Tokens),
+            };
+            match heard {
+                Some(Heard::Tokens) => {
+                    let _ = sender.send(FeedItem::TokensChanged);
+                }
+                Some(Heard::Events) => match self.read_since(last).await {
+                    Ok(events) => {
+                        for batch in events {
+                            last = batch.last().map_or(last, |e| e.id);
+                            let _ = sender.send(FeedItem::Events(Arc::new(batch)));
+                        }
+                    }
+                    // The streams read it all again the next time.
+                    Err(error) => tracing::warn!(%error, "an event feed could not read"),
+                },
+                None => {}
+            }
+            if self.feeds.close_if_unheard(account, &sender) {
+                return;
+            }
         }
     }
-}
 
-/// Which of a feed's signals was heard.
-enum Heard {
-    Events,
-    Tokens,
-}
-
-/// Every event of `account` after `after`, in batches.
-async fn read_since(
-    state: &AppState,
-    account: &str,
-    after: i64,
-) -> Result<Vec<Vec<EventView>>, ApiError> {
-    let account = account.to_owned();
-    state
-        .db(move |conn| {
+    /// Every event of the account after `after`, in batches.
+    async fn read_since(&self, after: i64) -> Result<Vec<Vec<EventView>>, ApiError> {
+        let account = self.account.clone();
+        with_connection(&self.pool, move |conn| {
             let mut batches = Vec::new();
             let mut after = after;
             loop {
@@ -147,4 +152,11 @@ async fn read_since(
             }
         })
         .await
+    }
+}
+
+/// Which of a feed's signals was heard.
+enum Heard {
+    Events,
+    Tokens,
 }

@@ -3,14 +3,14 @@
 
 pub mod app;
 pub mod auth;
+pub mod budgets;
 pub mod clock;
-pub mod conventions;
+pub mod credentials;
 pub mod db;
 pub mod domain;
 pub mod error;
 pub mod feeds;
-pub mod idempotency;
-pub mod limits;
+pub mod middleware;
 pub mod models;
 pub mod notify;
 pub mod openapi;
@@ -18,4 +18,5 @@ pub mod passwords;
 pub mod routes;
 pub mod secret;
 pub mod server;
+pub mod state;
 pub mod views;

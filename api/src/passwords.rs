@@ -12,7 +12,7 @@ use std::sync::{
 
 use tokio::sync::oneshot;
 
-use crate::{auth, error::ApiError, secret::Secret};
+use crate::{credentials, error::ApiError, secret::Secret};
 
 type Job = Box<dyn FnOnce() + Send>;
 
@@ -58,10 +58,10 @@ async fn run<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Re
 
 /// An argon2id hash of `password` with a fresh salt.
 pub async fn hash(password: Secret) -> Result<String, ApiError> {
-    run(move || auth::hash_password(password.expose())).await?
+    run(move || credentials::hash_password(password.expose())).await?
 }
 
 /// Whether `password` matches `hash`.
 pub async fn verify(password: Secret, hash: String) -> Result<bool, ApiError> {
-    run(move || auth::verify_password(password.expose(), &hash)).await
+    run(move || credentials::verify_password(password.expose(), &hash)).await
 }

@@ -7,16 +7,17 @@ use actix_web::{HttpServer, web};
 use tracing_subscriber::{EnvFilter, fmt::format::FmtSpan};
 
 use crate::{
-    app::{self, AppState},
-    auth::{JwtKeys, new_secret},
+    app,
+    budgets::{self, HeldSlots, Limiter, RateLimits},
     clock::SystemClock,
+    credentials::{JwtKeys, new_secret},
     db::{self, Backend, DbPool},
     domain::{game, webhooks},
     error::ApiError,
-    limits::{self, HeldSlots, Limiter, RateLimits},
     models::setting,
     notify::Hub,
     secret::Secret,
+    state::AppState,
 };
 
 /// The SQLite file used when no database URL is given.
@@ -190,7 +191,7 @@ pub fn serve(options: ServeOptions) -> Result<(), String> {
         hub.listen_to_postgres(database_url.to_owned());
     }
     keep_allocations_from_piling_up();
-    let descriptors = limits::raise_descriptor_limit();
+    let descriptors = budgets::raise_descriptor_limit();
     let held = Arc::new(HeldSlots::for_descriptor_limit(descriptors));
     tracing::info!(
         descriptors,

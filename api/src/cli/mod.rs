@@ -5,7 +5,7 @@ mod pgn;
 mod service;
 
 use clap::{Args, Parser, Subcommand};
-use kingpost_api::{limits::RateLimits, secret::Secret, server};
+use kingpost_api::{budgets::RateLimits, secret::Secret, server};
 use kingpost_core::{Position, Rules, Start};
 
 #[derive(Debug, Parser)]

@@ -28,6 +28,20 @@ impl std::fmt::Debug for DbConnection {
 }
 
 pub type DbPool = Pool<Manager>;
+
+/// Runs `f` with a connection of `pool` on a blocking thread.
+pub async fn with_connection<T, F>(pool: &DbPool, f: F) -> Result<T, crate::error::ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(&mut DbConnection) -> Result<T, crate::error::ApiError> + Send + 'static,
+{
+    let pool = pool.clone();
+    actix_web::web::block(move || {
+        let mut conn = pool.get()?;
+        f(&mut conn)
+    })
+    .await?
+}
 pub type PooledDb = PooledConnection<Manager>;
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/sqlite");

@@ -7,8 +7,8 @@ use serde_json::json;
 use utoipa::ToSchema;
 
 use crate::{
-    auth::new_id,
     clock::{Millis, rfc3339},
+    credentials::new_id,
     db::{DbConnection, write_transaction},
     domain::{
         events::{self, EventKind},

@@ -7,8 +7,8 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::{
-    auth::new_id,
     clock::{DAY, Millis, rfc3339},
+    credentials::new_id,
     db::DbConnection,
     error::ApiError,
     models::event::{self, DeliveryRow, EventRow, NewEvent},

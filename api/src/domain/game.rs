@@ -568,7 +568,7 @@ pub fn sweep(conn: &mut DbConnection, outbox: &mut Outbox, now: Millis) -> Resul
     })?;
     warn_of_deadlines(conn, outbox, now)?;
     crate::models::event::prune(conn, now - events::RETENTION)?;
-    crate::models::idempotency::prune(conn, now - crate::idempotency::KEPT_FOR)?;
+    crate::models::idempotency::prune(conn, now - crate::models::idempotency::KEPT_FOR)?;
     Ok(ended)
 }
 

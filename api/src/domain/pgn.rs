@@ -15,8 +15,8 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::{
-    auth::{digest, new_id},
     clock::{Millis, rfc3339},
+    credentials::{digest, new_id},
     db::{DbConnection, write_transaction},
     domain::game::{core_start, find_game, start_of, stored_start, variant_name},
     error::ApiError,

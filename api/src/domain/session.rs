@@ -4,8 +4,10 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::{
-    auth::{AUDIENCE, Claims, ISSUER, JwtKeys, Scope, TokenKind, digest, new_id, new_secret},
     clock::{DAY, MINUTE, Millis},
+    credentials::{
+        AUDIENCE, Claims, ISSUER, JwtKeys, Scope, TokenKind, digest, new_id, new_secret,
+    },
     db::{DbConnection, write_transaction},
     error::ApiError,
     models::token::{self, RefreshToken, Token},

@@ -10,8 +10,8 @@ use sha2::Sha256;
 use utoipa::ToSchema;
 
 use crate::{
-    auth::new_id,
     clock::{DAY, HOUR, Millis, SECOND, rfc3339},
+    credentials::new_id,
     db::DbConnection,
     domain::{
         events::{EventKind, EventView},

@@ -2,7 +2,13 @@
 
 use diesel::prelude::*;
 
-use crate::db::{DbConnection, schema::idempotency_keys};
+use crate::{
+    clock::{DAY, Millis},
+    db::{DbConnection, schema::idempotency_keys},
+};
+
+/// How long a key and its first answer are kept.
+pub const KEPT_FOR: Millis = DAY;
 
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = idempotency_keys)]

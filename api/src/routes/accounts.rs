@@ -5,15 +5,16 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::{
-    app::AppState,
-    auth::{Auth, new_id},
+    auth::Auth,
     clock::rfc3339,
+    credentials::new_id,
     db::write_transaction,
     domain::vacation::{self, VacationView},
     error::{ApiError, Problem},
     models::account::{self, Account, username_key},
     passwords,
     secret::Secret,
+    state::AppState,
 };
 
 /// A new account.
@@ -233,7 +234,7 @@ pub async fn start_vacation(
     state: web::Data<AppState>,
     auth: Auth,
 ) -> Result<web::Json<VacationView>, ApiError> {
-    auth.require(crate::auth::Scope::GamePlay)?;
+    auth.require(crate::credentials::Scope::GamePlay)?;
     vacation_change(state, auth, vacation::start).await
 }
 
@@ -252,7 +253,7 @@ pub async fn end_vacation(
     state: web::Data<AppState>,
     auth: Auth,
 ) -> Result<web::Json<VacationView>, ApiError> {
-    auth.require(crate::auth::Scope::GamePlay)?;
+    auth.require(crate::credentials::Scope::GamePlay)?;
     vacation_change(state, auth, |conn, account, now| {
         vacation::settle(conn, account, now, true)
     })

@@ -5,12 +5,12 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::{
-    app::AppState,
-    auth::{Auth, Scope},
+    auth::Auth,
+    credentials::Scope,
     domain::challenge::{self, ChallengeView, CreateChallengeRequest},
     error::{ApiError, Problem},
     models::challenge as rows,
-    routes::games,
+    state::AppState,
     views::GameView,
 };
 
@@ -135,7 +135,7 @@ pub async fn accept_challenge(
     let game_id = state
         .write(move |conn, outbox| challenge::accept(conn, outbox, now, &id, &auth.account_id))
         .await?;
-    let view = games::read_view(&state, game_id, now).await?;
+    let view = state.game_view(game_id, now).await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/api/v1/games/{}", view.state.id)))
         .json(view))

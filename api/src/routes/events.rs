@@ -15,17 +15,18 @@ use tokio::sync::broadcast;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::{
-    app::AppState,
-    auth::{Auth, Scope},
+    auth::Auth,
+    budgets::HeldSlot,
     clock::Millis,
+    credentials::Scope,
     domain::{
         events::{self, EventView},
         webhooks::{self, CreateWebhookRequest, DeliveryView, WebhookView},
     },
     error::{ApiError, Problem},
     feeds::{self, FeedItem},
-    limits::HeldSlot,
     models::{event, token},
+    state::AppState,
     views::EventStreamText,
 };
 
@@ -210,7 +211,7 @@ pub async fn stream_events(
     // Listening before reading, so that nothing falls between the two.
     let feed = state
         .feeds
-        .listen(&state.clone().into_inner(), &auth.account_id);
+        .listen(&state.hub, &state.pool, &auth.account_id);
     let account = auth.account_id.clone();
     let after = match resume {
         Some(id) => id,

@@ -12,9 +12,9 @@ use utoipa::{IntoParams, ToSchema};
 use std::time::{Duration, Instant};
 
 use crate::{
-    app::AppState,
-    auth::{Auth, Scope},
-    clock::{Millis, rfc3339},
+    auth::Auth,
+    clock::rfc3339,
+    credentials::Scope,
     domain::{
         conditionals::{self, Conditionals},
         game::{self, Action, Play, position_of, variant_name},
@@ -23,6 +23,7 @@ use crate::{
     error::{ApiError, Problem},
     models::game::{self as rows, GameRow, Listing},
     notify::game_signal,
+    state::AppState,
     views::{GameStatus, GameView, MoveAnswer, PlayerView, Side, StartSpec},
 };
 
@@ -314,7 +315,7 @@ pub async fn get_game(
     loop {
         // Boxed: the read's state is then no part of the poll's future, which
         // stays small for as long as it is held.
-        let view = Box::pin(read_view(&state, id.clone(), state.clock.now())).await?;
+        let view = Box::pin(state.game_view(id.clone(), state.clock.now())).await?;
         let etag = game::etag(&view.state);
         if !if_none_match(&req, &etag) {
             return Ok(with_etag(view));
@@ -395,25 +396,6 @@ async fn act(
         )
         .await?;
     Ok(with_etag(view))
-}
-
-/// The game as clients read it. Read outside the writers' turn (SQLite has
-/// one writer at a time): only a game due to be lost on time needs a write.
-pub async fn read_view(
-    state: &AppState,
-    game_id: String,
-    now: Millis,
-) -> Result<GameView, ApiError> {
-    let id = game_id.clone();
-    if let Some(view) = state
-        .db(move |conn| game::view_unless_due(conn, &id, now))
-        .await?
-    {
-        return Ok(view);
-    }
-    state
-        .write(move |conn, outbox| game::view(conn, outbox, &game_id, now))
-        .await
 }
 
 /// Resign: the opponent wins.

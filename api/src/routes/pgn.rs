@@ -12,19 +12,18 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::{
-    app::AppState,
     auth::Auth,
     clock::{DAY, Millis},
     domain::pgn::{self, ArchiveFormat, ArchivedGame, GameReport, Imported},
     error::{ApiError, Problem},
+    middleware::IMPORT_LIMIT,
     models::{account, game::ArchiveFilter},
+    state::AppState,
     views::PgnText,
 };
 
 pub const PGN: &str = "application/x-chess-pgn";
 pub const NDJSON: &str = "application/x-ndjson";
-/// The largest PGN body an import reads.
-pub const IMPORT_LIMIT: usize = 8 * 1024 * 1024;
 /// The most games one import request holds.
 pub const IMPORT_GAMES: usize = 10_000;
 /// Games stored in one write transaction of an HTTP import: a few

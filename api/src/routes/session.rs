@@ -5,13 +5,13 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::{
-    app::AppState,
+    budgets::refusal,
     domain::session::{self, TokenResponse},
     error::{ApiError, Problem},
-    limits::refusal,
     models::account,
     passwords,
     secret::Secret,
+    state::AppState,
 };
 
 /// The OAuth 2 password grant.

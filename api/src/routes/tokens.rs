@@ -5,13 +5,14 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::{
-    app::AppState,
-    auth::{Auth, Scope, TokenKind},
+    auth::Auth,
     clock::{DAY, rfc3339},
+    credentials::{Scope, TokenKind},
     domain::session::{JwtSpec, issue_jwt},
     error::{ApiError, Problem},
     models::token::{self, Token},
     notify::token_signal,
+    state::AppState,
 };
 
 /// A personal access token to create.

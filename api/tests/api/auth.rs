@@ -5,8 +5,8 @@ use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use kingpost_api::{
     app::openapi_document,
-    auth::{Claims, Scope},
     clock::MINUTE,
+    credentials::{Claims, Scope},
 };
 use serde_json::{Value, json};
 

@@ -152,7 +152,7 @@ async fn a_vacation_changes_the_etag_and_wakes_long_polls(db: Db) {
 // A database out of connections is a passing state, not a fault: `503`
 // with `Retry-After`, never a `500`, and the request changed nothing.
 async fn a_full_pool_is_a_503_that_changes_nothing(db: Db) {
-    use kingpost_api::{db::PoolSettings, limits::RateLimits, server};
+    use kingpost_api::{budgets::RateLimits, db::PoolSettings, server};
 
     let settings = PoolSettings {
         max_size: 2,

@@ -613,7 +613,7 @@ fn redirecting_to(target: &str) -> String {
 // redirect is never followed. The account sees a status or `refused`, not
 // the error of a connection it could use to scan ports.
 async fn webhooks_reach_public_addresses_only(db: Db) {
-    use kingpost_api::{db::schema::webhooks as table, limits::RateLimits, server};
+    use kingpost_api::{budgets::RateLimits, db::schema::webhooks as table, server};
 
     let clock = clock();
     let pool = server::open_database(&db.url()).unwrap();
@@ -776,7 +776,7 @@ async fn a_slow_webhook_delays_only_its_own(db: Db) {
 // a 503. A closed stream gives its place back. Many streams of one account
 // all get each event.
 async fn held_requests_are_capped(db: Db) {
-    use kingpost_api::limits::{HELD_PER_ACCOUNT, HELD_PER_ADDRESS, HeldSlots, RateLimits};
+    use kingpost_api::budgets::{HELD_PER_ACCOUNT, HELD_PER_ADDRESS, HeldSlots, RateLimits};
 
     let pool = kingpost_api::server::open_database(&db.url()).unwrap();
     let mut small =

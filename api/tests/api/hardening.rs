@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use kingpost_api::limits::{Quota, RateLimits};
+use kingpost_api::budgets::{Quota, RateLimits};
 use serde_json::json;
 
 use crate::support::{Db, PASSWORD, clock, get, init, post, sign_up, state, state_with_limits};
@@ -431,8 +431,8 @@ async fn every_change_refused_to_the_wrong_caller(db: Db) {
 // runs, and its answer is the one replayed from then on.
 async fn an_abandoned_idempotency_key_frees_itself(db: Db) {
     use kingpost_api::{
-        auth::digest,
         clock::{Clock, SECOND},
+        credentials::digest,
         models::idempotency,
     };
 

@@ -151,7 +151,7 @@ async fn imports_take_turns(db: Db) {
     let busy = import(&alice, one_game.clone()).send(&app).await;
     busy.assert_problem(429, "rate_limited");
     assert!(busy.headers.get("retry-after").is_some());
-    let others: Vec<_> = (1..kingpost_api::limits::IMPORTS_AT_ONCE)
+    let others: Vec<_> = (1..kingpost_api::budgets::IMPORTS_AT_ONCE)
         .map(|n| {
             shared
                 .import_slots

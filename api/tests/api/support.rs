@@ -15,12 +15,13 @@ use actix_web::{
 };
 use diesel::{Connection, PgConnection, RunQueryDsl};
 use kingpost_api::{
-    app::{self, AppState},
-    auth::{JwtKeys, new_id},
+    app,
+    budgets::{HeldSlots, Limiter, RateLimits},
     clock::ManualClock,
-    limits::{HeldSlots, Limiter, RateLimits},
+    credentials::{JwtKeys, new_id},
     notify::Hub,
     server,
+    state::AppState,
 };
 use serde_json::{Value, json};
 

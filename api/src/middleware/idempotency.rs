@@ -17,16 +17,9 @@ use actix_web::{
 use futures_util::StreamExt;
 
 use crate::{
-    app::AppState,
-    auth::digest,
-    clock::{DAY, MINUTE},
-    error::ApiError,
-    models::idempotency,
-    routes::pgn::IMPORT_LIMIT,
+    auth::verified_claims, clock::MINUTE, credentials::digest, error::ApiError,
+    middleware::IMPORT_LIMIT, models::idempotency, state::AppState,
 };
-
-/// How long a key is kept.
-pub const KEPT_FOR: i64 = DAY;
 /// How long a request with a key may run before the key is taken to be
 /// abandoned (its instance died) and a retry may claim it again.
 pub const IN_FLIGHT_LEASE: i64 = MINUTE;
@@ -74,7 +67,7 @@ pub async fn idempotent<B: MessageBody + 'static>(
             return refuse(req, error);
         }
     };
-    let scope = match crate::auth::verified_claims(req.headers(), &state) {
+    let scope = match verified_claims(req.headers(), &state) {
         Some(claims) => format!("account:{}", claims.sub),
         None => format!(
             "ip:{}",

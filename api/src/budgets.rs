@@ -1,8 +1,9 @@
-//! Rate limits: every client address and every account gets a budget of
+//! Budgets: every client address and every account gets a budget of
 //! requests per minute, signing in and registering a much smaller one, and
-//! a username that keeps failing to sign in is locked for a while. Budgets
-//! are counted by each instance in memory: behind a load balancer with N
-//! instances, a client can spend up to N times the budget.
+//! a username that keeps failing to sign in is locked for a while; the caps
+//! on imports and held requests. Counted by each instance in memory: behind
+//! a load balancer with N instances, a client can spend up to N times the
+//! budget. The middleware that spends them is `middleware::limits`.
 
 use std::{
     collections::HashMap,
@@ -10,16 +11,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use actix_web::{
-    ResponseError,
-    body::{EitherBody, MessageBody},
-    dev::{ServiceRequest, ServiceResponse},
-    http::{Method, header::HeaderValue},
-    middleware::Next,
-    web,
-};
-
-use crate::{app::AppState, error::ApiError};
+use crate::error::ApiError;
 
 /// A budget: so many requests per window.
 #[derive(Debug, Clone, Copy)]
@@ -144,7 +136,7 @@ impl Limiter {
     }
 }
 
-fn seconds(duration: Duration) -> u64 {
+pub(crate) fn seconds(duration: Duration) -> u64 {
     duration.as_secs() + u64::from(duration.subsec_nanos() > 0)
 }
 
@@ -158,82 +150,6 @@ pub fn refusal(standing: Standing, what: &str) -> ApiError {
             seconds(standing.reset)
         ),
     }
-}
-
-fn set_headers(headers: &mut actix_web::http::header::HeaderMap, standing: Standing) {
-    for (name, value) in [
-        ("ratelimit-limit", standing.limit.to_string()),
-        ("ratelimit-remaining", standing.remaining.to_string()),
-        ("ratelimit-reset", seconds(standing.reset).to_string()),
-    ] {
-        if let Ok(value) = HeaderValue::from_str(&value) {
-            headers.insert(
-                actix_web::http::header::HeaderName::from_static(name),
-                value,
-            );
-        }
-    }
-}
-
-/// Spends the request from the budgets it falls under; answers 429 with
-/// `Retry-After` when one is spent, and tells the tightest budget in
-/// `RateLimit-*` headers either way.
-pub async fn limit_requests(
-    req: ServiceRequest,
-    next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
-    let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
-        return next
-            .call(req)
-            .await
-            .map(ServiceResponse::map_into_left_body);
-    };
-    if !req.path().starts_with("/api/") || req.method() == Method::OPTIONS {
-        return next
-            .call(req)
-            .await
-            .map(ServiceResponse::map_into_left_body);
-    }
-    let limits = state.limits;
-    let address = state.client_address(req.peer_addr(), req.headers());
-    let mut budgets = vec![(
-        format!("ip:{address}"),
-        limits.per_address,
-        "requests from this address",
-    )];
-    let signing_in = req.method() == Method::POST
-        && matches!(req.path(), "/api/v1/auth/token" | "/api/v1/accounts");
-    if signing_in {
-        budgets.push((
-            format!("sign-in:{address}"),
-            limits.sign_in,
-            "sign-ins and registrations",
-        ));
-    }
-    if let Some(claims) = crate::auth::verified_claims(req.headers(), &state) {
-        budgets.push((
-            format!("account:{}", claims.sub),
-            limits.per_account,
-            "requests for this account",
-        ));
-    }
-    let mut tightest: Option<Standing> = None;
-    for (key, quota, what) in budgets {
-        let standing = state.limiter.spend(&key, quota);
-        if !standing.allowed {
-            let mut response = refusal(standing, what).error_response();
-            set_headers(response.headers_mut(), standing);
-            return Ok(req.into_response(response).map_into_right_body());
-        }
-        if tightest.is_none_or(|t| standing.remaining < t.remaining) {
-            tightest = Some(standing);
-        }
-    }
-    let mut response = next.call(req).await?;
-    if let Some(standing) = tightest {
-        set_headers(response.headers_mut(), standing);
-    }
-    Ok(response.map_into_left_body())
 }
 
 /// How many imports may run at once on this instance: one per account,

@@ -1,0 +1,93 @@
+//! Spends each API request from the budgets it falls under (see
+//! `budgets`).
+
+use actix_web::{
+    ResponseError,
+    body::{EitherBody, MessageBody},
+    dev::{ServiceRequest, ServiceResponse},
+    http::{Method, header::HeaderValue},
+    middleware::Next,
+    web,
+};
+
+use crate::{
+    auth::verified_claims,
+    budgets::{Standing, refusal, seconds},
+    state::AppState,
+};
+
+fn set_headers(headers: &mut actix_web::http::header::HeaderMap, standing: Standing) {
+    for (name, value) in [
+        ("ratelimit-limit", standing.limit.to_string()),
+        ("ratelimit-remaining", standing.remaining.to_string()),
+        ("ratelimit-reset", seconds(standing.reset).to_string()),
+    ] {
+        if let Ok(value) = HeaderValue::from_str(&value) {
+            headers.insert(
+                actix_web::http::header::HeaderName::from_static(name),
+                value,
+            );
+        }
+    }
+}
+
+/// Spends the request from the budgets it falls under; answers 429 with
+/// `Retry-After` when one is spent, and tells the tightest budget in
+/// `RateLimit-*` headers either way.
+pub async fn limit_requests(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
+    let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
+        return next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_left_body);
+    };
+    if !req.path().starts_with("/api/") || req.method() == Method::OPTIONS {
+        return next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_left_body);
+    }
+    let limits = state.limits;
+    let address = state.client_address(req.peer_addr(), req.headers());
+    let mut budgets = vec![(
+        format!("ip:{address}"),
+        limits.per_address,
+        "requests from this address",
+    )];
+    let signing_in = req.method() == Method::POST
+        && matches!(req.path(), "/api/v1/auth/token" | "/api/v1/accounts");
+    if signing_in {
+        budgets.push((
+            format!("sign-in:{address}"),
+            limits.sign_in,
+            "sign-ins and registrations",
+        ));
+    }
+    if let Some(claims) = verified_claims(req.headers(), &state) {
+        budgets.push((
+            format!("account:{}", claims.sub),
+            limits.per_account,
+            "requests for this account",
+        ));
+    }
+    let mut tightest: Option<Standing> = None;
+    for (key, quota, what) in budgets {
+        let standing = state.limiter.spend(&key, quota);
+        if !standing.allowed {
+            let mut response = refusal(standing, what).error_response();
+            set_headers(response.headers_mut(), standing);
+            return Ok(req.into_response(response).map_into_right_body());
+        }
+        if tightest.is_none_or(|t| standing.remaining < t.remaining) {
+            tightest = Some(standing);
+        }
+    }
+    let mut response = next.call(req).await?;
+    if let Some(standing) = tightest {
+        set_headers(response.headers_mut(), standing);
+    }
+    Ok(response.map_into_left_body())
+}

@@ -1,0 +1,119 @@
+//! The service's layers point one way (ARCHITECTURE.md): each module of
+//! `api/src` imports only modules of lower layers, and its own. A check
+//! over `crate::` paths and `use crate::{...}` lists, which is all the code
+//! uses to name its own modules.
+
+use std::{collections::BTreeSet, fs, path::Path};
+
+/// The layers, lowest first. Every top-level module of the crate is in one.
+const LAYERS: &[&[&str]] = &[
+    &["clock", "error", "secret", "views"],
+    &["db", "openapi", "budgets", "credentials"],
+    &["notify", "passwords", "models"],
+    &["domain"],
+    &["feeds"],
+    &["state"],
+    &["auth"],
+    &["middleware"],
+    &["routes"],
+    &["app"],
+    &["server", "cli", "main", "lib"],
+];
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|layer| layer.contains(&module))
+}
+
+/// The crate's own modules that `source` names at the top level.
+fn imports(source: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let ident = |text: &str| {
+        text.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect::<String>()
+    };
+    for (at, _) in source.match_indices("crate::") {
+        let rest = &source[at + "crate::".len()..];
+        if let Some(list) = rest.strip_prefix('{') {
+            // `use crate::{a::b, c, d::{e, f}}`: the names at depth 0.
+            let mut depth = 0;
+            let mut start = true;
+            for (i, c) in list.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => start = true,
+                    c if start && (c.is_ascii_alphabetic() || c == '_') => {
+                        found.insert(ident(&list[i..]));
+                        start = false;
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            found.insert(ident(rest));
+        }
+    }
+    found.remove("self");
+    found
+}
+
+/// Every `.rs` file under `dir`, with the top-level module it belongs to.
+fn sources(dir: &Path, top: Option<&str>, out: &mut Vec<(String, String, String)>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_str().unwrap().to_owned();
+        if path.is_dir() {
+            sources(&path, Some(top.unwrap_or(&name)), out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let module = top.unwrap_or(&name).to_owned();
+            let text = fs::read_to_string(&path).unwrap();
+            out.push((path.display().to_string(), module, text));
+        }
+    }
+}
+
+#[test]
+fn every_module_imports_only_lower_layers() {
+    let mut files = Vec::new();
+    sources(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        None,
+        &mut files,
+    );
+    assert!(files.len() > 40, "the sources were found");
+    let mut wrong = Vec::new();
+    for (path, module, text) in &files {
+        let Some(own) = layer_of(module) else {
+            wrong.push(format!(
+                "{path}: module `{module}` has no layer in this test"
+            ));
+            continue;
+        };
+        for import in imports(text) {
+            if import == *module {
+                continue;
+            }
+            match layer_of(&import) {
+                Some(layer) if layer < own => {}
+                Some(_) => wrong.push(format!(
+                    "{path}: `{module}` imports `{import}`, not below it"
+                )),
+                None => wrong.push(format!("{path}: imports `{import}`, which has no layer")),
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports against the layering:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_import_reader_reads_use_lists() {
+    let text = "use crate::{a::b, c, d::{e, f}};\nfn x() { crate::g::h(); }";
+    let found: Vec<String> = imports(text).into_iter().collect();
+    assert_eq!(found, ["a", "c", "d", "g"]);
+}
