@@ -71,7 +71,7 @@ fn seed(conn: &mut DbConnection, from: usize, to: usize, samples: &[(Moves, Stri
                         initial_key: initial.repetition_key() as i64,
                         current_fen: fen.clone(),
                         ply: sample_moves.len() as i32,
-                        status: "finished".into(),
+                        status: kingpost_api::views::GameStatus::Finished,
                         result: Some("1/2-1/2".into()),
                         termination: Some("agreement".into()),
                         white_id: Some("alice".into()),

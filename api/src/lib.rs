@@ -19,4 +19,5 @@ pub mod routes;
 pub mod secret;
 pub mod server;
 pub mod state;
+mod stored;
 pub mod views;

@@ -4,6 +4,8 @@ use kingpost_core::{Move, MoveKind, MoveList, Position};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::stored::text_enum;
+
 /// Where a game begins (RULES.md, starts).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -26,6 +28,32 @@ pub enum StartSpec {
     Prechess {},
     /// Any legal position of the rule set, as extended FEN.
     Fen { fen: String },
+}
+
+text_enum! {
+    /// The colour the challenger asks for.
+    #[derive(Default, Serialize, Deserialize, ToSchema)]
+    #[serde(rename_all = "snake_case")]
+    pub enum ColorChoice ("colour choice") {
+        White = "white",
+        Black = "black",
+        #[default]
+        Random = "random",
+    }
+}
+
+text_enum! {
+    /// Where a challenge stands.
+    #[derive(Serialize, ToSchema)]
+    #[serde(rename_all = "snake_case")]
+    pub enum ChallengeStatus ("challenge status") {
+        /// Waiting for its opponent (or anyone).
+        Open = "open",
+        /// A game was started from it.
+        Accepted = "accepted",
+        Declined = "declined",
+        Cancelled = "cancelled",
+    }
 }
 
 /// A player of a game or a challenge.
@@ -160,15 +188,18 @@ pub struct CastlingView {
     pub rook_to: String,
 }
 
-/// Whether the game is under way, over, or aborted (counting for nothing).
-#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum GameStatus {
-    Started,
-    Finished,
-    Aborted,
-    /// Imported from PGN, for study.
-    Imported,
+text_enum! {
+    /// Whether the game is under way, over, or aborted (counting for nothing).
+    #[derive(Serialize, ToSchema)]
+    #[serde(rename_all = "snake_case")]
+    pub enum GameStatus ("game status") {
+        Started = "started",
+        Finished = "finished",
+        /// Ended before each side had moved: the game counts for nothing.
+        Aborted = "aborted",
+        /// Imported from PGN, for study.
+        Imported = "imported",
+    }
 }
 
 /// A game as its players and watchers see it.

@@ -7,8 +7,8 @@ use std::{collections::BTreeSet, fs, path::Path};
 
 /// The layers, lowest first. Every top-level module of the crate is in one.
 const LAYERS: &[&[&str]] = &[
-    &["clock", "error", "secret", "views"],
-    &["db", "openapi", "budgets", "credentials"],
+    &["clock", "error", "secret", "stored"],
+    &["views", "db", "openapi", "budgets", "credentials"],
     &["notify", "passwords", "models"],
     &["domain"],
     &["feeds"],

@@ -17,43 +17,15 @@ use crate::{
     error::ApiError,
     models::{
         account,
-        challenge::{self, ACCEPTED, CANCELLED, ChallengeRow, DECLINED, OPEN},
+        challenge::{self, ChallengeRow},
         game,
     },
     notify::Outbox,
-    views::{PlayerView, StartSpec},
+    views::{ChallengeStatus, ColorChoice, PlayerView, StartSpec},
 };
 
 /// The days per move a game may have.
 pub const DAYS_PER_MOVE: [i32; 7] = [1, 2, 3, 5, 7, 10, 14];
-
-/// The colour the challenger asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ColorChoice {
-    White,
-    Black,
-    #[default]
-    Random,
-}
-
-impl ColorChoice {
-    fn as_str(self) -> &'static str {
-        match self {
-            ColorChoice::White => "white",
-            ColorChoice::Black => "black",
-            ColorChoice::Random => "random",
-        }
-    }
-
-    fn parse(text: &str) -> ColorChoice {
-        match text {
-            "white" => ColorChoice::White,
-            "black" => ColorChoice::Black,
-            _ => ColorChoice::Random,
-        }
-    }
-}
 
 /// A challenge to make.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -91,8 +63,7 @@ pub struct ChallengeView {
     pub days_per_move: i32,
     /// The challenger's colour: `white`, `black` or `random`.
     pub color: ColorChoice,
-    /// `open`, `accepted`, `declined` or `cancelled`.
-    pub status: String,
+    pub status: ChallengeStatus,
     /// The game, once accepted.
     pub game_id: Option<String>,
     pub created_at: String,
@@ -159,8 +130,8 @@ pub fn create(
         start_number: number,
         start_fen: fen,
         days_per_move: request.days_per_move,
-        color: request.color.as_str().to_owned(),
-        status: OPEN.to_owned(),
+        color: request.color,
+        status: ChallengeStatus::Open,
         game_id: None,
         created_at: now,
         updated_at: now,
@@ -215,10 +186,10 @@ pub fn accept(
                 "this challenge is not addressed to you".to_owned(),
             ));
         }
-        if row.status != OPEN {
+        if row.status != ChallengeStatus::Open {
             return Err(ApiError::ChallengeClosed);
         }
-        let challenger_white = match ColorChoice::parse(&row.color) {
+        let challenger_white = match row.color {
             ColorChoice::White => true,
             ColorChoice::Black => false,
             ColorChoice::Random => rand::rng().random_bool(0.5),
@@ -254,7 +225,7 @@ pub fn accept(
             now,
         )?;
         game::insert(conn, &game)?;
-        if !challenge::close(conn, id, ACCEPTED, Some(&game.id), now)? {
+        if !challenge::close(conn, id, ChallengeStatus::Accepted, Some(&game.id), now)? {
             return Err(ApiError::ChallengeClosed);
         }
         let accepted = json!({"challenge_id": id, "game_id": game.id});
@@ -299,7 +270,7 @@ pub fn decline(
         ));
     }
     write_transaction(conn, |conn| {
-        close_or_conflict(conn, id, DECLINED, now)?;
+        close_or_conflict(conn, id, ChallengeStatus::Declined, now)?;
         let data = json!({"challenge_id": id});
         events::record(
             conn,
@@ -326,13 +297,13 @@ pub fn cancel(
             "only the challenger can cancel".to_owned(),
         ));
     }
-    close_or_conflict(conn, id, CANCELLED, now)
+    close_or_conflict(conn, id, ChallengeStatus::Cancelled, now)
 }
 
 fn close_or_conflict(
     conn: &mut DbConnection,
     id: &str,
-    status: &str,
+    status: ChallengeStatus,
     now: Millis,
 ) -> Result<(), ApiError> {
     if challenge::close(conn, id, status, None, now)? {
@@ -375,8 +346,8 @@ pub fn views(
                 variant: variant_name(rules, &start).to_owned(),
                 start,
                 days_per_move: row.days_per_move,
-                color: ColorChoice::parse(&row.color),
-                status: row.status.clone(),
+                color: row.color,
+                status: row.status,
                 game_id: row.game_id.clone(),
                 created_at: rfc3339(row.created_at),
             })

@@ -14,7 +14,7 @@ use crate::{
     db::{DbConnection, write_transaction},
     domain::game::{Loaded, find_game, find_game_for_update, position_of},
     error::ApiError,
-    models::{conditional, game::STARTED},
+    models::{conditional, game::GameStatus},
 };
 
 /// The most lines, and plies per line, a player may store in a game.
@@ -50,7 +50,7 @@ pub fn store(
         if row.color_of(account_id).is_none() {
             return Err(ApiError::NotAPlayer);
         }
-        if row.status != STARTED {
+        if row.status != GameStatus::Started {
             return Err(ApiError::GameFinished);
         }
         if row.to_move_id.as_deref() == Some(account_id) {
@@ -174,7 +174,7 @@ pub(crate) fn answer(
         return Ok(());
     };
     game.apply(conn, m, now)?;
-    if game.row.status != STARTED {
+    if game.row.status != GameStatus::Started {
         return Ok(());
     }
     if !rest.is_empty() {

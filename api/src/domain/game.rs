@@ -21,12 +21,11 @@ use crate::{
     error::ApiError,
     models::{
         account::{self, Account},
-        game::{self, ABORTED, FINISHED, GameRow, IMPORTED, MoveRow, STARTED},
+        game::{self, GameRow, GameStatus, MoveRow},
     },
     notify::{Outbox, game_signal},
     views::{
-        GamePlayerView, GameState, GameStatus, GameView, LegalMoveView, MoveAnswer, MoveView, Side,
-        StartSpec,
+        GamePlayerView, GameState, GameView, LegalMoveView, MoveAnswer, MoveView, Side, StartSpec,
     },
 };
 
@@ -121,7 +120,7 @@ pub fn new_game(
         initial_key: pos.repetition_key() as i64,
         current_fen: pos.fen(),
         ply: 0,
-        status: STARTED.to_owned(),
+        status: GameStatus::Started.to_owned(),
         result: None,
         termination: None,
         white_id: Some(players.white_id),
@@ -142,13 +141,18 @@ pub fn new_game(
     };
     row.to_move_id = row.player(pos.turn()).map(str::to_owned);
     if let Some(outcome) = pos.outcome() {
-        end(&mut row, FINISHED, Some(outcome.result()), outcome.reason());
+        end(
+            &mut row,
+            GameStatus::Finished,
+            Some(outcome.result()),
+            outcome.reason(),
+        );
     }
     Ok(row)
 }
 
-fn end(row: &mut GameRow, status: &str, result: Option<&str>, termination: &str) {
-    row.status = status.to_owned();
+fn end(row: &mut GameRow, status: GameStatus, result: Option<&str>, termination: &str) {
+    row.status = status;
     row.result = result.map(str::to_owned);
     row.termination = Some(termination.to_owned());
     row.to_move_id = None;
@@ -157,15 +161,30 @@ fn end(row: &mut GameRow, status: &str, result: Option<&str>, termination: &str)
 }
 
 fn end_in(row: &mut GameRow, outcome: Outcome) {
-    end(row, FINISHED, Some(outcome.result()), outcome.reason());
+    end(
+        row,
+        GameStatus::Finished,
+        Some(outcome.result()),
+        outcome.reason(),
+    );
 }
 
 fn draw(row: &mut GameRow, termination: &str) {
-    end(row, FINISHED, Some(result_for(None)), termination);
+    end(
+        row,
+        GameStatus::Finished,
+        Some(result_for(None)),
+        termination,
+    );
 }
 
 fn win(row: &mut GameRow, winner: Color, termination: &str) {
-    end(row, FINISHED, Some(result_for(Some(winner))), termination);
+    end(
+        row,
+        GameStatus::Finished,
+        Some(result_for(Some(winner))),
+        termination,
+    );
 }
 
 /// When the side to move loses on time, its vacation counted.
@@ -184,7 +203,7 @@ pub struct Loaded {
     /// The ply and change time read: the guard of the write.
     read_ply: i32,
     read_updated_at: Millis,
-    read_status: String,
+    read_status: GameStatus,
     /// Moves played by this change, stored once the game row is.
     pub(crate) new_moves: Vec<MoveRow>,
     /// Events of this change, for accounts, recorded once the row is stored.
@@ -205,7 +224,7 @@ impl Loaded {
             pos: position_of(&row)?,
             read_ply: row.ply,
             read_updated_at: row.updated_at,
-            read_status: row.status.clone(),
+            read_status: row.status,
             row,
             new_moves: Vec::new(),
             events: Vec::new(),
@@ -232,7 +251,7 @@ impl Loaded {
             return Ok(false);
         }
         game::insert_moves(conn, &self.new_moves)?;
-        if self.read_status == STARTED && self.row.status != STARTED {
+        if self.read_status == GameStatus::Started && self.row.status != GameStatus::Started {
             let data = json!({"result": self.row.result, "termination": self.row.termination});
             for color in Color::ALL {
                 self.tell(color, EventKind::GameFinished, data.clone());
@@ -377,7 +396,7 @@ fn carry_out(
     write_transaction(conn, |conn| {
         let mut game = Loaded::read_for_update(conn, game_id)?;
         let color = game.row.color_of(account_id).ok_or(ApiError::NotAPlayer)?;
-        if game.row.status != STARTED {
+        if game.row.status != GameStatus::Started {
             return Ok(Err(ApiError::GameFinished));
         }
         if game.expire_if_due(conn, outbox, now)? {
@@ -407,7 +426,7 @@ fn carry_out(
                     }
                 })?;
                 game.apply(conn, m, now)?;
-                if offer_draw && game.row.status == STARTED {
+                if offer_draw && game.row.status == GameStatus::Started {
                     game.row.draw_offer_by = Some(account_id.to_owned());
                     game.tell(
                         !color,
@@ -426,7 +445,7 @@ fn carry_out(
                             .to_owned(),
                     });
                 }
-                end(&mut game.row, ABORTED, None, "aborted");
+                end(&mut game.row, GameStatus::Aborted, None, "aborted");
             }
             Request::OfferDraw if by_opponent => draw(&mut game.row, "agreement"),
             Request::OfferDraw => {
@@ -645,12 +664,12 @@ fn warn_of_deadlines(
 
 /// Whether the game is lost on time but not yet marked so.
 fn is_due(row: &GameRow, now: Millis) -> bool {
-    row.status == STARTED && row.deadline_at.is_some_and(|deadline| deadline <= now)
+    row.status == GameStatus::Started && row.deadline_at.is_some_and(|deadline| deadline <= now)
 }
 
 /// The game's row, or `404` for an unknown id.
 pub fn find_game(conn: &mut DbConnection, game_id: &str) -> Result<GameRow, ApiError> {
-    game::find(conn, game_id)?.ok_or_else(|| ApiError::NotFound(format!("game {game_id}")))
+    found(game_id, game::find(conn, game_id))
 }
 
 /// The game's row locked for a change until the transaction ends (see
@@ -658,8 +677,23 @@ pub fn find_game(conn: &mut DbConnection, game_id: &str) -> Result<GameRow, ApiE
 /// before writing it reads it so, so that none acts on a state another has
 /// just replaced.
 pub fn find_game_for_update(conn: &mut DbConnection, game_id: &str) -> Result<GameRow, ApiError> {
-    game::find_for_update(conn, game_id)?
-        .ok_or_else(|| ApiError::NotFound(format!("game {game_id}")))
+    found(game_id, game::find_for_update(conn, game_id))
+}
+
+/// The game read, or why not: a stored value the code does not know is an
+/// error that names the game, never a guess.
+fn found(game_id: &str, read: diesel::QueryResult<Option<GameRow>>) -> Result<GameRow, ApiError> {
+    match read {
+        Ok(Some(row)) => Ok(row),
+        Ok(None) => Err(ApiError::NotFound(format!("game {game_id}"))),
+        Err(diesel::result::Error::DeserializationError(why)) => {
+            let cause = std::error::Error::source(why.as_ref())
+                .map(|c| format!(": {c}"))
+                .unwrap_or_default();
+            Err(ApiError::Internal(format!("game {game_id}: {why}{cause}")))
+        }
+        Err(other) => Err(other.into()),
+    }
 }
 
 /// The game as clients read it, after ending it on time if it is due: any
@@ -748,7 +782,7 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
             .as_ref()
             .is_some_and(|a| vacation::is_on_vacation(a, now)),
     };
-    let started = game.row.status == STARTED;
+    let started = game.row.status == GameStatus::Started;
     let claimable_draw = if started {
         let occurrences = game.occurrences(conn)?;
         game.pos
@@ -782,7 +816,7 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
         fen: row.current_fen.clone(),
         ply: row.ply,
         turn: Side::from(pos.turn()),
-        status: status_of(row),
+        status: row.status,
         result: row.result.clone(),
         termination: row.termination.clone(),
         check: pos.is_check(),
@@ -799,16 +833,6 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
         created_at: rfc3339(row.created_at),
         updated_at: rfc3339(row.updated_at),
     })
-}
-
-/// A stored status as the API shows it.
-pub fn status_of(row: &GameRow) -> GameStatus {
-    match row.status.as_str() {
-        STARTED => GameStatus::Started,
-        ABORTED => GameStatus::Aborted,
-        IMPORTED => GameStatus::Imported,
-        _ => GameStatus::Finished,
-    }
 }
 
 /// The entity tag of a game's state: it changes with every ply, every

@@ -20,8 +20,8 @@ use crate::{
     db::{DbConnection, write_transaction},
     domain::game::{core_start, find_game, start_of, stored_start, variant_name},
     error::ApiError,
-    models::game::{self, GameRow, IMPORTED, MoveRow},
-    views::{GamePlayerView, GameStatus, MoveView, StartSpec},
+    models::game::{self, GameRow, GameStatus, MoveRow},
+    views::{GamePlayerView, MoveView, StartSpec},
 };
 
 /// `2026.11.30` and `12:00:00` of a time, as PGN dates and times are written.
@@ -83,7 +83,7 @@ pub fn write_pgn(out: &mut String, row: &GameRow, moves: &[MoveRow]) -> Result<(
     let start = core_start(&start_of(row));
     let initial = Position::from_start(rules, &start).map_err(|e| corrupt(row, e))?;
     let result = row.result.as_deref().and_then(result_of).unwrap_or("*");
-    let tags = if row.status == IMPORTED {
+    let tags = if row.status == GameStatus::Imported {
         imported_tags(row, rules, &start, &initial, result, moves.len())?
     } else {
         played_tags(row, rules, &start, &initial, result, moves.len())
@@ -236,7 +236,7 @@ fn archived(row: GameRow, moves: Vec<MoveRow>) -> Result<ArchivedGame, ApiError>
         start,
         white: player(&row.white_name),
         black: player(&row.black_name),
-        status: crate::domain::game::status_of(&row),
+        status: row.status,
         moves: moves
             .into_iter()
             .map(|m| MoveView {
@@ -418,7 +418,7 @@ fn rows_of(
         initial_key: replayed.initial.repetition_key() as i64,
         current_fen: replayed.position.fen(),
         ply: i32::try_from(replayed.moves.len()).unwrap_or(i32::MAX),
-        status: IMPORTED.to_owned(),
+        status: GameStatus::Imported.to_owned(),
         result: Some(replayed.result.clone()),
         termination: replayed.outcome.map(|o| o.reason().to_owned()),
         white_id: None,

@@ -2,12 +2,10 @@
 
 use diesel::prelude::*;
 
-use crate::db::{DbConnection, schema::challenges};
-
-pub const OPEN: &str = "open";
-pub const ACCEPTED: &str = "accepted";
-pub const DECLINED: &str = "declined";
-pub const CANCELLED: &str = "cancelled";
+use crate::{
+    db::{DbConnection, schema::challenges},
+    views::{ChallengeStatus, ColorChoice},
+};
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
 #[diesel(table_name = challenges)]
@@ -20,8 +18,8 @@ pub struct ChallengeRow {
     pub start_number: Option<i32>,
     pub start_fen: Option<String>,
     pub days_per_move: i32,
-    pub color: String,
-    pub status: String,
+    pub color: ColorChoice,
+    pub status: ChallengeStatus,
     pub game_id: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
@@ -47,14 +45,14 @@ pub fn find(conn: &mut DbConnection, id: &str) -> QueryResult<Option<ChallengeRo
 pub fn close(
     conn: &mut DbConnection,
     id: &str,
-    status: &str,
+    status: ChallengeStatus,
     game_id: Option<&str>,
     now: i64,
 ) -> QueryResult<bool> {
     diesel::update(
         challenges::table
             .filter(challenges::id.eq(id))
-            .filter(challenges::status.eq(OPEN)),
+            .filter(challenges::status.eq(ChallengeStatus::Open)),
     )
     .set((
         challenges::status.eq(status),
@@ -68,7 +66,7 @@ pub fn close(
 /// Open challenges addressed to the account.
 pub fn incoming(conn: &mut DbConnection, account_id: &str) -> QueryResult<Vec<ChallengeRow>> {
     challenges::table
-        .filter(challenges::status.eq(OPEN))
+        .filter(challenges::status.eq(ChallengeStatus::Open))
         .filter(challenges::opponent_id.eq(account_id))
         .order(challenges::created_at.desc())
         .select(ChallengeRow::as_select())
@@ -78,7 +76,7 @@ pub fn incoming(conn: &mut DbConnection, account_id: &str) -> QueryResult<Vec<Ch
 /// Open challenges the account made.
 pub fn outgoing(conn: &mut DbConnection, account_id: &str) -> QueryResult<Vec<ChallengeRow>> {
     challenges::table
-        .filter(challenges::status.eq(OPEN))
+        .filter(challenges::status.eq(ChallengeStatus::Open))
         .filter(challenges::challenger_id.eq(account_id))
         .order(challenges::created_at.desc())
         .select(ChallengeRow::as_select())
@@ -92,7 +90,7 @@ pub fn open_to_anyone(
     limit: i64,
 ) -> QueryResult<Vec<ChallengeRow>> {
     challenges::table
-        .filter(challenges::status.eq(OPEN))
+        .filter(challenges::status.eq(ChallengeStatus::Open))
         .filter(challenges::opponent_id.is_null())
         .filter(challenges::challenger_id.ne(account_id))
         .order(challenges::created_at.desc())

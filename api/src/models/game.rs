@@ -8,12 +8,7 @@ use crate::db::{
     schema::{games, moves},
 };
 
-pub const STARTED: &str = "started";
-pub const FINISHED: &str = "finished";
-/// Ended before each side had moved: the game counts for nothing.
-pub const ABORTED: &str = "aborted";
-/// Imported from PGN, for study.
-pub const IMPORTED: &str = "imported";
+pub use crate::views::GameStatus;
 
 /// A game row: everything a move request needs, without replaying history.
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -28,7 +23,7 @@ pub struct GameRow {
     pub initial_key: i64,
     pub current_fen: String,
     pub ply: i32,
-    pub status: String,
+    pub status: GameStatus,
     pub result: Option<String>,
     pub termination: Option<String>,
     /// The players' accounts; none for an imported game.
@@ -74,7 +69,7 @@ pub struct MoveRow {
 pub struct GameAdvance {
     pub current_fen: String,
     pub ply: i32,
-    pub status: String,
+    pub status: GameStatus,
     pub result: Option<String>,
     pub termination: Option<String>,
     pub to_move_id: Option<String>,
@@ -90,7 +85,7 @@ impl GameAdvance {
         GameAdvance {
             current_fen: row.current_fen.clone(),
             ply: row.ply,
-            status: row.status.clone(),
+            status: row.status,
             result: row.result.clone(),
             termination: row.termination.clone(),
             to_move_id: row.to_move_id.clone(),
@@ -165,7 +160,7 @@ pub fn advance(
             .filter(games::id.eq(&row.id))
             .filter(games::ply.eq(ply))
             .filter(games::updated_at.eq(updated_at))
-            .filter(games::status.eq(STARTED)),
+            .filter(games::status.eq(GameStatus::Started)),
     )
     .set(GameAdvance::of(row))
     .execute(conn)
@@ -179,7 +174,7 @@ fn under_way_by_deadline(
     limit: i64,
 ) -> games::BoxedQuery<'_, crate::db::MultiBackend> {
     let mut query = games::table
-        .filter(games::status.eq(STARTED))
+        .filter(games::status.eq(GameStatus::Started))
         .order((games::deadline_at.asc(), games::id.asc()))
         .limit(limit)
         .into_boxed();
@@ -255,7 +250,7 @@ fn of_player(account_id: &str) -> games::BoxedQuery<'_, crate::db::MultiBackend>
 /// Games under way where `account_id` is to move.
 pub fn awaiting(conn: &mut DbConnection, account_id: &str) -> QueryResult<Vec<GameRow>> {
     of_player(account_id)
-        .filter(games::status.eq(STARTED))
+        .filter(games::status.eq(GameStatus::Started))
         .filter(games::to_move_id.eq(account_id))
         .select(GameRow::as_select())
         .load(conn)
@@ -264,7 +259,7 @@ pub fn awaiting(conn: &mut DbConnection, account_id: &str) -> QueryResult<Vec<Ga
 /// The ids of the games under way that `account_id` plays.
 pub fn under_way_ids(conn: &mut DbConnection, account_id: &str) -> QueryResult<Vec<String>> {
     of_player(account_id)
-        .filter(games::status.eq(STARTED))
+        .filter(games::status.eq(GameStatus::Started))
         .select(games::id)
         .load(conn)
 }
@@ -345,7 +340,7 @@ pub fn list(
         .limit(limit);
     match listing {
         Listing::Ongoing | Listing::MyTurn => {
-            query = query.filter(games::status.eq(STARTED));
+            query = query.filter(games::status.eq(GameStatus::Started));
             if listing == Listing::MyTurn {
                 query = query.filter(games::to_move_id.eq(account_id));
             }
@@ -361,7 +356,7 @@ pub fn list(
                 .load(conn)
         }
         Listing::Finished => {
-            query = query.filter(games::status.ne(STARTED));
+            query = query.filter(games::status.ne(GameStatus::Started));
             if let Some((updated, id)) = after {
                 query = query.filter(
                     games::updated_at
@@ -379,7 +374,7 @@ pub fn list(
 /// How many games await a move by the account.
 pub fn count_my_turn(conn: &mut DbConnection, account_id: &str) -> QueryResult<i64> {
     of_player(account_id)
-        .filter(games::status.eq(STARTED))
+        .filter(games::status.eq(GameStatus::Started))
         .filter(games::to_move_id.eq(account_id))
         .count()
         .get_result(conn)
@@ -443,7 +438,7 @@ fn archive_side(
         query = query.filter(games::created_at.lt(until));
     }
     if filter.finished_only {
-        query = query.filter(games::status.ne(STARTED));
+        query = query.filter(games::status.ne(GameStatus::Started));
     }
     if let Some((created, id)) = after {
         query = query.filter(

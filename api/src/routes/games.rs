@@ -124,7 +124,7 @@ fn summary(row: GameRow, me: &str) -> Result<GameSummary, ApiError> {
             username: row.black_name.clone(),
         },
         turn: Side::from(pos.turn()),
-        status: game::status_of(&row),
+        status: row.status,
         my_turn: row.to_move_id.as_deref() == Some(me),
         deadline: row.deadline_at.map(rfc3339),
         updated_at: rfc3339(row.updated_at),

@@ -620,7 +620,7 @@ async fn sweep_reaches_games_behind_vacations(db: Db) {
     .unwrap();
     clock.advance(DAY + HOUR);
     assert_eq!(sweep_once(&state).await.unwrap(), 1);
-    let status = |conn: &mut _, id| rows::find(conn, id).unwrap().unwrap().status;
+    let status = |conn: &mut _, id| rows::find(conn, id).unwrap().unwrap().status.key();
     assert_eq!(status(&mut conn, "due"), "finished");
     assert_eq!(status(&mut conn, "held0"), "started");
 }

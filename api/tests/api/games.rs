@@ -12,8 +12,35 @@ use crate::{
 on_both_databases!(
     etag_and_not_modified,
     listing_and_paging,
-    moves_say_their_kind_and_positions_step_through
+    moves_say_their_kind_and_positions_step_through,
+    a_stored_value_nobody_knows_is_an_error_that_names_the_game
 );
+
+// A status the code does not know (a bad migration, a hand edit) was read
+// as `finished`; now it is an error that names the game and the value.
+async fn a_stored_value_nobody_knows_is_an_error_that_names_the_game(db: Db) {
+    use diesel::RunQueryDsl;
+    let state = state(&db, clock());
+    let app = init(state.clone()).await;
+    let alice = sign_up(&app, "alice").await;
+    let bob = sign_up(&app, "bob").await;
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
+    let id = game["id"].as_str().unwrap();
+    let mut conn = state.pool.get().unwrap();
+    assert!(kingpost_api::domain::game::find_game(&mut conn, id).is_ok());
+    diesel::sql_query(format!(
+        "UPDATE games SET status = 'paused' WHERE id = '{id}'"
+    ))
+    .execute(&mut *conn)
+    .unwrap();
+    let error = kingpost_api::domain::game::find_game(&mut conn, id).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "internal error: game {id}: Error deserializing field 'status': `paused` is not a game status: expected one of started, finished, aborted, imported"
+        )
+    );
+}
 
 // RULES.md, King to Bunker Leap: with f1 and g1 empty the king may castle
 // (`O-O`, king to g1 and rook to f1) or leap to g1 (`Kg1`, the rook left on
