@@ -1,6 +1,6 @@
 //! Wire types shared by several routes: what clients read.
 
-use kingpost_core::{Move, MoveKind, MoveList, Position};
+use kingpost_core::{DrawReason, Move, MoveKind, MoveList, Outcome, Position, WinReason};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -53,6 +53,83 @@ text_enum! {
         Accepted = "accepted",
         Declined = "declined",
         Cancelled = "cancelled",
+    }
+}
+
+text_enum! {
+    /// How a game ended: the rules' reasons (RULES.md, ends of the game),
+    /// and the players' and the clock's.
+    #[derive(Serialize, ToSchema)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Termination ("termination") {
+        Checkmate = "checkmate",
+        /// Captive Kings: a free king reached its goal rank.
+        GoalRank = "goal_rank",
+        Stalemate = "stalemate",
+        InsufficientMaterial = "insufficient_material",
+        FivefoldRepetition = "fivefold_repetition",
+        SeventyFiveMoves = "seventy_five_moves",
+        /// Claimed by the player to move.
+        ThreefoldRepetition = "threefold_repetition",
+        /// Claimed by the player to move.
+        FiftyMoves = "fifty_moves",
+        Resignation = "resignation",
+        Agreement = "agreement",
+        /// The side to move ran out of time (a draw when the opponent could
+        /// not mate).
+        Timeout = "timeout",
+        /// Ended before each side had moved.
+        Aborted = "aborted",
+    }
+}
+
+impl From<Outcome> for Termination {
+    fn from(outcome: Outcome) -> Termination {
+        match outcome {
+            Outcome::Decisive { reason, .. } => match reason {
+                WinReason::Checkmate => Termination::Checkmate,
+                WinReason::GoalRank => Termination::GoalRank,
+            },
+            Outcome::Draw(reason) => reason.into(),
+        }
+    }
+}
+
+impl From<DrawReason> for Termination {
+    fn from(reason: DrawReason) -> Termination {
+        match reason {
+            DrawReason::Stalemate => Termination::Stalemate,
+            DrawReason::InsufficientMaterial => Termination::InsufficientMaterial,
+            DrawReason::FivefoldRepetition => Termination::FivefoldRepetition,
+            DrawReason::SeventyFiveMoves => Termination::SeventyFiveMoves,
+            DrawReason::ThreefoldRepetition => Termination::ThreefoldRepetition,
+            DrawReason::FiftyMoves => Termination::FiftyMoves,
+        }
+    }
+}
+
+text_enum! {
+    /// A game's result as PGN writes it; `*` for an imported game that
+    /// states none.
+    #[derive(Serialize, ToSchema)]
+    pub enum GameResult ("result") {
+        #[serde(rename = "1-0")]
+        WhiteWon = "1-0",
+        #[serde(rename = "0-1")]
+        BlackWon = "0-1",
+        #[serde(rename = "1/2-1/2")]
+        Draw = "1/2-1/2",
+        #[serde(rename = "*")]
+        Unknown = "*",
+    }
+}
+
+impl GameResult {
+    /// The result of a game won by `winner`, or drawn, as core writes it.
+    pub fn of(winner: Option<kingpost_core::Color>) -> GameResult {
+        kingpost_core::result_for(winner)
+            .parse()
+            .expect("core writes one of the results")
     }
 }
 
@@ -242,13 +319,10 @@ pub struct GameState {
     pub ply: i32,
     pub turn: Side,
     pub status: GameStatus,
-    /// `1-0`, `0-1` or `1/2-1/2` once finished.
-    pub result: Option<String>,
-    /// How the game ended: `checkmate`, `goal_rank`, `resignation`,
-    /// `timeout`, `stalemate`, `insufficient_material`, `agreement`,
-    /// `threefold_repetition`, `fifty_moves`, `fivefold_repetition`,
-    /// `seventy_five_moves`, `aborted`.
-    pub termination: Option<String>,
+    /// Set once finished.
+    pub result: Option<GameResult>,
+    /// How the game ended, once it has.
+    pub termination: Option<Termination>,
     /// Whether the side to move is in check.
     pub check: bool,
     pub days_per_move: i32,

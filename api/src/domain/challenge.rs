@@ -126,7 +126,7 @@ pub fn create(
         challenger_id: challenger_id.to_owned(),
         opponent_id,
         rules: rules.key().to_owned(),
-        start_kind: kind.to_owned(),
+        start_kind: kind,
         start_number: number,
         start_fen: fen,
         days_per_move: request.days_per_move,
@@ -161,7 +161,7 @@ fn find(conn: &mut DbConnection, id: &str) -> Result<ChallengeRow, ApiError> {
 
 fn start_of(row: &ChallengeRow) -> StartSpec {
     spec_from_parts(
-        &row.start_kind,
+        row.start_kind,
         row.start_number,
         row.start_fen.as_deref().unwrap_or_default(),
     )

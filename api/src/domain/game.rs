@@ -3,9 +3,7 @@
 //! and stored only if nobody changed the game meanwhile; deadlines,
 //! timeouts, draws and conditional moves; the view clients read.
 
-use kingpost_core::{
-    Color, Move, MoveError, Outcome, Position, Rules, Start, repetition_outcome, result_for,
-};
+use kingpost_core::{Color, Move, MoveError, Outcome, Position, Rules, Start, repetition_outcome};
 
 use serde_json::json;
 
@@ -21,7 +19,7 @@ use crate::{
     error::ApiError,
     models::{
         account::{self, Account},
-        game::{self, GameRow, GameStatus, MoveRow},
+        game::{self, GameResult, GameRow, GameStatus, MoveRow, StartKind, Termination},
     },
     notify::{Outbox, game_signal},
     views::{
@@ -31,20 +29,20 @@ use crate::{
 
 /// The start a game row records.
 pub fn start_of(row: &GameRow) -> StartSpec {
-    spec_from_parts(&row.start_kind, row.start_number, &row.initial_fen)
+    spec_from_parts(row.start_kind, row.start_number, &row.initial_fen)
 }
 
 /// A start spec from its stored parts (the FEN is that of a `fen` start).
-pub fn spec_from_parts(kind: &str, number: Option<i32>, fen: &str) -> StartSpec {
+pub fn spec_from_parts(kind: StartKind, number: Option<i32>, fen: &str) -> StartSpec {
     let id = number.and_then(|n| u16::try_from(n).ok());
     match kind {
-        "chess960" => StartSpec::Chess960 { id },
-        "shuffle" => StartSpec::Shuffle { id },
-        "prechess" => StartSpec::Prechess {},
-        "fen" => StartSpec::Fen {
+        StartKind::Standard => StartSpec::Standard {},
+        StartKind::Chess960 => StartSpec::Chess960 { id },
+        StartKind::Shuffle => StartSpec::Shuffle { id },
+        StartKind::Prechess => StartSpec::Prechess {},
+        StartKind::Fen => StartSpec::Fen {
             fen: fen.to_owned(),
         },
-        _ => StartSpec::Standard {},
     }
 }
 
@@ -60,13 +58,13 @@ pub fn core_start(spec: &StartSpec) -> Start {
 }
 
 /// The parts a start is stored as: kind, number, FEN of a `fen` start.
-pub fn stored_start(start: &StartSpec) -> (&'static str, Option<i32>, Option<String>) {
+pub fn stored_start(start: &StartSpec) -> (StartKind, Option<i32>, Option<String>) {
     match start {
-        StartSpec::Standard {} => ("standard", None, None),
-        StartSpec::Chess960 { id } => ("chess960", id.map(i32::from), None),
-        StartSpec::Shuffle { id } => ("shuffle", id.map(i32::from), None),
-        StartSpec::Prechess {} => ("prechess", None, None),
-        StartSpec::Fen { fen } => ("fen", None, Some(fen.clone())),
+        StartSpec::Standard {} => (StartKind::Standard, None, None),
+        StartSpec::Chess960 { id } => (StartKind::Chess960, id.map(i32::from), None),
+        StartSpec::Shuffle { id } => (StartKind::Shuffle, id.map(i32::from), None),
+        StartSpec::Prechess {} => (StartKind::Prechess, None, None),
+        StartSpec::Fen { fen } => (StartKind::Fen, None, Some(fen.clone())),
     }
 }
 
@@ -114,7 +112,7 @@ pub fn new_game(
     let mut row = GameRow {
         id,
         rules: rules.key().to_owned(),
-        start_kind: kind.to_owned(),
+        start_kind: kind,
         start_number: number,
         initial_fen: fen.unwrap_or_else(|| pos.fen()),
         initial_key: pos.repetition_key() as i64,
@@ -141,48 +139,44 @@ pub fn new_game(
     };
     row.to_move_id = row.player(pos.turn()).map(str::to_owned);
     if let Some(outcome) = pos.outcome() {
-        end(
-            &mut row,
-            GameStatus::Finished,
-            Some(outcome.result()),
-            outcome.reason(),
-        );
+        end_in(&mut row, outcome);
     }
     Ok(row)
 }
 
-fn end(row: &mut GameRow, status: GameStatus, result: Option<&str>, termination: &str) {
+fn end(
+    row: &mut GameRow,
+    status: GameStatus,
+    result: Option<GameResult>,
+    termination: Termination,
+) {
     row.status = status;
-    row.result = result.map(str::to_owned);
-    row.termination = Some(termination.to_owned());
+    row.result = result;
+    row.termination = Some(termination);
     row.to_move_id = None;
     row.deadline_at = None;
     row.draw_offer_by = None;
 }
 
 fn end_in(row: &mut GameRow, outcome: Outcome) {
-    end(
-        row,
-        GameStatus::Finished,
-        Some(outcome.result()),
-        outcome.reason(),
-    );
+    let result = GameResult::of(outcome.winner());
+    end(row, GameStatus::Finished, Some(result), outcome.into());
 }
 
-fn draw(row: &mut GameRow, termination: &str) {
+fn draw(row: &mut GameRow, termination: Termination) {
     end(
         row,
         GameStatus::Finished,
-        Some(result_for(None)),
+        Some(GameResult::of(None)),
         termination,
     );
 }
 
-fn win(row: &mut GameRow, winner: Color, termination: &str) {
+fn win(row: &mut GameRow, winner: Color, termination: Termination) {
     end(
         row,
         GameStatus::Finished,
-        Some(result_for(Some(winner))),
+        Some(GameResult::of(Some(winner))),
         termination,
     );
 }
@@ -357,9 +351,9 @@ impl Loaded {
         }
         let loser = self.pos.turn();
         if self.pos.has_insufficient_material(!loser) {
-            draw(&mut self.row, "timeout");
+            draw(&mut self.row, Termination::Timeout);
         } else {
-            win(&mut self.row, !loser, "timeout");
+            win(&mut self.row, !loser, Termination::Timeout);
         }
         self.row.updated_at = now;
         self.save(conn, outbox, now)
@@ -436,7 +430,7 @@ fn carry_out(
                 }
                 conditionals::answer(conn, &mut game, now)?;
             }
-            Request::Resign => win(&mut game.row, !color, "resignation"),
+            Request::Resign => win(&mut game.row, !color, Termination::Resignation),
             Request::Abort => {
                 if game.row.ply >= 2 {
                     return Err(ApiError::Refused {
@@ -445,9 +439,14 @@ fn carry_out(
                             .to_owned(),
                     });
                 }
-                end(&mut game.row, GameStatus::Aborted, None, "aborted");
+                end(
+                    &mut game.row,
+                    GameStatus::Aborted,
+                    None,
+                    Termination::Aborted,
+                );
             }
-            Request::OfferDraw if by_opponent => draw(&mut game.row, "agreement"),
+            Request::OfferDraw if by_opponent => draw(&mut game.row, Termination::Agreement),
             Request::OfferDraw => {
                 game.row.draw_offer_by = Some(account_id.to_owned());
                 game.tell(
@@ -459,7 +458,7 @@ fn carry_out(
             Request::AcceptDraw | Request::DeclineDraw if !by_opponent => {
                 return Err(no_offer("your opponent has"));
             }
-            Request::AcceptDraw => draw(&mut game.row, "agreement"),
+            Request::AcceptDraw => draw(&mut game.row, Termination::Agreement),
             Request::DeclineDraw => game.row.draw_offer_by = None,
             Request::WithdrawDraw if offer.as_deref() != Some(account_id) => {
                 return Err(no_offer("you have"));
@@ -494,7 +493,7 @@ fn claim_draw(conn: &mut DbConnection, game: &mut Loaded, color: Color) -> Resul
     }
     let occurrences = game.occurrences(conn)?;
     match game.pos.claimable_draw(occurrences) {
-        Some(reason) => draw(&mut game.row, reason.key()),
+        Some(reason) => draw(&mut game.row, reason.into()),
         None => {
             return Err(ApiError::Refused {
                 code: "claim_refused",
@@ -817,8 +816,8 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
         ply: row.ply,
         turn: Side::from(pos.turn()),
         status: row.status,
-        result: row.result.clone(),
-        termination: row.termination.clone(),
+        result: row.result,
+        termination: row.termination,
         check: pos.is_check(),
         days_per_move: row.days_per_move,
         deadline: deadline.map(rfc3339),

@@ -8,7 +8,7 @@ use kingpost_core::{
     Position, Rules, Start,
     pgn::{
         GameLabel, ImportError, ImportWarning, PgnMove, RawGame, ReplayedGame, Shortened, replay,
-        result_of, rules_for_variant, rules_tags, write_game,
+        rules_for_variant, rules_tags, write_game,
     },
 };
 use serde::Serialize;
@@ -20,7 +20,7 @@ use crate::{
     db::{DbConnection, write_transaction},
     domain::game::{core_start, find_game, start_of, stored_start, variant_name},
     error::ApiError,
-    models::game::{self, GameRow, GameStatus, MoveRow},
+    models::game::{self, GameResult, GameRow, GameStatus, MoveRow, Termination},
     views::{GamePlayerView, MoveView, StartSpec},
 };
 
@@ -39,10 +39,10 @@ fn move_time(at: Millis) -> String {
 /// The PGN standard's `Termination` of a played game; the precise reason
 /// goes in `TerminationReason`.
 fn termination_tag(row: &GameRow) -> &'static str {
-    match row.termination.as_deref() {
+    match row.termination {
         None => "unterminated",
-        Some("timeout") => "time forfeit",
-        Some("aborted") => "abandoned",
+        Some(Termination::Timeout) => "time forfeit",
+        Some(Termination::Aborted) => "abandoned",
         Some(_) => "normal",
     }
 }
@@ -82,7 +82,7 @@ pub fn write_pgn(out: &mut String, row: &GameRow, moves: &[MoveRow]) -> Result<(
     let rules = row.rules.parse().map_err(|e| corrupt(row, e))?;
     let start = core_start(&start_of(row));
     let initial = Position::from_start(rules, &start).map_err(|e| corrupt(row, e))?;
-    let result = row.result.as_deref().and_then(result_of).unwrap_or("*");
+    let result = row.result.map_or("*", GameResult::key);
     let tags = if row.status == GameStatus::Imported {
         imported_tags(row, rules, &start, &initial, result, moves.len())?
     } else {
@@ -128,8 +128,7 @@ fn played_tags(
     tags.push(("Termination", termination_tag(row).to_owned()));
     tags.extend(
         row.termination
-            .clone()
-            .map(|reason| ("TerminationReason", reason)),
+            .map(|reason| ("TerminationReason", reason.key().to_owned())),
     );
     tags.push(("PlyCount", plies.to_string()));
     tags.push(("GameId", row.id.clone()));
@@ -185,8 +184,7 @@ fn imported_tags(
     if from_source("TerminationReason").is_none() {
         tags.extend(
             row.termination
-                .clone()
-                .map(|reason| ("TerminationReason".to_owned(), reason)),
+                .map(|reason| ("TerminationReason".to_owned(), reason.key().to_owned())),
         );
     }
     tags.push(("PlyCount".to_owned(), plies.to_string()));
@@ -215,8 +213,8 @@ pub struct ArchivedGame {
     pub white: GamePlayerView,
     pub black: GamePlayerView,
     pub status: GameStatus,
-    pub result: Option<String>,
-    pub termination: Option<String>,
+    pub result: Option<GameResult>,
+    pub termination: Option<Termination>,
     pub initial_fen: String,
     pub fen: String,
     pub days_per_move: i32,
@@ -412,15 +410,20 @@ fn rows_of(
     let row = GameRow {
         id: new_id(),
         rules: replayed.rules.key().to_owned(),
-        start_kind: kind.to_owned(),
+        start_kind: kind,
         start_number: number,
         initial_fen: fen.unwrap_or_else(|| replayed.initial.fen()),
         initial_key: replayed.initial.repetition_key() as i64,
         current_fen: replayed.position.fen(),
         ply: i32::try_from(replayed.moves.len()).unwrap_or(i32::MAX),
         status: GameStatus::Imported.to_owned(),
-        result: Some(replayed.result.clone()),
-        termination: replayed.outcome.map(|o| o.reason().to_owned()),
+        result: Some(
+            replayed
+                .result
+                .parse()
+                .expect("a replay gives one of the four results"),
+        ),
+        termination: replayed.outcome.map(Termination::from),
         white_id: None,
         black_id: None,
         white_name: raw.tag("White").unwrap_or("?").to_owned(),

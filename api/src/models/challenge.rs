@@ -4,6 +4,7 @@ use diesel::prelude::*;
 
 use crate::{
     db::{DbConnection, schema::challenges},
+    models::game::StartKind,
     views::{ChallengeStatus, ColorChoice},
 };
 
@@ -14,7 +15,7 @@ pub struct ChallengeRow {
     pub challenger_id: String,
     pub opponent_id: Option<String>,
     pub rules: String,
-    pub start_kind: String,
+    pub start_kind: StartKind,
     pub start_number: Option<i32>,
     pub start_fen: Option<String>,
     pub days_per_move: i32,

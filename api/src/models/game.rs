@@ -8,7 +8,20 @@ use crate::db::{
     schema::{games, moves},
 };
 
-pub use crate::views::GameStatus;
+use crate::stored::text_enum;
+pub use crate::views::{GameResult, GameStatus, Termination};
+
+text_enum! {
+    /// How a game's or a challenge's start is stored: its kind, beside a
+    /// number (Chess960, Shuffle) or a FEN.
+    pub enum StartKind ("start kind") {
+        Standard = "standard",
+        Chess960 = "chess960",
+        Shuffle = "shuffle",
+        Prechess = "prechess",
+        Fen = "fen",
+    }
+}
 
 /// A game row: everything a move request needs, without replaying history.
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -16,7 +29,7 @@ pub use crate::views::GameStatus;
 pub struct GameRow {
     pub id: String,
     pub rules: String,
-    pub start_kind: String,
+    pub start_kind: StartKind,
     pub start_number: Option<i32>,
     pub initial_fen: String,
     /// The repetition key of the start position.
@@ -24,8 +37,8 @@ pub struct GameRow {
     pub current_fen: String,
     pub ply: i32,
     pub status: GameStatus,
-    pub result: Option<String>,
-    pub termination: Option<String>,
+    pub result: Option<GameResult>,
+    pub termination: Option<Termination>,
     /// The players' accounts; none for an imported game.
     pub white_id: Option<String>,
     pub black_id: Option<String>,
@@ -70,8 +83,8 @@ pub struct GameAdvance {
     pub current_fen: String,
     pub ply: i32,
     pub status: GameStatus,
-    pub result: Option<String>,
-    pub termination: Option<String>,
+    pub result: Option<GameResult>,
+    pub termination: Option<Termination>,
     pub to_move_id: Option<String>,
     pub deadline_at: Option<i64>,
     pub updated_at: i64,
@@ -86,8 +99,8 @@ impl GameAdvance {
             current_fen: row.current_fen.clone(),
             ply: row.ply,
             status: row.status,
-            result: row.result.clone(),
-            termination: row.termination.clone(),
+            result: row.result,
+            termination: row.termination,
             to_move_id: row.to_move_id.clone(),
             deadline_at: row.deadline_at,
             updated_at: row.updated_at,

@@ -24,7 +24,9 @@ use crate::{
     models::game::{self as rows, GameRow, Listing},
     notify::game_signal,
     state::AppState,
-    views::{GameStatus, GameView, MoveAnswer, PlayerView, Side, StartSpec},
+    views::{
+        GameResult, GameStatus, GameView, MoveAnswer, PlayerView, Side, StartSpec, Termination,
+    },
 };
 
 /// A move to play.
@@ -81,8 +83,8 @@ pub struct GameSummary {
     pub ply: i32,
     pub turn: Side,
     pub status: GameStatus,
-    pub result: Option<String>,
-    pub termination: Option<String>,
+    pub result: Option<GameResult>,
+    pub termination: Option<Termination>,
     /// Whether the caller is to move.
     pub my_turn: bool,
     pub deadline: Option<String>,
