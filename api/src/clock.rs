@@ -52,6 +52,13 @@ impl Clock for ManualClock {
     }
 }
 
+/// The time an RFC 3339 text names, to the millisecond.
+pub fn parse_rfc3339(text: &str) -> Option<Millis> {
+    let time =
+        time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339).ok()?;
+    i64::try_from(time.unix_timestamp_nanos() / 1_000_000).ok()
+}
+
 /// RFC 3339 UTC with millisecond precision: `2026-11-30T12:00:00.000Z`.
 pub fn rfc3339(at: Millis) -> String {
     let time = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(at) * 1_000_000)

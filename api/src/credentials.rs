@@ -13,7 +13,10 @@ use rand::{Rng, distr::Alphanumeric};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::{clock::Millis, error::ApiError};
+use crate::{
+    clock::{Millis, SECOND},
+    error::ApiError,
+};
 
 pub const ISSUER: &str = "kingpost";
 pub const AUDIENCE: &str = "kingpost-api";
@@ -121,7 +124,7 @@ impl JwtKeys {
         let claims = jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation)
             .map_err(|e| ApiError::Unauthorized(format!("invalid token: {e}")))?
             .claims;
-        let now_secs = now / 1000;
+        let now_secs = now / SECOND;
         if claims.exp <= now_secs {
             return Err(ApiError::Unauthorized("the token has expired".to_owned()));
         }

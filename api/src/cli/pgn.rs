@@ -12,7 +12,7 @@ use kingpost_api::{
     server,
 };
 use kingpost_core::{
-    Game, Position, Rules, Start,
+    CHESS960_COUNT, Game, Position, Rules, SHUFFLE_COUNT, Start,
     pgn::{
         GameLabel, GameTexts, ImportError, ImportWarning, PgnMove, RawGame, Shortened, replay,
         rules_tags, write_game,
@@ -248,8 +248,8 @@ pub fn sample(
     let mut finals = String::new();
     for index in 0..games {
         let start = match start {
-            Some("chess960") => Start::Chess960(rng.random_range(0..960)),
-            Some("shuffle") => Start::Shuffle(rng.random_range(0..2880)),
+            Some("chess960") => Start::Chess960(rng.random_range(0..CHESS960_COUNT)),
+            Some("shuffle") => Start::Shuffle(rng.random_range(0..SHUFFLE_COUNT)),
             Some(text) => text.parse().map_err(|e| format!("{e}"))?,
             None => Start::Standard,
         };

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use diesel::{
     Connection, PgConnection, RunQueryDsl, SqliteConnection,
-    r2d2::{self, ManageConnection, Pool, PooledConnection},
+    r2d2::{self, ManageConnection, Pool},
 };
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 
@@ -42,7 +42,6 @@ where
     })
     .await?
 }
-pub type PooledDb = PooledConnection<Manager>;
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/postgres");

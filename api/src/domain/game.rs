@@ -73,7 +73,8 @@ pub fn variant_name(rules: Rules, start: &StartSpec) -> &'static str {
     rules.pgn_name(matches!(start, StartSpec::Chess960 { .. }))
 }
 
-fn corrupt(row: &GameRow, what: impl std::fmt::Display) -> ApiError {
+/// The error for a stored game the code cannot read.
+pub(crate) fn corrupt(row: &GameRow, what: impl std::fmt::Display) -> ApiError {
     ApiError::Internal(format!("game {}: {what}", row.id))
 }
 

@@ -15,10 +15,10 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::{
-    clock::{Millis, rfc3339},
+    clock::{Millis, parse_rfc3339, rfc3339},
     credentials::{digest, new_id},
     db::{DbConnection, write_transaction},
-    domain::game::{core_start, find_game, start_of, stored_start, variant_name},
+    domain::game::{core_start, corrupt, find_game, start_of, stored_start, variant_name},
     error::ApiError,
     models::game::{self, GameResult, GameRow, GameStatus, MoveRow, Termination},
     views::{GamePlayerView, MoveView, StartSpec},
@@ -45,10 +45,6 @@ fn termination_tag(row: &GameRow) -> &'static str {
         Some(Termination::Aborted) => "abandoned",
         Some(_) => "normal",
     }
-}
-
-fn corrupt(row: &GameRow, what: impl std::fmt::Display) -> ApiError {
-    ApiError::Internal(format!("game {}: {what}", row.id))
 }
 
 /// The seven-tag roster, in the PGN standard's order.
@@ -339,13 +335,6 @@ fn import_key(raw: &RawGame, game: &ReplayedGame) -> String {
     digest(&text)
 }
 
-/// Parses a `[%ts ...]` time (RFC 3339).
-fn parse_time(text: &str) -> Option<Millis> {
-    let time =
-        time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339).ok()?;
-    i64::try_from(time.unix_timestamp_nanos() / 1_000_000).ok()
-}
-
 /// An imported game ready to store: replayed, keyed, its rows made. Made
 /// without the database, so that the CPU work of an import never holds a
 /// connection or the writers' turn.
@@ -450,7 +439,7 @@ fn rows_of(
             uci: m.uci.clone(),
             san: m.san.clone(),
             position_key: m.position_key as i64,
-            played_at: m.timestamp.as_deref().and_then(parse_time),
+            played_at: m.timestamp.as_deref().and_then(parse_rfc3339),
         })
         .collect();
     PreparedGame { row, moves }

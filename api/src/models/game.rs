@@ -285,13 +285,6 @@ pub fn set_deadline(conn: &mut DbConnection, id: &str, deadline_at: i64) -> Quer
         .map(|_| ())
 }
 
-pub fn insert_move(conn: &mut DbConnection, row: &MoveRow) -> QueryResult<()> {
-    diesel::insert_into(moves::table)
-        .values(row)
-        .execute(conn)
-        .map(|_| ())
-}
-
 /// Inserts many moves with few statements.
 pub fn insert_moves(conn: &mut DbConnection, rows: &[MoveRow]) -> QueryResult<()> {
     // Well below SQLite's limit of bound parameters per statement (6 a

@@ -13,7 +13,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::{
     auth::Auth,
-    clock::{DAY, Millis},
+    clock::{DAY, Millis, parse_rfc3339},
     domain::pgn::{self, ArchiveFormat, ArchivedGame, GameReport, Imported},
     error::{ApiError, Problem},
     middleware::IMPORT_LIMIT,
@@ -69,20 +69,18 @@ pub struct ArchiveQuery {
 }
 
 fn parse_time(name: &str, text: &str) -> Result<Millis, ApiError> {
-    use time::{
-        Date, OffsetDateTime, format_description::well_known::Rfc3339, macros::format_description,
-    };
-    let at = OffsetDateTime::parse(text, &Rfc3339).or_else(|_| {
+    use time::{Date, macros::format_description};
+    let date = || {
         Date::parse(text, format_description!("[year]-[month]-[day]"))
-            .map(|date| date.midnight().assume_utc())
-    });
-    at.map(|at| (at.unix_timestamp_nanos() / 1_000_000) as Millis)
-        .map_err(|_| {
-            ApiError::invalid(
-                "invalid_query",
-                format!("`{name}` is not an RFC 3339 time or a date"),
-            )
-        })
+            .ok()
+            .map(|date| (date.midnight().assume_utc().unix_timestamp_nanos() / 1_000_000) as Millis)
+    };
+    parse_rfc3339(text).or_else(date).ok_or_else(|| {
+        ApiError::invalid(
+            "invalid_query",
+            format!("`{name}` is not an RFC 3339 time or a date"),
+        )
+    })
 }
 
 fn format_of(req: &HttpRequest) -> ArchiveFormat {

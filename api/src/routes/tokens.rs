@@ -46,19 +46,26 @@ pub struct TokenView {
 }
 
 impl TokenView {
-    fn new(record: Token, token: Option<String>) -> TokenView {
-        TokenView {
-            scopes: record
-                .scopes
-                .split_whitespace()
-                .filter_map(Scope::parse)
-                .collect(),
+    /// The view of a stored token: a scope nobody knows is an error that
+    /// names the token, not a scope dropped without a word.
+    fn new(record: Token, token: Option<String>) -> Result<TokenView, ApiError> {
+        let scopes = record
+            .scopes
+            .split_whitespace()
+            .map(|text| {
+                Scope::parse(text).ok_or_else(|| {
+                    ApiError::Internal(format!("token {}: `{text}` is not a scope", record.id))
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(TokenView {
+            scopes,
             id: record.id,
             name: record.name.unwrap_or_default(),
             created_at: rfc3339(record.created_at),
             expires_at: rfc3339(record.expires_at),
             token,
-        }
+        })
     }
 }
 
@@ -123,7 +130,7 @@ pub async fn create_personal_token(
                 family: None,
             };
             let (record, jwt) = issue_jwt(conn, &app.keys, &auth.account_id, spec, now)?;
-            Ok(TokenView::new(record, Some(jwt)))
+            TokenView::new(record, Some(jwt))
         })
         .await?;
     Ok(HttpResponse::Created().json(view))
@@ -149,12 +156,11 @@ pub async fn list_personal_tokens(
     let records = state
         .db(move |conn| Ok(token::list_personal(conn, &auth.account_id, now)?))
         .await?;
-    Ok(web::Json(TokenList {
-        tokens: records
-            .into_iter()
-            .map(|r| TokenView::new(r, None))
-            .collect(),
-    }))
+    let tokens = records
+        .into_iter()
+        .map(|r| TokenView::new(r, None))
+        .collect::<Result<_, _>>()?;
+    Ok(web::Json(TokenList { tokens }))
 }
 
 /// Revoke one of the caller's tokens (a personal token, or a session's):
