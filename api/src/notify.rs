@@ -5,7 +5,10 @@
 
 use std::{
     collections::HashMap,
-    sync::{Arc, Mutex},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicUsize, Ordering},
+    },
     time::Duration,
 };
 
@@ -61,6 +64,9 @@ impl Outbox {
 #[derive(Debug, Clone)]
 pub struct Hub {
     waiting: Arc<Mutex<HashMap<Signal, broadcast::Sender<()>>>>,
+    /// How many waits are parked in `changed` now: what a held request
+    /// costs, and what tests wait for before they change something.
+    parked: Arc<AtomicUsize>,
     /// Held by every clone: the Postgres relay stops when the last is gone.
     alive: Arc<()>,
 }
@@ -69,6 +75,7 @@ impl Default for Hub {
     fn default() -> Hub {
         Hub {
             waiting: Arc::default(),
+            parked: Arc::default(),
             alive: Arc::new(()),
         }
     }
@@ -79,11 +86,13 @@ impl Default for Hub {
 #[derive(Debug)]
 pub struct Watch {
     receiver: broadcast::Receiver<()>,
+    parked: Arc<AtomicUsize>,
 }
 
 impl Watch {
     /// Waits until the signal is published or `timeout` passes; whether it was.
     pub async fn changed(&mut self, timeout: Duration) -> bool {
+        let _parked = Parked::new(&self.parked);
         match actix_web::rt::time::timeout(timeout, self.receiver.recv()).await {
             Ok(Ok(())) | Ok(Err(broadcast::error::RecvError::Lagged(_))) => true,
             Err(_) | Ok(Err(broadcast::error::RecvError::Closed)) => false,
@@ -91,7 +100,29 @@ impl Watch {
     }
 }
 
+/// One parked wait, counted for as long as it lives: a request dropped
+/// while waiting is uncounted too.
+struct Parked(Arc<AtomicUsize>);
+
+impl Parked {
+    fn new(count: &Arc<AtomicUsize>) -> Parked {
+        count.fetch_add(1, Ordering::SeqCst);
+        Parked(count.clone())
+    }
+}
+
+impl Drop for Parked {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 impl Hub {
+    /// How many waits are parked now, on any signal.
+    pub fn parked(&self) -> usize {
+        self.parked.load(Ordering::SeqCst)
+    }
+
     pub fn publish(&self, outbox: Outbox) {
         for signal in outbox.0 {
             self.wake(&signal);
@@ -121,6 +152,7 @@ impl Hub {
             .or_insert_with(|| broadcast::channel(1).0);
         Watch {
             receiver: sender.subscribe(),
+            parked: self.parked.clone(),
         }
     }
 
@@ -147,6 +179,7 @@ impl Hub {
     fn clone_without_life(&self) -> Hub {
         Hub {
             waiting: self.waiting.clone(),
+            parked: self.parked.clone(),
             alive: Arc::new(()),
         }
     }

@@ -11,7 +11,7 @@ use crate::{
     on_both_databases,
     support::{
         Call, Db, PASSWORD, clock, get, init, post, sign_up, sign_up_for_a_year,
-        start_standard_game, state,
+        start_standard_game, state, until_parked,
     },
 };
 
@@ -121,7 +121,8 @@ async fn a_start_with_a_stray_field_is_refused() {
 // game is woken (README: while on vacation a player's clocks stand still,
 // and opponents see it).
 async fn a_vacation_changes_the_etag_and_wakes_long_polls(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let state = state(&db, clock());
+    let app = init(state.clone()).await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
@@ -132,8 +133,9 @@ async fn a_vacation_changes_the_etag_and_wakes_long_polls(db: Db) {
         .token(&bob)
         .header("If-None-Match", etag.clone())
         .send(&app);
+    let parked = state.hub.parked();
     let vacation_later = async {
-        actix_web::rt::time::sleep(Duration::from_millis(300)).await;
+        until_parked(&state.hub, parked).await;
         post("/api/v1/account/vacation")
             .token(&alice)
             .send(&app)

@@ -22,6 +22,7 @@ use crate::{
     on_both_databases,
     support::{
         Db, clock, get, init, play_all, post, sign_up_for_a_year, start_standard_game, state,
+        until_parked,
     },
 };
 
@@ -40,7 +41,8 @@ fn path_of(game: &Value) -> String {
 }
 
 async fn long_poll_released_by_a_move_or_timing_out(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let state = state(&db, clock());
+    let app = init(state.clone()).await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
@@ -67,8 +69,9 @@ async fn long_poll_released_by_a_move_or_timing_out(db: Db) {
         .token(&bob)
         .header("If-None-Match", etag.clone())
         .send(&app);
+    let parked = state.hub.parked();
     let move_later = async {
-        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+        until_parked(&state.hub, parked).await;
         play_all(&app, &first.body, &alice, &bob, &["e4"]).await
     };
     let started = std::time::Instant::now();
@@ -444,7 +447,8 @@ async fn postgres_move_on_one_instance_wakes_the_other() {
     let Some(db) = Db::postgres() else { return };
     let clock = clock();
     let one = init(state(&db, clock.clone())).await;
-    let two = init(state(&db, clock.clone())).await;
+    let second = state(&db, clock.clone());
+    let two = init(second.clone()).await;
     let alice = sign_up_for_a_year(&one, "alice").await;
     let bob = sign_up_for_a_year(&one, "bob").await;
     let game = start_standard_game(&one, &alice, &bob, "bob").await;
@@ -470,8 +474,11 @@ async fn postgres_move_on_one_instance_wakes_the_other() {
         .token(&bob)
         .header("If-None-Match", etag)
         .send(&two);
+    // The stream's feed waits on two signals (events, tokens) first.
+    until_parked(&second.hub, 1).await;
+    let parked = second.hub.parked();
     let move_later = async {
-        actix_web::rt::time::sleep(Duration::from_millis(300)).await;
+        until_parked(&second.hub, parked).await;
         play_all(&one, &game, &alice, &bob, &["d4"]).await
     };
     let started = std::time::Instant::now();

@@ -443,6 +443,21 @@ where
 }
 
 /// Builds the app on `state` as `kingpost serve` does.
+/// Waits until `hub` has more than `before` waits parked: a held request
+/// has read what it had to and waits, so that a change made next can reach
+/// it only by waking it. (A sleep instead would let a slow start read the
+/// change and prove nothing of the wake-up.)
+pub async fn until_parked(hub: &Hub, before: usize) {
+    let started = std::time::Instant::now();
+    while hub.parked() <= before {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "the request never began to wait"
+        );
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(1)).await;
+    }
+}
+
 pub async fn init(
     state: web::Data<AppState>,
 ) -> impl Service<
