@@ -11,7 +11,7 @@ use std::{ops::ControlFlow, time::Instant};
 
 use kingpost_core::{
     Game, Position, Rules,
-    pgn::{GameTexts, PgnMove, replay, write_game},
+    pgn::{GameTexts, replay, write_played},
 };
 use pgn_reader::{Reader, SanPlus, Visitor};
 use rand::{Rng, SeedableRng, rngs::SmallRng};
@@ -32,25 +32,11 @@ fn sample() -> String {
             let legal = game.position().legal_moves();
             game.play_unchecked(legal[rng.random_range(0..legal.len())]);
         }
-        let mut pos = game.initial().clone();
-        let sans: Vec<String> = game
-            .moves()
-            .iter()
-            .map(|m| {
-                let san = pos.san(m);
-                pos.play_unchecked(*m);
-                san
-            })
-            .collect();
-        let moves: Vec<PgnMove<'_>> = sans
-            .iter()
-            .map(|san| PgnMove {
-                san,
-                timestamp: None,
-            })
-            .collect();
-        let tags = [("Event", "bench".to_owned()), ("Result", "*".to_owned())];
-        write_game(&mut text, &tags, game.initial(), &moves, "*");
+        let tags = [
+            ("Event", "bench".to_owned()),
+            ("Result", game.result().to_owned()),
+        ];
+        write_played(&mut text, &tags, &game, None);
     }
     text
 }

@@ -39,6 +39,24 @@ impl Game {
         &self.moves
     }
 
+    /// The PGN result the rules give the game: `*` while it is under way.
+    pub fn result(&self) -> &'static str {
+        self.outcome().map_or("*", |o| o.result())
+    }
+
+    /// The SAN of each move, in order.
+    pub fn sans(&self) -> Vec<String> {
+        let mut pos = self.initial.clone();
+        self.moves
+            .iter()
+            .map(|m| {
+                let san = pos.san(m);
+                pos.play_unchecked(*m);
+                san
+            })
+            .collect()
+    }
+
     /// The repetition key of the current position, as kept for the
     /// repetition rules.
     pub fn repetition_key(&self) -> u64 {

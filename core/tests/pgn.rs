@@ -3,7 +3,7 @@
 
 use kingpost_core::{
     Game, Position, Rules, Start,
-    pgn::{GameTexts, ImportError, PgnMove, read_game, replay, rules_tags, write_game},
+    pgn::{GameTexts, ImportError, read_game, replay, rules_tags, write_played},
 };
 use rand::{Rng, SeedableRng, rngs::SmallRng};
 
@@ -20,30 +20,16 @@ fn random_game(rules: Rules, start: Start, rng: &mut SmallRng, max_plies: usize)
 }
 
 fn pgn_of(game: &Game, rules: Rules, start: &Start) -> (String, Vec<String>) {
-    let mut pos = game.initial().clone();
-    let mut sans = Vec::new();
-    for m in game.moves() {
-        sans.push(pos.san(m));
-        pos.play_unchecked(*m);
-    }
-    let moves: Vec<PgnMove> = sans
-        .iter()
-        .map(|san| PgnMove {
-            san,
-            timestamp: Some("2026-11-30T12:00:00Z"),
-        })
-        .collect();
-    let result = game.outcome().map_or("*", |o| o.result());
     let mut tags = vec![
         ("Event", "Round \"trip\" \\ test".to_owned()),
         ("White", "a".to_owned()),
         ("Black", "b".to_owned()),
-        ("Result", result.to_owned()),
+        ("Result", game.result().to_owned()),
     ];
     tags.extend(rules_tags(rules, start, game.initial(), false));
     let mut out = String::new();
-    write_game(&mut out, &tags, game.initial(), &moves, result);
-    (out, sans)
+    write_played(&mut out, &tags, game, Some("2026-11-30T12:00:00Z"));
+    (out, game.sans())
 }
 
 // RULES.md, notation: every move of every rule set is written in a token

@@ -14,8 +14,8 @@ use kingpost_api::{
 use kingpost_core::{
     CHESS960_COUNT, Game, Position, Rules, SHUFFLE_COUNT, Start,
     pgn::{
-        GameLabel, GameTexts, ImportError, ImportWarning, PgnMove, RawGame, Shortened, replay,
-        rules_tags, write_game,
+        GameLabel, GameTexts, ImportError, ImportWarning, RawGame, Shortened, replay, rules_tags,
+        write_played,
     },
 };
 use rand::{Rng, SeedableRng, rngs::SmallRng};
@@ -262,24 +262,6 @@ pub fn sample(
             let legal = game.position().legal_moves();
             game.play_unchecked(legal[rng.random_range(0..legal.len())]);
         }
-        let mut pos = game.initial().clone();
-        let sans: Vec<String> = game
-            .moves()
-            .iter()
-            .map(|m| {
-                let san = pos.san(m);
-                pos.play_unchecked(*m);
-                san
-            })
-            .collect();
-        let moves: Vec<PgnMove<'_>> = sans
-            .iter()
-            .map(|san| PgnMove {
-                san,
-                timestamp: Some("2026-11-30T12:00:00Z"),
-            })
-            .collect();
-        let result = game.outcome().map_or("*", |o| o.result());
         let mut tags = vec![
             ("Event", "kingpost sample".to_owned()),
             ("Site", "kingpost".to_owned()),
@@ -287,11 +269,11 @@ pub fn sample(
             ("Round", (index + 1).to_string()),
             ("White", "white".to_owned()),
             ("Black", "black".to_owned()),
-            ("Result", result.to_owned()),
+            ("Result", game.result().to_owned()),
         ];
         tags.extend(rules_tags(rules, &start, game.initial(), false));
         let mut text = String::new();
-        write_game(&mut text, &tags, game.initial(), &moves, result);
+        write_played(&mut text, &tags, &game, Some("2026-11-30T12:00:00Z"));
         out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
         finals.push_str(&game.position().fen());
         finals.push('\n');

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::{Color, Position, Rules, Start};
+use crate::{Color, Game, Position, Rules, Start};
 
 /// A move as written in movetext.
 #[derive(Clone, Debug)]
@@ -85,6 +85,20 @@ pub fn write_game<N: AsRef<str>>(
     }
     text.push(result);
     out.push_str("\n\n");
+}
+
+/// Appends a game played with core's [`Game`]: `tags`, then its moves in
+/// SAN, each with `timestamp` if given, and the result the rules give it
+/// (`*` while under way). For samples, tests and benchmarks.
+pub fn write_played<N: AsRef<str>>(
+    out: &mut String,
+    tags: &[(N, String)],
+    game: &Game,
+    timestamp: Option<&str>,
+) {
+    let sans = game.sans();
+    let moves: Vec<PgnMove<'_>> = sans.iter().map(|san| PgnMove { san, timestamp }).collect();
+    write_game(out, tags, game.initial(), &moves, game.result());
 }
 
 /// The tags that say under which rules and from which start a game is
