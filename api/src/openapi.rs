@@ -49,7 +49,9 @@ struct ApiDoc;
 
 /// Adds the answers every operation may give: `429` for a spent budget,
 /// `503` for a busy database, and for those with a body `400` (not readable), `413` (too large) and
-/// `422` (the wrong shape); and to every POST its `Idempotency-Key`.
+/// `422` (the wrong shape); to those that need a token `401`, and `403` for
+/// the scope or session they ask (unless the operation says more of its
+/// own `403`); and to every POST its `Idempotency-Key`.
 struct RateLimitAnswers;
 
 impl Modify for RateLimitAnswers {
@@ -141,7 +143,32 @@ impl Modify for RateLimitAnswers {
             .into_iter()
             .flatten()
             {
+                let needed: Vec<String> = operation
+                    .security
+                    .iter()
+                    .flatten()
+                    .filter_map(|requirement| serde_json::to_value(requirement).ok())
+                    .filter_map(|value| value.get("bearer").cloned())
+                    .flat_map(|scopes| serde_json::from_value::<Vec<String>>(scopes).ok())
+                    .flatten()
+                    .collect();
+                let secured = operation.security.as_ref().is_some_and(|s| !s.is_empty());
                 let responses = &mut operation.responses.responses;
+                if secured {
+                    responses
+                        .entry("401".to_owned())
+                        .or_insert_with(|| problem("Not authenticated").into());
+                }
+                if let Some(scope) = needed.first() {
+                    let refusal = if scope == "session" {
+                        "Not a signed-in session".to_owned()
+                    } else {
+                        format!("The token lacks `{scope}`")
+                    };
+                    responses
+                        .entry("403".to_owned())
+                        .or_insert_with(|| problem(&refusal).into());
+                }
                 responses.insert("429".to_owned(), answer.clone().into());
                 responses.insert("503".to_owned(), busy.clone().into());
                 if operation.request_body.is_some() {

@@ -155,7 +155,6 @@ pub async fn create_account(
     tag = "accounts",
     responses(
         (status = 200, description = "The account", body = AccountView),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -203,7 +202,6 @@ async fn vacation_change(
     tag = "accounts",
     responses(
         (status = 200, description = "The vacation balance and state", body = VacationView),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -223,8 +221,6 @@ pub async fn get_vacation(
     tag = "accounts",
     responses(
         (status = 200, description = "The vacation under way", body = VacationView),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Already on vacation (`already_on_vacation`) or none left (`no_vacation_left`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["game:play"]))
@@ -243,8 +239,6 @@ pub async fn start_vacation(
     tag = "accounts",
     responses(
         (status = 200, description = "The vacation ended", body = VacationView),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["game:play"]))
 )]

@@ -31,8 +31,6 @@ pub struct ChallengeList {
     request_body = CreateChallengeRequest,
     responses(
         (status = 201, description = "The challenge", body = ChallengeView),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token lacks `challenge:write`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such opponent", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Unknown rule set, start not of the rule set, bad FEN, bad days per move", body = Problem, content_type = "application/problem+json"),
     ),
@@ -62,7 +60,6 @@ pub async fn create_challenge(
     tag = "challenges",
     responses(
         (status = 200, description = "The challenges", body = ChallengeList),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -93,7 +90,6 @@ pub async fn list_challenges(
     params(("id" = String, Path, description = "The challenge")),
     responses(
         (status = 200, description = "The challenge", body = ChallengeView),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such challenge", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
@@ -116,7 +112,6 @@ pub async fn get_challenge(
     params(("id" = String, Path, description = "The challenge")),
     responses(
         (status = 201, description = "The new game", body = GameView),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not addressed to the caller, or the token lacks `challenge:write`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such challenge", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The challenge is no longer open", body = Problem, content_type = "application/problem+json"),
@@ -147,7 +142,6 @@ pub async fn accept_challenge(
     params(("id" = String, Path, description = "The challenge")),
     responses(
         (status = 200, description = "The declined challenge", body = ChallengeView),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not addressed to the caller, or the token lacks `challenge:write`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such challenge", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The challenge is no longer open", body = Problem, content_type = "application/problem+json"),
@@ -178,7 +172,6 @@ pub async fn decline_challenge(
     params(("id" = String, Path, description = "The challenge")),
     responses(
         (status = 200, description = "The cancelled challenge", body = ChallengeView),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not the caller's challenge, or the token lacks `challenge:write`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such challenge", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The challenge is no longer open", body = Problem, content_type = "application/problem+json"),

@@ -174,8 +174,6 @@ impl Stream {
             (EventView = "application/x-ndjson"),
             (EventStreamText = "text/event-stream"),
         )),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token lacks `game:read`", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "The account or address holds 20 or 50 streams and long polls open already (`rate_limited`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["game:read"]))
@@ -265,8 +263,6 @@ pub struct WebhookList {
     request_body = CreateWebhookRequest,
     responses(
         (status = 201, description = "The webhook", body = WebhookView),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token lacks `game:read`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A bad URL (not http or https, with a user name, or naming a private address), secret or event type (`invalid_webhook`), or ten webhooks already (`too_many_webhooks`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["game:read"]))
@@ -292,8 +288,6 @@ pub async fn create_webhook(
     tag = "events",
     responses(
         (status = 200, description = "The webhooks", body = WebhookList),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token lacks `game:read`", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["game:read"]))
 )]
@@ -317,9 +311,7 @@ pub async fn list_webhooks(
     params(("id" = String, Path, description = "The webhook")),
     responses(
         (status = 204, description = "Removed"),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such webhook of the caller", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token lacks `game:read`", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["game:read"]))
 )]
@@ -353,9 +345,7 @@ pub struct DeliveryList {
     params(("id" = String, Path, description = "The webhook")),
     responses(
         (status = 200, description = "The deliveries", body = DeliveryList),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such webhook of the caller", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token lacks `game:read`", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["game:read"]))
 )]

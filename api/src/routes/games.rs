@@ -145,8 +145,6 @@ fn summary(row: GameRow, me: &str) -> Result<GameSummary, ApiError> {
     params(ListGamesQuery),
     responses(
         (status = 200, description = "A page of games", body = GameList),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token lacks `game:read`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid filter or cursor", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["game:read"]))
@@ -251,8 +249,6 @@ fn if_none_match(req: &HttpRequest, etag: &str) -> bool {
     params(("id" = String, Path, description = "The game")),
     responses(
         (status = 200, description = "The positions", body = HistoryView),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token lacks `game:read`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["game:read"]))
@@ -279,8 +275,6 @@ pub async fn get_positions(
     responses(
         (status = 200, description = "The game", body = GameView, headers(("ETag" = String, description = "Changes with every ply and status"))),
         (status = 304, description = "Unchanged since the ETag sent (after the wait, if any)"),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token lacks `game:read`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A wait over 60 seconds", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "With `wait`: the account or address holds 20 or 50 streams and long polls open already (`rate_limited`)", body = Problem, content_type = "application/problem+json"),
@@ -343,7 +337,6 @@ pub async fn get_game(
     request_body = MoveRequest,
     responses(
         (status = 200, description = "The game after the move", body = MoveAnswer, headers(("ETag" = String, description = "The new state's tag, as `GET` answers it"))),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not the caller's game or turn (`not_a_player`, `not_your_turn`), or the token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Stale or repeated `ply` (`stale_ply`, with `current_ply`), or the game is over (`game_finished`)", body = Problem, content_type = "application/problem+json"),
@@ -406,7 +399,6 @@ async fn act(
     params(("id" = String, Path, description = "The game")),
     responses(
         (status = 200, description = "The finished game", body = GameView),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not the caller's game, or the token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game is over", body = Problem, content_type = "application/problem+json"),
@@ -428,7 +420,6 @@ pub async fn resign_game(
     params(("id" = String, Path, description = "The game")),
     responses(
         (status = 200, description = "The aborted game", body = GameView),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not the caller's game, or the token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Both sides have moved (`abort_refused`), or the game is over", body = Problem, content_type = "application/problem+json"),
@@ -451,7 +442,6 @@ pub async fn abort_game(
     params(("id" = String, Path, description = "The game")),
     responses(
         (status = 200, description = "The game with the offer, or drawn", body = GameView),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not the caller's game, or the token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game is over", body = Problem, content_type = "application/problem+json"),
@@ -473,7 +463,6 @@ pub async fn offer_draw(
     params(("id" = String, Path, description = "The game")),
     responses(
         (status = 200, description = "The drawn game", body = GameView),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not the caller's game, or the token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "No offer by the opponent stands (`no_draw_offer`), or the game is over", body = Problem, content_type = "application/problem+json"),
@@ -495,7 +484,6 @@ pub async fn accept_draw(
     params(("id" = String, Path, description = "The game")),
     responses(
         (status = 200, description = "The game, the offer gone", body = GameView),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not the caller's game, or the token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "No offer by the opponent stands (`no_draw_offer`), or the game is over", body = Problem, content_type = "application/problem+json"),
@@ -517,7 +505,6 @@ pub async fn decline_draw(
     params(("id" = String, Path, description = "The game")),
     responses(
         (status = 200, description = "The game, the offer gone", body = GameView),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not the caller's game, or the token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The caller has no offer standing (`no_draw_offer`), or the game is over", body = Problem, content_type = "application/problem+json"),
@@ -539,7 +526,6 @@ pub async fn withdraw_draw(
     params(("id" = String, Path, description = "The game")),
     responses(
         (status = 200, description = "The drawn game", body = GameView),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not the caller's game or turn, or the token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Neither condition is met (`claim_refused`), or the game is over", body = Problem, content_type = "application/problem+json"),
@@ -561,7 +547,6 @@ pub async fn claim_draw(
     params(("id" = String, Path, description = "The game")),
     responses(
         (status = 200, description = "The caller's lines", body = Conditionals),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not the caller's game, or the token lacks `game:read`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     ),
@@ -591,7 +576,6 @@ pub async fn get_conditionals(
     request_body = Conditionals,
     responses(
         (status = 200, description = "The stored lines, in canonical UCI", body = Conditionals),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not the caller's game, or the token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "It is the caller's turn (`not_opponents_turn`), or the game is over", body = Problem, content_type = "application/problem+json"),
@@ -623,7 +607,6 @@ pub async fn replace_conditionals(
     params(("id" = String, Path, description = "The game")),
     responses(
         (status = 204, description = "Deleted"),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not the caller's game, or the token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     ),

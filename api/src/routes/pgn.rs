@@ -357,7 +357,6 @@ impl From<&ImportError> for ImportErrorView {
     request_body(content = PgnText, content_type = "application/x-chess-pgn", description = "PGN text, up to 8 MiB"),
     responses(
         (status = 200, description = "What became of each game", body = ImportReport),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is over 8 MiB, or holds over 10,000 games", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))

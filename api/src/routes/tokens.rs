@@ -81,8 +81,6 @@ pub struct TokenList {
     request_body = CreateTokenRequest,
     responses(
         (status = 201, description = "The token, with its JWT", body = TokenView),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not a signed-in session", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid name, scopes or lifetime", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["session"]))
@@ -141,8 +139,6 @@ pub async fn create_personal_token(
     tag = "tokens",
     responses(
         (status = 200, description = "The tokens, without their JWTs", body = TokenList),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not a signed-in session", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["session"]))
 )]
@@ -171,7 +167,6 @@ pub async fn list_personal_tokens(
     params(("id" = String, Path, description = "The token's id (its JWT's `jti`)")),
     responses(
         (status = 204, description = "Revoked"),
-        (status = 401, description = "Not authenticated", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "A personal token revoking another token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such live token of the caller", body = Problem, content_type = "application/problem+json"),
     ),
