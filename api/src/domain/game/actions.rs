@@ -1,0 +1,230 @@
+//! What players ask of a game: moves, resignation, aborts, draw offers and
+//! claims, each carried out in one transaction after the clock is checked.
+
+use kingpost_core::{Color, MoveError};
+
+use serde_json::json;
+
+use crate::{
+    clock::Millis,
+    db::{DbConnection, write_transaction},
+    domain::{conditionals, events::EventKind},
+    error::ApiError,
+    models::game::{GameStatus, Termination},
+    notify::Outbox,
+    views::Side,
+};
+
+use super::{
+    Loaded, find_game,
+    loaded::{draw, end, win},
+};
+
+/// What a player asks of a game.
+enum Request<'a> {
+    Move {
+        text: &'a str,
+        ply: i32,
+        offer_draw: bool,
+    },
+    Resign,
+    Abort,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    WithdrawDraw,
+    ClaimDraw,
+}
+
+/// Carries out `request` for `account_id` in one transaction: the game is
+/// first ended on time if its deadline has passed (and that is kept, while
+/// the request is refused). The game as stored, with the moves played.
+fn carry_out(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    now: Millis,
+    game_id: &str,
+    account_id: &str,
+    request: Request<'_>,
+) -> Result<Loaded, ApiError> {
+    write_transaction(conn, |conn| {
+        let mut game = Loaded::read_for_update(conn, game_id)?;
+        let color = game.row.color_of(account_id).ok_or(ApiError::NotAPlayer)?;
+        if game.row.status != GameStatus::Started {
+            return Ok(Err(ApiError::GameFinished));
+        }
+        if game.expire_if_due(conn, outbox, now)? {
+            return Ok(Err(ApiError::GameFinished));
+        }
+        let offer = game.row.draw_offer_by.clone();
+        let by_opponent = offer.is_some() && offer.as_deref() == game.row.player(!color);
+        match request {
+            Request::Move {
+                text,
+                ply,
+                offer_draw,
+            } => {
+                if ply != game.row.ply {
+                    return Err(ApiError::StalePly {
+                        sent: ply,
+                        current: game.row.ply,
+                    });
+                }
+                if game.pos.turn() != color {
+                    return Err(ApiError::NotYourTurn);
+                }
+                let m = game.pos.parse_move(text).map_err(|e| match e {
+                    MoveError::Syntax { .. } => ApiError::InvalidMoveSyntax(e.to_string()),
+                    MoveError::Illegal { .. } | MoveError::Ambiguous { .. } => {
+                        ApiError::IllegalMove(e.to_string())
+                    }
+                })?;
+                game.apply(conn, m, now)?;
+                if offer_draw && game.row.status == GameStatus::Started {
+                    game.row.draw_offer_by = Some(account_id.to_owned());
+                    game.tell(
+                        !color,
+                        EventKind::DrawOffered,
+                        json!({"by": Side::from(color)}),
+                    );
+                }
+                conditionals::answer(conn, &mut game, now)?;
+            }
+            Request::Resign => win(&mut game.row, !color, Termination::Resignation),
+            Request::Abort => {
+                if game.row.ply >= 2 {
+                    return Err(ApiError::Refused {
+                        code: "abort_refused",
+                        detail: "both sides have moved: the game can no longer be aborted"
+                            .to_owned(),
+                    });
+                }
+                end(
+                    &mut game.row,
+                    GameStatus::Aborted,
+                    None,
+                    Termination::Aborted,
+                );
+            }
+            Request::OfferDraw if by_opponent => draw(&mut game.row, Termination::Agreement),
+            Request::OfferDraw => {
+                game.row.draw_offer_by = Some(account_id.to_owned());
+                game.tell(
+                    !color,
+                    EventKind::DrawOffered,
+                    json!({"by": Side::from(color)}),
+                );
+            }
+            Request::AcceptDraw | Request::DeclineDraw if !by_opponent => {
+                return Err(no_offer("your opponent has"));
+            }
+            Request::AcceptDraw => draw(&mut game.row, Termination::Agreement),
+            Request::DeclineDraw => game.row.draw_offer_by = None,
+            Request::WithdrawDraw if offer.as_deref() != Some(account_id) => {
+                return Err(no_offer("you have"));
+            }
+            Request::WithdrawDraw => game.row.draw_offer_by = None,
+            Request::ClaimDraw => claim_draw(conn, &mut game, color)?,
+        }
+        game.row.updated_at = now;
+        if !game.save(conn, outbox, now)? {
+            // Changed since read, which the row lock leaves to SQLite
+            // connections outside the writers' turn: say where it is now.
+            return Err(ApiError::StalePly {
+                sent: game.read_ply,
+                current: find_game(conn, game_id)?.ply,
+            });
+        }
+        Ok(Ok(game))
+    })?
+}
+
+fn no_offer(who: &str) -> ApiError {
+    ApiError::Refused {
+        code: "no_draw_offer",
+        detail: format!("{who} no draw offer standing"),
+    }
+}
+
+/// A claim of threefold repetition or the 50-move rule by the side to move.
+fn claim_draw(conn: &mut DbConnection, game: &mut Loaded, color: Color) -> Result<(), ApiError> {
+    if game.pos.turn() != color {
+        return Err(ApiError::NotYourTurn);
+    }
+    let occurrences = game.occurrences(conn)?;
+    match game.pos.claimable_draw(occurrences) {
+        Some(reason) => draw(&mut game.row, reason.into()),
+        None => {
+            return Err(ApiError::Refused {
+                code: "claim_refused",
+                detail: game.pos.claim_refusal(occurrences),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Plays `text` (UCI or SAN) for `account_id` in game `game_id`, computed
+/// for `ply`; with `offer_draw`, a draw offer goes with it. The write is
+/// conditional on the ply read: of two racing requests one wins. The game
+/// as stored, for [`move_answer`].
+pub fn play_move(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    now: Millis,
+    game_id: &str,
+    account_id: &str,
+    play: &Play,
+) -> Result<Loaded, ApiError> {
+    let request = Request::Move {
+        text: &play.text,
+        ply: play.ply,
+        offer_draw: play.offer_draw,
+    };
+    carry_out(conn, outbox, now, game_id, account_id, request)
+}
+
+/// A move as a player sends it.
+#[derive(Debug, Clone)]
+pub struct Play {
+    /// UCI or SAN.
+    pub text: String,
+    /// The ply the move was computed for.
+    pub ply: i32,
+    /// Offer a draw with it.
+    pub offer_draw: bool,
+}
+
+/// The actions on a game besides moves, by their route names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Resign,
+    Abort,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    WithdrawDraw,
+    ClaimDraw,
+}
+
+/// Carries out `action` for `account_id`: the game as stored, for
+/// [`view_of`].
+pub fn act(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    now: Millis,
+    game_id: &str,
+    account_id: &str,
+    action: Action,
+) -> Result<Loaded, ApiError> {
+    let request = match action {
+        Action::Resign => Request::Resign,
+        Action::Abort => Request::Abort,
+        Action::OfferDraw => Request::OfferDraw,
+        Action::AcceptDraw => Request::AcceptDraw,
+        Action::DeclineDraw => Request::DeclineDraw,
+        Action::WithdrawDraw => Request::WithdrawDraw,
+        Action::ClaimDraw => Request::ClaimDraw,
+    };
+    carry_out(conn, outbox, now, game_id, account_id, request)
+}

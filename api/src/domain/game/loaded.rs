@@ -1,0 +1,272 @@
+//! A game read for a change: its position rebuilt from the row, the change
+//! applied (moves, ends), and stored only if nobody changed the game
+//! meanwhile; the game's row found, or why not.
+
+use kingpost_core::{Color, Move, Outcome, Position, repetition_outcome};
+
+use serde_json::json;
+
+use crate::{
+    clock::{DAY, Millis, rfc3339},
+    db::DbConnection,
+    domain::{
+        events::{self, EventKind},
+        vacation,
+    },
+    error::ApiError,
+    models::{
+        account::{self, Account},
+        game::{self, GameResult, GameRow, GameStatus, MoveRow, Termination},
+    },
+    notify::{Outbox, game_signal},
+};
+
+use super::{position_of, sweep::is_due};
+
+pub(super) fn end(
+    row: &mut GameRow,
+    status: GameStatus,
+    result: Option<GameResult>,
+    termination: Termination,
+) {
+    row.status = status;
+    row.result = result;
+    row.termination = Some(termination);
+    row.to_move_id = None;
+    row.deadline_at = None;
+    row.draw_offer_by = None;
+}
+
+pub(super) fn end_in(row: &mut GameRow, outcome: Outcome) {
+    let result = GameResult::of(outcome.winner());
+    end(row, GameStatus::Finished, Some(result), outcome.into());
+}
+
+pub(super) fn draw(row: &mut GameRow, termination: Termination) {
+    end(
+        row,
+        GameStatus::Finished,
+        Some(GameResult::of(None)),
+        termination,
+    );
+}
+
+pub(super) fn win(row: &mut GameRow, winner: Color, termination: Termination) {
+    end(
+        row,
+        GameStatus::Finished,
+        Some(GameResult::of(Some(winner))),
+        termination,
+    );
+}
+
+/// When the side to move loses on time, its vacation counted.
+pub fn effective_deadline(row: &GameRow, mover: Option<&Account>, now: Millis) -> Option<Millis> {
+    let extension = mover.map_or(0, |account| {
+        vacation::extension(account, row.turn_started_at, now)
+    });
+    row.deadline_at.map(|deadline| deadline + extension)
+}
+
+/// A game read for a change, with what the change adds.
+#[derive(Debug)]
+pub struct Loaded {
+    pub(crate) row: GameRow,
+    pub(crate) pos: Position,
+    /// The ply and change time read: the guard of the write.
+    pub(super) read_ply: i32,
+    pub(super) read_updated_at: Millis,
+    pub(super) read_status: GameStatus,
+    /// Moves played by this change, stored once the game row is.
+    pub(crate) new_moves: Vec<MoveRow>,
+    /// Events of this change, for accounts, recorded once the row is stored.
+    pub(super) events: Vec<(String, EventKind, serde_json::Value)>,
+    /// The occurrences of the position counted at a ply, kept for the
+    /// answer (the count is the same once the change is stored).
+    pub(super) counted: Option<(i32, usize)>,
+}
+
+impl Loaded {
+    /// The game, locked for the change about to be made.
+    pub(super) fn read_for_update(
+        conn: &mut DbConnection,
+        game_id: &str,
+    ) -> Result<Loaded, ApiError> {
+        Loaded::from_row(find_game_for_update(conn, game_id)?)
+    }
+
+    pub(super) fn from_row(row: GameRow) -> Result<Loaded, ApiError> {
+        Ok(Loaded {
+            pos: position_of(&row)?,
+            read_ply: row.ply,
+            read_updated_at: row.updated_at,
+            read_status: row.status,
+            row,
+            new_moves: Vec::new(),
+            events: Vec::new(),
+            counted: None,
+        })
+    }
+
+    /// An event for the player of `color`, if the game has accounts.
+    pub(super) fn tell(&mut self, color: Color, kind: EventKind, data: serde_json::Value) {
+        if let Some(account) = self.row.player(color) {
+            self.events.push((account.to_owned(), kind, data));
+        }
+    }
+
+    /// Stores the change, its moves and its events, and signals the game;
+    /// whether nobody changed the game since it was read.
+    pub(super) fn save(
+        &mut self,
+        conn: &mut DbConnection,
+        outbox: &mut Outbox,
+        now: Millis,
+    ) -> Result<bool, ApiError> {
+        if !game::advance(conn, &self.row, self.read_ply, self.read_updated_at)? {
+            return Ok(false);
+        }
+        game::insert_moves(conn, &self.new_moves)?;
+        if self.read_status == GameStatus::Started && self.row.status != GameStatus::Started {
+            let data = json!({"result": self.row.result, "termination": self.row.termination});
+            for color in Color::ALL {
+                self.tell(color, EventKind::GameFinished, data.clone());
+            }
+        }
+        for (account, kind, data) in std::mem::take(&mut self.events) {
+            events::record(conn, outbox, now, &account, kind, Some(&self.row.id), data)?;
+        }
+        outbox.push(conn, game_signal(&self.row.id))?;
+        Ok(true)
+    }
+
+    /// How often the current position has stood in the game, this time
+    /// included: among the start and the positions after each ply, stored
+    /// or played by this change, those since the last capture or pawn move.
+    pub(crate) fn occurrences(&mut self, conn: &mut DbConnection) -> Result<usize, ApiError> {
+        if let Some((ply, count)) = self.counted
+            && ply == self.row.ply
+        {
+            return Ok(count);
+        }
+        let key = self.pos.repetition_key() as i64;
+        let halfmoves = i32::try_from(self.pos.halfmoves()).unwrap_or(i32::MAX);
+        let first_ply = self.row.ply.saturating_sub(halfmoves);
+        let stored = game::count_positions_since(conn, &self.row.id, key, first_ply.max(1))?;
+        let pending = self
+            .new_moves
+            .iter()
+            .filter(|m| m.ply >= first_ply && m.position_key == key)
+            .count() as i64;
+        let initial = i64::from(first_ply <= 0 && self.row.initial_key == key);
+        let count = usize::try_from(stored + pending + initial).unwrap_or(usize::MAX);
+        self.counted = Some((self.row.ply, count));
+        Ok(count)
+    }
+
+    /// Plays `m`: the move row, the position, the turn and its deadline, a
+    /// draw offer lapsing, and the end of the game if the move ends it.
+    pub(crate) fn apply(
+        &mut self,
+        conn: &mut DbConnection,
+        m: Move,
+        now: Millis,
+    ) -> Result<(), ApiError> {
+        let legal = self.pos.legal_moves();
+        let (uci, san) = (self.pos.uci(&m), self.pos.san_among(&m, &legal));
+        let mover = self.row.player(self.pos.turn()).map(str::to_owned);
+        self.pos.play_unchecked(m);
+        let row = &mut self.row;
+        row.ply += 1;
+        row.current_fen = self.pos.fen();
+        row.updated_at = now;
+        row.turn_started_at = now;
+        row.to_move_id = row.player(self.pos.turn()).map(str::to_owned);
+        row.deadline_at = Some(now + i64::from(row.days_per_move) * DAY);
+        // An offer lapses when the offerer's opponent moves without accepting.
+        if row.draw_offer_by != mover {
+            row.draw_offer_by = None;
+        }
+        let data = json!({
+            "ply": row.ply, "uci": uci, "san": san, "fen": row.current_fen,
+            "deadline": row.deadline_at.map(rfc3339),
+        });
+        self.new_moves.push(MoveRow {
+            game_id: row.id.clone(),
+            ply: row.ply,
+            uci,
+            san,
+            position_key: self.pos.repetition_key() as i64,
+            played_at: Some(now),
+        });
+        self.tell(self.pos.turn(), EventKind::OpponentMoved, data);
+        let outcome = match self.pos.outcome() {
+            Some(outcome) => Some(outcome),
+            None => repetition_outcome(self.occurrences(conn)?),
+        };
+        if let Some(outcome) = outcome {
+            end_in(&mut self.row, outcome);
+        }
+        Ok(())
+    }
+
+    /// Ends the game on time if its deadline has passed: the side to move
+    /// loses, or draws when the opponent has no mating material.
+    pub(super) fn expire_if_due(
+        &mut self,
+        conn: &mut DbConnection,
+        outbox: &mut Outbox,
+        now: Millis,
+    ) -> Result<bool, ApiError> {
+        // A vacation only moves the deadline later: before the deadline
+        // itself there is no account to read.
+        if !is_due(&self.row, now) {
+            return Ok(false);
+        }
+        let mover = match &self.row.to_move_id {
+            Some(id) => account::find(conn, id)?,
+            None => None,
+        };
+        if effective_deadline(&self.row, mover.as_ref(), now).is_none_or(|deadline| deadline > now)
+        {
+            return Ok(false);
+        }
+        let loser = self.pos.turn();
+        if self.pos.has_insufficient_material(!loser) {
+            draw(&mut self.row, Termination::Timeout);
+        } else {
+            win(&mut self.row, !loser, Termination::Timeout);
+        }
+        self.row.updated_at = now;
+        self.save(conn, outbox, now)
+    }
+}
+
+/// The game's row, or `404` for an unknown id.
+pub fn find_game(conn: &mut DbConnection, game_id: &str) -> Result<GameRow, ApiError> {
+    found(game_id, game::find(conn, game_id))
+}
+
+/// The game's row locked for a change until the transaction ends (see
+/// [`game::find_for_update`]), or `404`: every change that reads the game
+/// before writing it reads it so, so that none acts on a state another has
+/// just replaced.
+pub fn find_game_for_update(conn: &mut DbConnection, game_id: &str) -> Result<GameRow, ApiError> {
+    found(game_id, game::find_for_update(conn, game_id))
+}
+
+/// The game read, or why not: a stored value the code does not know is an
+/// error that names the game, never a guess.
+fn found(game_id: &str, read: diesel::QueryResult<Option<GameRow>>) -> Result<GameRow, ApiError> {
+    match read {
+        Ok(Some(row)) => Ok(row),
+        Ok(None) => Err(ApiError::NotFound(format!("game {game_id}"))),
+        Err(diesel::result::Error::DeserializationError(why)) => {
+            let cause = std::error::Error::source(why.as_ref())
+                .map(|c| format!(": {c}"))
+                .unwrap_or_default();
+            Err(ApiError::Internal(format!("game {game_id}: {why}{cause}")))
+        }
+        Err(other) => Err(other.into()),
+    }
+}

@@ -1,0 +1,118 @@
+//! The sweep: games lost on time ended, and players told their deadline
+//! is near.
+
+use serde_json::json;
+
+use crate::{
+    clock::{DAY, Millis, rfc3339},
+    db::{DbConnection, write_transaction},
+    domain::{
+        challenge::DAYS_PER_MOVE,
+        events::{self, EventKind},
+    },
+    error::ApiError,
+    models::{
+        account::{self},
+        game::{self, GameRow, GameStatus},
+    },
+    notify::Outbox,
+};
+
+use super::{Loaded, effective_deadline};
+
+/// Ends on time every game whose deadline has passed; how many this call
+/// ended. Safe to run on several instances at once: each end is a write
+/// conditional on the game being unchanged since it was read.
+pub fn sweep(conn: &mut DbConnection, outbox: &mut Outbox, now: Millis) -> Result<usize, ApiError> {
+    let mut ended = 0;
+    let past = |conn: &mut DbConnection, after: Option<&_>, limit| {
+        game::past_deadline(conn, now, after, limit)
+    };
+    for_each_by_deadline(conn, past, |conn, candidate| {
+        let expired = write_transaction(conn, |conn| {
+            Loaded::read_for_update(conn, &candidate.id)?.expire_if_due(conn, outbox, now)
+        })?;
+        ended += usize::from(expired);
+        Ok(())
+    })?;
+    warn_of_deadlines(conn, outbox, now)?;
+    crate::models::event::prune(conn, now - events::RETENTION)?;
+    crate::models::idempotency::prune(conn, now - crate::models::idempotency::KEPT_FOR)?;
+    Ok(ended)
+}
+
+/// How many games the sweep reads at a time.
+const SWEEP_PAGE: i64 = 500;
+
+/// Runs `each` on every game that `page` finds (after a cursor, at most a
+/// limit), a page at a time in order of deadline and id: games that stay
+/// candidates (their player on vacation) never keep the sweep from those
+/// after them.
+fn for_each_by_deadline(
+    conn: &mut DbConnection,
+    page: impl Fn(&mut DbConnection, Option<&(i64, String)>, i64) -> diesel::QueryResult<Vec<GameRow>>,
+    mut each: impl FnMut(&mut DbConnection, GameRow) -> Result<(), ApiError>,
+) -> Result<(), ApiError> {
+    let mut after = None;
+    loop {
+        let rows = page(conn, after.as_ref(), SWEEP_PAGE)?;
+        let last_page = rows.len() < SWEEP_PAGE as usize;
+        for row in rows {
+            after = Some((row.deadline_at.unwrap_or_default(), row.id.clone()));
+            each(conn, row)?;
+        }
+        if last_page {
+            return Ok(());
+        }
+    }
+}
+
+/// The part of the time for a move left when a `deadline_near` event goes
+/// out: a quarter.
+pub const WARNING_FRACTION: i64 = 4;
+
+/// Tells each player whose deadline is near, once a turn.
+fn warn_of_deadlines(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    now: Millis,
+) -> Result<(), ApiError> {
+    let window_per_day = DAY / WARNING_FRACTION;
+    let longest = DAYS_PER_MOVE
+        .iter()
+        .max()
+        .map_or(0, |&days| i64::from(days));
+    let max_window = longest * window_per_day;
+    let due = |conn: &mut DbConnection, after: Option<&_>, limit| {
+        game::warnings_due(conn, now, window_per_day, max_window, after, limit)
+    };
+    for_each_by_deadline(conn, due, |conn, candidate| {
+        write_transaction(conn, |conn| {
+            let mut game = Loaded::read_for_update(conn, &candidate.id)?;
+            let mover = match &game.row.to_move_id {
+                Some(id) => account::find(conn, id)?,
+                None => return Ok(()),
+            };
+            let Some(deadline) = effective_deadline(&game.row, mover.as_ref(), now) else {
+                return Ok(());
+            };
+            let window = i64::from(game.row.days_per_move) * DAY / WARNING_FRACTION;
+            if game.row.warned_ply == Some(game.row.ply)
+                || deadline - now > window
+                || deadline <= now
+            {
+                return Ok(());
+            }
+            game.row.warned_ply = Some(game.row.ply);
+            let data = json!({"deadline": rfc3339(deadline), "time_left_seconds": (deadline - now) / 1000});
+            game.tell(game.pos.turn(), EventKind::DeadlineNear, data);
+            game.save(conn, outbox, now)?;
+            Ok::<_, ApiError>(())
+        })
+    })
+}
+
+/// Whether the game is lost on time but not yet marked so.
+pub(super) fn is_due(row: &GameRow, now: Millis) -> bool {
+    row.status == GameStatus::Started && row.deadline_at.is_some_and(|deadline| deadline <= now)
+}

@@ -1,0 +1,176 @@
+//! The game as clients read it, and the answer to a move.
+
+use kingpost_core::{Color, Rules};
+
+use crate::{
+    clock::{Millis, rfc3339},
+    db::{DbConnection, write_transaction},
+    domain::vacation,
+    error::ApiError,
+    models::{
+        account::{self, Account},
+        game::{self, GameStatus, MoveRow},
+    },
+    notify::Outbox,
+    views::{GamePlayerView, GameState, GameView, LegalMoveView, MoveAnswer, MoveView, Side},
+};
+
+use super::{
+    Loaded, corrupt, effective_deadline, find_game, start_of, sweep::is_due, variant_name,
+};
+
+/// The game as clients read it, after ending it on time if it is due: any
+/// read shows a lost game as lost.
+pub fn view(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    game_id: &str,
+    now: Millis,
+) -> Result<GameView, ApiError> {
+    if let Some(view) = view_unless_due(conn, game_id, now)? {
+        return Ok(view);
+    }
+    write_transaction(conn, |conn| {
+        Loaded::read_for_update(conn, game_id)?.expire_if_due(conn, outbox, now)
+    })?;
+    let game = Loaded::from_row(find_game(conn, game_id)?)?;
+    view_of(conn, game, now)
+}
+
+/// The game as clients read it, without writing: `None` when it is due to
+/// be ended on time first, which only `view` does.
+pub fn view_unless_due(
+    conn: &mut DbConnection,
+    game_id: &str,
+    now: Millis,
+) -> Result<Option<GameView>, ApiError> {
+    let found = find_game(conn, game_id)?;
+    if is_due(&found, now) {
+        return Ok(None);
+    }
+    view_of(conn, Loaded::from_row(found)?, now).map(Some)
+}
+
+/// The view of a game as read, or as a change stored it.
+pub fn view_of(conn: &mut DbConnection, game: Loaded, now: Millis) -> Result<GameView, ApiError> {
+    let moves = game::moves_of(conn, &game.row.id)?;
+    Ok(GameView {
+        state: state_of(conn, game, now)?,
+        moves: moves.into_iter().map(move_view).collect(),
+    })
+}
+
+/// The answer to a move, from the game as the move stored it: no move
+/// list to read, only the moves the request played.
+pub fn move_answer(
+    conn: &mut DbConnection,
+    mut game: Loaded,
+    now: Millis,
+) -> Result<MoveAnswer, ApiError> {
+    let played = std::mem::take(&mut game.new_moves);
+    Ok(MoveAnswer {
+        state: state_of(conn, game, now)?,
+        played: played.into_iter().map(move_view).collect(),
+    })
+}
+
+fn move_view(m: MoveRow) -> MoveView {
+    MoveView {
+        ply: m.ply,
+        uci: m.uci,
+        san: m.san,
+        played_at: m.played_at.map(rfc3339),
+    }
+}
+
+fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<GameState, ApiError> {
+    // The players' accounts, for vacations; an imported game has none.
+    let ids: Vec<&str> = Color::ALL
+        .iter()
+        .filter_map(|&c| game.row.player(c))
+        .collect();
+    let accounts = if ids.is_empty() {
+        Vec::new()
+    } else {
+        account::find_all(conn, &ids)?
+    };
+    let account_of = |color| {
+        let id = game.row.player(color)?;
+        accounts.iter().find(|a| a.id == id).cloned()
+    };
+    let (white, black) = (account_of(Color::White), account_of(Color::Black));
+    let player = |name: &str, account: &Option<Account>| GamePlayerView {
+        username: name.to_owned(),
+        on_vacation: account
+            .as_ref()
+            .is_some_and(|a| vacation::is_on_vacation(a, now)),
+    };
+    let started = game.row.status == GameStatus::Started;
+    let claimable_draw = if started {
+        let occurrences = game.occurrences(conn)?;
+        game.pos
+            .claimable_draw(occurrences)
+            .map(|reason| reason.key().to_owned())
+    } else {
+        None
+    };
+    let pos = &game.pos;
+    let legal_moves = if started {
+        LegalMoveView::all(pos)
+    } else {
+        Vec::new()
+    };
+    let mover = match pos.turn() {
+        Color::White => white.as_ref(),
+        Color::Black => black.as_ref(),
+    };
+    let deadline = effective_deadline(&game.row, mover, now).filter(|_| started);
+    let row = &game.row;
+    let rules: Rules = row.rules.parse().map_err(|e| corrupt(row, e))?;
+    let start = start_of(row);
+    Ok(GameState {
+        id: row.id.clone(),
+        rules: row.rules.clone(),
+        variant: variant_name(rules, &start).to_owned(),
+        start,
+        white: player(&row.white_name, &white),
+        black: player(&row.black_name, &black),
+        initial_fen: row.initial_fen.clone(),
+        fen: row.current_fen.clone(),
+        ply: row.ply,
+        turn: Side::from(pos.turn()),
+        status: row.status,
+        result: row.result,
+        termination: row.termination,
+        check: pos.is_check(),
+        days_per_move: row.days_per_move,
+        deadline: deadline.map(rfc3339),
+        time_left_seconds: deadline.map(|d| (d - now).max(0) / 1000),
+        draw_offer: row
+            .draw_offer_by
+            .as_deref()
+            .and_then(|id| row.color_of(id))
+            .map(Side::from),
+        claimable_draw,
+        legal_moves,
+        created_at: rfc3339(row.created_at),
+        updated_at: rfc3339(row.updated_at),
+    })
+}
+
+/// The entity tag of a game's state: it changes with every ply, every
+/// change of status or offer, and when a player's vacation starts or ends
+/// (which moves the deadline without changing the game's row).
+pub fn etag(state: &GameState) -> String {
+    let stamp: String = state
+        .updated_at
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    let vacations = u8::from(state.white.on_vacation) | u8::from(state.black.on_vacation) << 1;
+    if vacations == 0 {
+        format!("\"{}-{stamp}\"", state.ply)
+    } else {
+        format!("\"{}-{stamp}-v{vacations}\"", state.ply)
+    }
+}
