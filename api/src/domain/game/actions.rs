@@ -20,20 +20,10 @@ use super::{
     loaded::{draw, end, win},
 };
 
-/// What a player asks of a game.
+/// What a player asks of a game: a move, or another action.
 enum Request<'a> {
-    Move {
-        text: &'a str,
-        ply: i32,
-        offer_draw: bool,
-    },
-    Resign,
-    Abort,
-    OfferDraw,
-    AcceptDraw,
-    DeclineDraw,
-    WithdrawDraw,
-    ClaimDraw,
+    Move(&'a Play),
+    Act(Action),
 }
 
 /// Carries out `request` for `account_id` in one transaction: the game is
@@ -59,11 +49,11 @@ fn carry_out(
         let offer = game.row.draw_offer_by.clone();
         let by_opponent = offer.is_some() && offer.as_deref() == game.row.player(!color);
         match request {
-            Request::Move {
-                text,
+            Request::Move(&Play {
+                ref text,
                 ply,
                 offer_draw,
-            } => {
+            }) => {
                 if ply != game.row.ply {
                     return Err(ApiError::StalePly {
                         sent: ply,
@@ -90,8 +80,8 @@ fn carry_out(
                 }
                 conditionals::answer(conn, &mut game, now)?;
             }
-            Request::Resign => win(&mut game.row, !color, Termination::Resignation),
-            Request::Abort => {
+            Request::Act(Action::Resign) => win(&mut game.row, !color, Termination::Resignation),
+            Request::Act(Action::Abort) => {
                 if game.row.ply >= 2 {
                     return Err(ApiError::Refused {
                         code: "abort_refused",
@@ -106,8 +96,10 @@ fn carry_out(
                     Termination::Aborted,
                 );
             }
-            Request::OfferDraw if by_opponent => draw(&mut game.row, Termination::Agreement),
-            Request::OfferDraw => {
+            Request::Act(Action::OfferDraw) if by_opponent => {
+                draw(&mut game.row, Termination::Agreement)
+            }
+            Request::Act(Action::OfferDraw) => {
                 game.row.draw_offer_by = Some(account_id.to_owned());
                 game.tell(
                     !color,
@@ -115,16 +107,18 @@ fn carry_out(
                     json!({"by": Side::from(color)}),
                 );
             }
-            Request::AcceptDraw | Request::DeclineDraw if !by_opponent => {
+            Request::Act(Action::AcceptDraw) | Request::Act(Action::DeclineDraw)
+                if !by_opponent =>
+            {
                 return Err(no_offer("your opponent has"));
             }
-            Request::AcceptDraw => draw(&mut game.row, Termination::Agreement),
-            Request::DeclineDraw => game.row.draw_offer_by = None,
-            Request::WithdrawDraw if offer.as_deref() != Some(account_id) => {
+            Request::Act(Action::AcceptDraw) => draw(&mut game.row, Termination::Agreement),
+            Request::Act(Action::DeclineDraw) => game.row.draw_offer_by = None,
+            Request::Act(Action::WithdrawDraw) if offer.as_deref() != Some(account_id) => {
                 return Err(no_offer("you have"));
             }
-            Request::WithdrawDraw => game.row.draw_offer_by = None,
-            Request::ClaimDraw => claim_draw(conn, &mut game, color)?,
+            Request::Act(Action::WithdrawDraw) => game.row.draw_offer_by = None,
+            Request::Act(Action::ClaimDraw) => claim_draw(conn, &mut game, color)?,
         }
         game.row.updated_at = now;
         if !game.save(conn, outbox, now)? {
@@ -176,12 +170,7 @@ pub fn play_move(
     account_id: &str,
     play: &Play,
 ) -> Result<Loaded, ApiError> {
-    let request = Request::Move {
-        text: &play.text,
-        ply: play.ply,
-        offer_draw: play.offer_draw,
-    };
-    carry_out(conn, outbox, now, game_id, account_id, request)
+    carry_out(conn, outbox, now, game_id, account_id, Request::Move(play))
 }
 
 /// A move as a player sends it.
@@ -217,14 +206,5 @@ pub fn act(
     account_id: &str,
     action: Action,
 ) -> Result<Loaded, ApiError> {
-    let request = match action {
-        Action::Resign => Request::Resign,
-        Action::Abort => Request::Abort,
-        Action::OfferDraw => Request::OfferDraw,
-        Action::AcceptDraw => Request::AcceptDraw,
-        Action::DeclineDraw => Request::DeclineDraw,
-        Action::WithdrawDraw => Request::WithdrawDraw,
-        Action::ClaimDraw => Request::ClaimDraw,
-    };
-    carry_out(conn, outbox, now, game_id, account_id, request)
+    carry_out(conn, outbox, now, game_id, account_id, Request::Act(action))
 }
