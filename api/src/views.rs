@@ -370,3 +370,34 @@ text_schema!(
     "Server-Sent Events records (`text/event-stream`): `id:`, `event:` and `data:` lines, \
      `data` holding an EventView as JSON."
 );
+
+/// A game in a list.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameSummary {
+    pub id: String,
+    pub rules: String,
+    pub variant: String,
+    pub start: StartSpec,
+    pub white: PlayerView,
+    pub black: PlayerView,
+    pub fen: String,
+    pub ply: i32,
+    pub turn: Side,
+    pub status: GameStatus,
+    pub result: Option<GameResult>,
+    pub termination: Option<Termination>,
+    /// Whether the caller is to move.
+    pub my_turn: bool,
+    pub deadline: Option<String>,
+    pub updated_at: String,
+}
+
+/// One page of the caller's games.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameList {
+    pub games: Vec<GameSummary>,
+    /// Pass as `cursor` for the next page; null on the last.
+    pub next_cursor: Option<String>,
+    /// How many games await the caller's move.
+    pub my_turn_count: i64,
+}

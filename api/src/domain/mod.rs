@@ -1,6 +1,7 @@
 //! Game logic between the handlers and the database: who may do what,
 //! and what it changes. Handlers call one function here per request.
 
+pub mod accounts;
 pub mod challenge;
 pub mod conditionals;
 pub mod events;

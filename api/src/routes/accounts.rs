@@ -7,11 +7,13 @@ use utoipa::ToSchema;
 use crate::{
     auth::Auth,
     clock::rfc3339,
-    credentials::new_id,
     db::write_transaction,
-    domain::vacation::{self, VacationView},
+    domain::{
+        accounts,
+        vacation::{self, VacationView},
+    },
     error::{ApiError, Problem},
-    models::account::{self, Account, username_key},
+    models::account::{self, Account},
     passwords,
     secret::Secret,
     state::AppState,
@@ -48,55 +50,6 @@ impl From<Account> for AccountView {
     }
 }
 
-fn check_username(username: &str) -> Result<(), ApiError> {
-    let valid_chars = username
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    let starts_well = username
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphanumeric());
-    if (3..=20).contains(&username.len()) && valid_chars && starts_well {
-        Ok(())
-    } else {
-        Err(ApiError::invalid(
-            "invalid_username",
-            "a username has 3 to 20 letters, digits, `_` or `-`, and begins with a letter or digit",
-        ))
-    }
-}
-
-/// Passwords tried first by anyone guessing.
-const COMMON_PASSWORDS: [&str; 12] = [
-    "password",
-    "password1",
-    "12345678",
-    "123456789",
-    "1234567890",
-    "qwertyuiop",
-    "qwerty123",
-    "iloveyou",
-    "11111111",
-    "abcdefgh",
-    "chessmaster",
-    "letmein1",
-];
-
-fn check_password(username: &str, password: &str) -> Result<(), ApiError> {
-    let invalid = |why: &str| Err(ApiError::invalid("invalid_password", why));
-    if !(8..=128).contains(&password.chars().count()) {
-        return invalid("a password has 8 to 128 characters");
-    }
-    let lower = password.to_lowercase();
-    if lower.contains(&username.to_lowercase()) {
-        return invalid("a password may not contain the username");
-    }
-    if COMMON_PASSWORDS.contains(&lower.as_str()) || lower.chars().all(|c| lower.starts_with(c)) {
-        return invalid("this password is among the first anyone would try");
-    }
-    Ok(())
-}
-
 /// Register an account.
 #[utoipa::path(
     tag = "accounts",
@@ -113,37 +66,13 @@ pub async fn create_account(
     body: web::Json<CreateAccountRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let CreateAccountRequest { username, password } = body.into_inner();
-    check_username(&username)?;
-    check_password(&username, password.expose())?;
+    accounts::check_username(&username)?;
+    accounts::check_password(&username, password.expose())?;
     let now = state.clock.now();
     // Hashed before a connection is taken: the slow part holds none.
     let password_hash = passwords::hash(password).await?;
     let created = state
-        .db(move |conn| {
-            if account::find_by_username(conn, &username)?.is_some() {
-                return Err(ApiError::UsernameTaken(username));
-            }
-            let account = Account {
-                id: new_id(),
-                username_key: username_key(&username),
-                username,
-                password_hash,
-                created_at: now,
-                // The first month's vacation is earned at registration.
-                vacation_balance: vacation::MONTHLY,
-                vacation_next_grant_at: now + vacation::MONTH,
-                vacation_since: None,
-            };
-            // The unique key settles a race between two registrations.
-            account::insert(conn, &account).map_err(|e| match e {
-                diesel::result::Error::DatabaseError(
-                    diesel::result::DatabaseErrorKind::UniqueViolation,
-                    _,
-                ) => ApiError::UsernameTaken(account.username.clone()),
-                other => other.into(),
-            })?;
-            Ok(account)
-        })
+        .db(move |conn| accounts::create(conn, username, password_hash, now))
         .await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, "/api/v1/account"))

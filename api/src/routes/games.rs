@@ -5,28 +5,24 @@ use actix_web::{
     http::header::{ETAG, IF_NONE_MATCH},
     post, put, web,
 };
-use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
 use std::time::{Duration, Instant};
 
 use crate::{
     auth::Auth,
-    clock::rfc3339,
     credentials::Scope,
     domain::{
         conditionals::{self, Conditionals},
-        game::{self, Action, Play, position_of, variant_name},
+        game::{self, Action, Play, listing},
         history::{self, HistoryView},
     },
     error::{ApiError, Problem},
-    models::game::{self as rows, GameRow, Listing},
+    models::game::Listing,
     notify::game_signal,
     state::AppState,
-    views::{
-        GameResult, GameStatus, GameView, MoveAnswer, PlayerView, Side, StartSpec, Termination,
-    },
+    views::{GameList, GameView, MoveAnswer},
 };
 
 /// A move to play.
@@ -70,75 +66,6 @@ pub struct ListGamesQuery {
     pub cursor: Option<String>,
 }
 
-/// A game in a list.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct GameSummary {
-    pub id: String,
-    pub rules: String,
-    pub variant: String,
-    pub start: StartSpec,
-    pub white: PlayerView,
-    pub black: PlayerView,
-    pub fen: String,
-    pub ply: i32,
-    pub turn: Side,
-    pub status: GameStatus,
-    pub result: Option<GameResult>,
-    pub termination: Option<Termination>,
-    /// Whether the caller is to move.
-    pub my_turn: bool,
-    pub deadline: Option<String>,
-    pub updated_at: String,
-}
-
-/// One page of the caller's games.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct GameList {
-    pub games: Vec<GameSummary>,
-    /// Pass as `cursor` for the next page; null on the last.
-    pub next_cursor: Option<String>,
-    /// How many games await the caller's move.
-    pub my_turn_count: i64,
-}
-
-fn encode_cursor(key: i64, id: &str) -> String {
-    URL_SAFE_NO_PAD.encode(format!("{key}:{id}"))
-}
-
-fn decode_cursor(cursor: &str) -> Result<(i64, String), ApiError> {
-    let bad = || ApiError::invalid("invalid_cursor", "the cursor is not one this API gave");
-    let text = URL_SAFE_NO_PAD.decode(cursor).map_err(|_| bad())?;
-    let text = String::from_utf8(text).map_err(|_| bad())?;
-    let (key, id) = text.split_once(':').ok_or_else(bad)?;
-    Ok((key.parse().map_err(|_| bad())?, id.to_owned()))
-}
-
-fn summary(row: GameRow, me: &str) -> Result<GameSummary, ApiError> {
-    let pos = position_of(&row)?;
-    let start = game::start_of(&row);
-    Ok(GameSummary {
-        variant: variant_name(pos.rules(), &start).to_owned(),
-        start,
-        white: PlayerView {
-            username: row.white_name.clone(),
-        },
-        black: PlayerView {
-            username: row.black_name.clone(),
-        },
-        turn: Side::from(pos.turn()),
-        status: row.status,
-        my_turn: row.to_move_id.as_deref() == Some(me),
-        deadline: row.deadline_at.map(rfc3339),
-        updated_at: rfc3339(row.updated_at),
-        fen: row.current_fen,
-        id: row.id,
-        rules: row.rules,
-        ply: row.ply,
-        result: row.result,
-        termination: row.termination,
-    })
-}
-
 /// The caller's games, a page at a time.
 #[utoipa::path(
     tag = "games",
@@ -161,7 +88,7 @@ pub async fn list_games(
     if !(1..=100).contains(&limit) {
         return Err(ApiError::invalid("invalid_query", "limit is 1 to 100"));
     }
-    let listing = match (query.status, query.my_turn) {
+    let which = match (query.status, query.my_turn) {
         (StatusFilter::Finished, true) => {
             return Err(ApiError::invalid(
                 "invalid_query",
@@ -172,31 +99,13 @@ pub async fn list_games(
         (StatusFilter::Ongoing, true) => Listing::MyTurn,
         (StatusFilter::Ongoing, false) => Listing::Ongoing,
     };
-    let after = query.cursor.as_deref().map(decode_cursor).transpose()?;
+    let after = query
+        .cursor
+        .as_deref()
+        .map(listing::decode_cursor)
+        .transpose()?;
     let list = state
-        .db(move |conn| {
-            let me = auth.account_id;
-            let rows = rows::list(conn, &me, listing, after, limit + 1)?;
-            let my_turn_count = rows::count_my_turn(conn, &me)?;
-            let has_more = rows.len() as i64 > limit;
-            let page: Vec<GameRow> = rows.into_iter().take(limit as usize).collect();
-            let next_cursor = page.last().filter(|_| has_more).map(|last| {
-                let key = match listing {
-                    Listing::Finished => last.updated_at,
-                    Listing::Ongoing | Listing::MyTurn => last.deadline_at.unwrap_or(i64::MAX),
-                };
-                encode_cursor(key, &last.id)
-            });
-            let games = page
-                .into_iter()
-                .map(|row| summary(row, &me))
-                .collect::<Result<_, _>>()?;
-            Ok(GameList {
-                games,
-                next_cursor,
-                my_turn_count,
-            })
-        })
+        .db(move |conn| listing::list(conn, &auth.account_id, which, after, limit))
         .await?;
     Ok(web::Json(list))
 }

@@ -1,0 +1,82 @@
+//! The caller's games, a page at a time: ongoing soonest deadline first, or
+//! finished latest first, after an opaque cursor.
+
+use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+
+use crate::{
+    clock::rfc3339,
+    db::DbConnection,
+    error::ApiError,
+    models::game::{self as rows, GameRow, Listing},
+    views::{GameList, GameSummary, PlayerView, Side},
+};
+
+use super::{position_of, start_of, variant_name};
+
+/// One page of `me`'s games of `listing`, after `after`, at most `limit`.
+pub fn list(
+    conn: &mut DbConnection,
+    me: &str,
+    listing: Listing,
+    after: Option<(i64, String)>,
+    limit: i64,
+) -> Result<GameList, ApiError> {
+    let rows = rows::list(conn, me, listing, after, limit + 1)?;
+    let my_turn_count = rows::count_my_turn(conn, me)?;
+    let has_more = rows.len() as i64 > limit;
+    let page: Vec<GameRow> = rows.into_iter().take(limit as usize).collect();
+    let next_cursor = page.last().filter(|_| has_more).map(|last| {
+        let key = match listing {
+            Listing::Finished => last.updated_at,
+            Listing::Ongoing | Listing::MyTurn => last.deadline_at.unwrap_or(i64::MAX),
+        };
+        encode_cursor(key, &last.id)
+    });
+    let games = page
+        .into_iter()
+        .map(|row| summary(row, me))
+        .collect::<Result<_, _>>()?;
+    Ok(GameList {
+        games,
+        next_cursor,
+        my_turn_count,
+    })
+}
+
+fn encode_cursor(key: i64, id: &str) -> String {
+    URL_SAFE_NO_PAD.encode(format!("{key}:{id}"))
+}
+
+pub fn decode_cursor(cursor: &str) -> Result<(i64, String), ApiError> {
+    let bad = || ApiError::invalid("invalid_cursor", "the cursor is not one this API gave");
+    let text = URL_SAFE_NO_PAD.decode(cursor).map_err(|_| bad())?;
+    let text = String::from_utf8(text).map_err(|_| bad())?;
+    let (key, id) = text.split_once(':').ok_or_else(bad)?;
+    Ok((key.parse().map_err(|_| bad())?, id.to_owned()))
+}
+
+fn summary(row: GameRow, me: &str) -> Result<GameSummary, ApiError> {
+    let pos = position_of(&row)?;
+    let start = start_of(&row);
+    Ok(GameSummary {
+        variant: variant_name(pos.rules(), &start).to_owned(),
+        start,
+        white: PlayerView {
+            username: row.white_name.clone(),
+        },
+        black: PlayerView {
+            username: row.black_name.clone(),
+        },
+        turn: Side::from(pos.turn()),
+        status: row.status,
+        my_turn: row.to_move_id.as_deref() == Some(me),
+        deadline: row.deadline_at.map(rfc3339),
+        updated_at: rfc3339(row.updated_at),
+        fen: row.current_fen,
+        id: row.id,
+        rules: row.rules,
+        ply: row.ply,
+        result: row.result,
+        termination: row.termination,
+    })
+}
