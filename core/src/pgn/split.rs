@@ -100,13 +100,7 @@ impl<R: BufRead> Iterator for GameTexts<R> {
     type Item = io::Result<GameText>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let mut scan = Scan {
-            section: Section::Nothing,
-            in_comment: false,
-            blank_in_comment: false,
-            depth: 0,
-            ended: false,
-        };
+        let mut scan = Scan::new();
         loop {
             if self.line.is_empty() {
                 match self.input.read_until(b'\n', &mut self.line) {
@@ -123,6 +117,8 @@ impl<R: BufRead> Iterator for GameTexts<R> {
                         // The line stays for the next game.
                         return Some(game);
                     }
+                    // Nothing but blanks before it: the line begins this game.
+                    scan = Scan::new();
                     continue;
                 }
             }
@@ -143,6 +139,16 @@ enum Placement {
 }
 
 impl Scan {
+    fn new() -> Scan {
+        Scan {
+            section: Section::Nothing,
+            in_comment: false,
+            blank_in_comment: false,
+            depth: 0,
+            ended: false,
+        }
+    }
+
     fn place(&mut self, line: &[u8]) -> Placement {
         if self.in_comment {
             let trimmed = line.trim_ascii();
