@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Schemathesis against a live `kingpost serve`, with an authenticated token:
 # no 5xx, and every answer as the spec declares it (status, content type,
-# headers, body schema). A bounded number of examples per operation.
+# headers, body schema). A bounded number of examples per operation, one
+# worker: with two the tool once failed on its own (a KeyError in
+# hypothesis's lambda cache, reported as "inconsistent results").
 #   bash scripts/schemathesis.sh [max-examples]     (needs .venv with schemathesis)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,5 +41,5 @@ CHALLENGE=$(curl -s -X POST "$BASE/challenges" -H 'content-type: application/jso
     --exclude-path-regex '/stream/events|/imports' \
     --suppress-health-check all \
     --seed 1 \
-    --workers 2
+    --workers 1
 echo "schemathesis: challenge $CHALLENGE"
