@@ -116,10 +116,11 @@ pub fn rules_tags(
 ) -> Vec<(&'static str, String)> {
     let chess960 = chess960 || matches!(start, Start::Chess960(_));
     let mut tags = vec![("Variant", rules.pgn_name(chess960).to_owned())];
-    let usual = is_usual_array(initial);
+    let fen = initial.fen();
+    let usual = is_usual_array(&fen);
     if !usual {
         tags.push(("SetUp", "1".to_owned()));
-        tags.push(("FEN", initial.fen()));
+        tags.push(("FEN", fen));
     }
     let numbered = match start {
         Start::Chess960(n) => Some(format!("chess960:{n}")),
@@ -133,10 +134,10 @@ pub fn rules_tags(
     tags
 }
 
-/// Whether a position is the usual chess start in the six fields of FEN that
-/// every reader knows.
-fn is_usual_array(position: &Position) -> bool {
-    let usual = Position::new(Rules::Standard).fen();
-    let fen = position.fen();
-    fen.split(' ').take(6).eq(usual.split(' ').take(6))
+/// Whether a FEN is the usual chess start in the six fields every reader
+/// knows. The usual start's FEN is written once, not for every game exported.
+fn is_usual_array(fen: &str) -> bool {
+    static USUAL: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| Position::new(Rules::Standard).fen());
+    fen.split(' ').take(6).eq(USUAL.split(' ').take(6))
 }
