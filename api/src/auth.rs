@@ -33,7 +33,7 @@ impl Auth {
         if self.scopes.contains(&scope) {
             Ok(())
         } else {
-            Err(ApiError::InsufficientScope(scope.as_str()))
+            Err(ApiError::InsufficientScope(scope.key()))
         }
     }
 

@@ -16,56 +16,36 @@ use utoipa::ToSchema;
 use crate::{
     clock::{Millis, SECOND},
     error::ApiError,
+    stored::text_enum,
 };
 
 pub const ISSUER: &str = "kingpost";
 pub const AUDIENCE: &str = "kingpost-api";
 
-/// What a token allows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-pub enum Scope {
-    /// Read games.
-    #[serde(rename = "game:read")]
-    GameRead,
-    /// Play moves and act in one's games.
-    #[serde(rename = "game:play")]
-    GamePlay,
-    /// Create, accept, decline and cancel challenges.
-    #[serde(rename = "challenge:write")]
-    ChallengeWrite,
-}
-
-impl Scope {
-    pub const ALL: [Scope; 3] = [Scope::GameRead, Scope::GamePlay, Scope::ChallengeWrite];
-
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Scope::GameRead => "game:read",
-            Scope::GamePlay => "game:play",
-            Scope::ChallengeWrite => "challenge:write",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Scope> {
-        Scope::ALL.into_iter().find(|scope| scope.as_str() == text)
+text_enum! {
+    /// What a token allows.
+    #[derive(Serialize, Deserialize, ToSchema)]
+    pub enum Scope ("scope") {
+        /// Read games.
+        #[serde(rename = "game:read")]
+        GameRead = "game:read",
+        /// Play moves and act in one's games.
+        #[serde(rename = "game:play")]
+        GamePlay = "game:play",
+        /// Create, accept, decline and cancel challenges.
+        #[serde(rename = "challenge:write")]
+        ChallengeWrite = "challenge:write",
     }
 }
 
-/// Sessions come from signing in and may do everything, managing tokens
-/// included; personal tokens are for clients and bots, with chosen scopes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TokenKind {
-    Session,
-    Personal,
-}
-
-impl TokenKind {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            TokenKind::Session => "session",
-            TokenKind::Personal => "personal",
-        }
+text_enum! {
+    /// Sessions come from signing in and may do everything, managing tokens
+    /// included; personal tokens are for clients and bots, with chosen scopes.
+    #[derive(Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum TokenKind ("token kind") {
+        Session = "session",
+        Personal = "personal",
     }
 }
 

@@ -16,10 +16,11 @@ use tokio::sync::broadcast;
 
 use crate::{
     db::{DbPool, with_connection},
-    domain::events::{self, EventView},
+    domain::events::{self},
     error::ApiError,
     models::event,
     notify::{Hub, account_signal, token_signal},
+    views::EventView,
 };
 
 /// What a feed tells its streams.

@@ -31,6 +31,18 @@ macro_rules! text_enum {
             }
         }
 
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.key())
+            }
+        }
+
+        impl $crate::stored::TextKey for $name {
+            fn text_key(self) -> &'static str {
+                self.key()
+            }
+        }
+
         impl std::str::FromStr for $name {
             type Err = String;
 
@@ -72,3 +84,69 @@ macro_rules! text_enum {
 }
 
 pub(crate) use text_enum;
+
+/// What [`text_enum!`] gives every enum it declares: its stored text, and
+/// reading it back (`FromStr`, whose error says what was expected).
+pub trait TextKey: Copy + std::str::FromStr<Err = String> {
+    fn text_key(self) -> &'static str;
+}
+
+/// A set of stored enum values in one TEXT column, as their keys separated
+/// by spaces (a token's scopes, a webhook's event types), read as strictly
+/// as one value is.
+#[derive(Debug, Clone, PartialEq, Eq, diesel::AsExpression, diesel::FromSqlRow)]
+#[diesel(sql_type = diesel::sql_types::Text)]
+pub struct KeyList<T: TextKey> {
+    values: Vec<T>,
+    /// The stored text, kept so that writing can borrow it.
+    text: String,
+}
+
+impl<T: TextKey> KeyList<T> {
+    pub fn new(values: Vec<T>) -> KeyList<T> {
+        let keys: Vec<&str> = values.iter().map(|value| value.text_key()).collect();
+        let text = keys.join(" ");
+        KeyList { values, text }
+    }
+
+    pub fn values(&self) -> &[T] {
+        &self.values
+    }
+
+    pub fn into_values(self) -> Vec<T> {
+        self.values
+    }
+
+    /// The keys as stored, separated by spaces.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+impl<T: TextKey + std::fmt::Debug, DB: diesel::backend::Backend>
+    diesel::serialize::ToSql<diesel::sql_types::Text, DB> for KeyList<T>
+where
+    str: diesel::serialize::ToSql<diesel::sql_types::Text, DB>,
+{
+    fn to_sql<'b>(
+        &'b self,
+        out: &mut diesel::serialize::Output<'b, '_, DB>,
+    ) -> diesel::serialize::Result {
+        self.text.as_str().to_sql(out)
+    }
+}
+
+impl<T: TextKey, DB: diesel::backend::Backend>
+    diesel::deserialize::FromSql<diesel::sql_types::Text, DB> for KeyList<T>
+where
+    String: diesel::deserialize::FromSql<diesel::sql_types::Text, DB>,
+{
+    fn from_sql(bytes: DB::RawValue<'_>) -> diesel::deserialize::Result<KeyList<T>> {
+        let text = String::from_sql(bytes)?;
+        let values = text
+            .split_whitespace()
+            .map(str::parse)
+            .collect::<Result<_, String>>()?;
+        Ok(KeyList::new(values))
+    }
+}

@@ -8,7 +8,8 @@ use std::{collections::BTreeSet, fs, path::Path};
 /// The layers, lowest first. Every top-level module of the crate is in one.
 const LAYERS: &[&[&str]] = &[
     &["clock", "error", "secret", "stored"],
-    &["views", "db", "openapi", "budgets", "credentials"],
+    &["db", "openapi", "budgets", "credentials"],
+    &["views"],
     &["notify", "passwords", "models"],
     &["domain"],
     &["feeds"],
@@ -116,4 +117,49 @@ fn the_import_reader_reads_use_lists() {
     let text = "use crate::{a::b, c, d::{e, f}};\nfn x() { crate::g::h(); }";
     let found: Vec<String> = imports(text).into_iter().collect();
     assert_eq!(found, ["a", "c", "d", "g"]);
+}
+
+/// The wire types have one home (ARCHITECTURE.md): every type the OpenAPI
+/// document shows is declared in `views/`, except the problem report (the
+/// error layer's) and the scopes (the credentials'), which lower layers own.
+#[test]
+fn the_wire_types_live_in_views() {
+    const ELSEWHERE: &[&str] = &["Problem", "Scope"];
+    let mut files = Vec::new();
+    sources(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        None,
+        &mut files,
+    );
+    let mut wrong = Vec::new();
+    for (path, module, text) in &files {
+        if module == "views" {
+            continue;
+        }
+        for (at, _) in text.match_indices("ToSchema") {
+            let Some(derive) = text[..at].rfind("#[derive(") else {
+                continue;
+            };
+            if text[derive..at].contains(']') {
+                continue; // not inside a derive list
+            }
+            let after = &text[at..];
+            // The item the derive list is for: the nearest that follows.
+            let Some((i, item)) = ["pub struct ", "pub enum "]
+                .iter()
+                .filter_map(|item| after.find(item).map(|i| (i, item)))
+                .min()
+            else {
+                continue;
+            };
+            let name: String = after[i + item.len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !ELSEWHERE.contains(&name.as_str()) {
+                wrong.push(format!("{path}: `{name}` is a wire type outside views/"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

@@ -2,16 +2,14 @@
 
 use kingpost_core::{CHESS960_COUNT, Position, Rules, SHUFFLE_COUNT};
 use rand::Rng;
-use serde::{Deserialize, Serialize};
 use serde_json::json;
-use utoipa::ToSchema;
 
 use crate::{
     clock::{Millis, rfc3339},
     credentials::new_id,
     db::{DbConnection, write_transaction},
     domain::{
-        events::{self, EventKind},
+        events::{self},
         game::{Players, core_start, new_game, spec_from_parts, stored_start, variant_name},
     },
     error::ApiError,
@@ -21,53 +19,14 @@ use crate::{
         game,
     },
     notify::Outbox,
-    views::{ChallengeStatus, ColorChoice, PlayerView, StartSpec},
+    views::{
+        ChallengeStatus, ChallengeView, ColorChoice, CreateChallengeRequest, EventKind, PlayerView,
+        StartSpec,
+    },
 };
 
 /// The days per move a game may have.
 pub const DAYS_PER_MOVE: [i32; 7] = [1, 2, 3, 5, 7, 10, 14];
-
-/// A challenge to make.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct CreateChallengeRequest {
-    /// A rule set key from `GET /api/v1/variants`.
-    pub rules: String,
-    /// The start; the usual array when left out.
-    #[serde(default = "standard_start")]
-    pub start: StartSpec,
-    /// One of 1, 2, 3, 5, 7, 10, 14.
-    pub days_per_move: i32,
-    /// The challenger's colour.
-    #[serde(default)]
-    pub color: ColorChoice,
-    /// The username challenged; left out, the challenge is open to anyone.
-    #[serde(default)]
-    pub opponent: Option<String>,
-}
-
-fn standard_start() -> StartSpec {
-    StartSpec::Standard {}
-}
-
-/// A challenge as both sides see it.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ChallengeView {
-    pub id: String,
-    pub challenger: PlayerView,
-    /// Null for a challenge open to anyone.
-    pub opponent: Option<PlayerView>,
-    pub rules: String,
-    pub variant: String,
-    pub start: StartSpec,
-    pub days_per_move: i32,
-    /// The challenger's colour: `white`, `black` or `random`.
-    pub color: ColorChoice,
-    pub status: ChallengeStatus,
-    /// The game, once accepted.
-    pub game_id: Option<String>,
-    pub created_at: String,
-}
 
 /// Checks a challenge and fills in what is drawn at random.
 fn resolve(request: &CreateChallengeRequest) -> Result<(Rules, StartSpec), ApiError> {

@@ -6,29 +6,18 @@
 
 use std::collections::HashMap;
 
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
-
 use crate::{
     clock::Millis,
     db::{DbConnection, write_transaction},
     domain::game::{Loaded, find_game, find_game_for_update, position_of},
     error::ApiError,
     models::{conditional, game::GameStatus},
+    views::Conditionals,
 };
 
 /// The most lines, and plies per line, a player may store in a game.
 const MAX_LINES: usize = 64;
 const MAX_PLIES: usize = 40;
-
-/// Lines of moves, each beginning with an opponent's move and alternating.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Conditionals {
-    /// Each line: the opponent's move, the reply, the opponent's next move,
-    /// the reply... in UCI or SAN when stored, canonical UCI when read.
-    pub lines: Vec<Vec<String>>,
-}
 
 fn invalid(detail: impl Into<String>) -> ApiError {
     ApiError::invalid("invalid_conditionals", detail)

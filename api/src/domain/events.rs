@@ -2,9 +2,7 @@
 //! order in the same transaction as the change, so that a stream resumes
 //! from the log without gaps and webhooks are delivered from a queue.
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use utoipa::ToSchema;
 
 use crate::{
     clock::{DAY, Millis, rfc3339},
@@ -13,69 +11,11 @@ use crate::{
     error::ApiError,
     models::event::{self, DeliveryRow, EventRow, NewEvent},
     notify::{Outbox, account_signal},
+    views::{DeliveryStatus, EventKind, EventView},
 };
 
 /// How long the log keeps events for streams to resume from.
 pub const RETENTION: Millis = 30 * DAY;
-
-/// The kinds of event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum EventKind {
-    ChallengeReceived,
-    ChallengeAccepted,
-    ChallengeDeclined,
-    GameStarted,
-    OpponentMoved,
-    DrawOffered,
-    GameFinished,
-    /// A quarter of the time for the move is left.
-    DeadlineNear,
-}
-
-impl EventKind {
-    pub const ALL: [EventKind; 8] = [
-        EventKind::ChallengeReceived,
-        EventKind::ChallengeAccepted,
-        EventKind::ChallengeDeclined,
-        EventKind::GameStarted,
-        EventKind::OpponentMoved,
-        EventKind::DrawOffered,
-        EventKind::GameFinished,
-        EventKind::DeadlineNear,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EventKind::ChallengeReceived => "challenge_received",
-            EventKind::ChallengeAccepted => "challenge_accepted",
-            EventKind::ChallengeDeclined => "challenge_declined",
-            EventKind::GameStarted => "game_started",
-            EventKind::OpponentMoved => "opponent_moved",
-            EventKind::DrawOffered => "draw_offered",
-            EventKind::GameFinished => "game_finished",
-            EventKind::DeadlineNear => "deadline_near",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<EventKind> {
-        EventKind::ALL
-            .into_iter()
-            .find(|kind| kind.as_str() == text)
-    }
-}
-
-/// An event as streams, webhooks and the log show it.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct EventView {
-    /// Increasing: resume after it with `Last-Event-ID` or `?since=`.
-    pub id: i64,
-    #[serde(rename = "type")]
-    pub kind: String,
-    pub created_at: String,
-    pub game_id: Option<String>,
-    pub data: Value,
-}
 
 impl From<EventRow> for EventView {
     fn from(row: EventRow) -> EventView {
@@ -105,21 +45,21 @@ pub fn record(
         conn,
         &NewEvent {
             account_id,
-            kind: kind.as_str(),
+            kind,
             game_id,
             data: &data,
             created_at: now,
         },
     )?;
     for hook in event::webhooks_of(conn, account_id)? {
-        if hook.kinds.split_whitespace().any(|k| k == kind.as_str()) {
+        if hook.kinds.values().contains(&kind) {
             event::insert_delivery(
                 conn,
                 &DeliveryRow {
                     id: new_id(),
                     webhook_id: hook.id,
                     event_id: id,
-                    status: "pending".to_owned(),
+                    status: DeliveryStatus::Pending,
                     attempts: 0,
                     next_attempt_at: now,
                     last_status: None,

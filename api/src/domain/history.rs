@@ -2,43 +2,14 @@
 //! position's FEN and the move that led to it, with the move's kind.
 
 use kingpost_core::Position;
-use serde::Serialize;
-use utoipa::ToSchema;
 
 use crate::{
     db::DbConnection,
     domain::game::{core_start, find_game, start_of},
     error::ApiError,
     models::game,
-    views::MoveKindView,
+    views::{HistoryView, PlayedView, PlyView},
 };
-
-/// One position of a game.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct PlyView {
-    /// 0 for the start.
-    pub ply: i32,
-    pub fen: String,
-    /// Whether the side to move is in check.
-    pub check: bool,
-    /// The move that led here; none at the start.
-    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
-    pub played: Option<PlayedView>,
-}
-
-/// A move of the game, with its kind.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct PlayedView {
-    pub uci: String,
-    pub san: String,
-    pub kind: MoveKindView,
-}
-
-/// Every position of a game, the start first.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct HistoryView {
-    pub positions: Vec<PlyView>,
-}
 
 /// The positions of game `game_id`, its stored moves replayed.
 pub fn history(conn: &mut DbConnection, game_id: &str) -> Result<HistoryView, ApiError> {

@@ -9,6 +9,7 @@ pub mod game;
 pub mod history;
 pub mod pgn;
 pub mod session;
+pub mod tokens;
 pub mod vacation;
 pub mod webhook_targets;
 pub mod webhooks;

@@ -11,8 +11,6 @@ use kingpost_core::{
         rules_for_variant, rules_tags, write_game,
     },
 };
-use serde::Serialize;
-use utoipa::ToSchema;
 
 use crate::{
     clock::{Millis, parse_rfc3339, rfc3339},
@@ -21,7 +19,7 @@ use crate::{
     domain::game::{core_start, corrupt, find_game, start_of, stored_start, variant_name},
     error::ApiError,
     models::game::{self, GameResult, GameRow, GameStatus, MoveRow, Termination},
-    views::{GamePlayerView, MoveView, StartSpec},
+    views::{ArchivedGame, GamePlayerView, MoveView, StartSpec},
 };
 
 /// `2026.11.30` and `12:00:00` of a time, as PGN dates and times are written.
@@ -197,25 +195,6 @@ pub fn game_pgn(conn: &mut DbConnection, game_id: &str) -> Result<String, ApiErr
     let mut out = String::new();
     write_pgn(&mut out, &row, &moves)?;
     Ok(out)
-}
-
-/// A game of an archive, as one line of NDJSON.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ArchivedGame {
-    pub id: String,
-    pub rules: String,
-    pub variant: String,
-    pub start: StartSpec,
-    pub white: GamePlayerView,
-    pub black: GamePlayerView,
-    pub status: GameStatus,
-    pub result: Option<GameResult>,
-    pub termination: Option<Termination>,
-    pub initial_fen: String,
-    pub fen: String,
-    pub days_per_move: i32,
-    pub moves: Vec<MoveView>,
-    pub created_at: String,
 }
 
 fn archived(row: GameRow, moves: Vec<MoveRow>) -> Result<ArchivedGame, ApiError> {

@@ -1,10 +1,7 @@
 //! Sign-in sessions: a short-lived access JWT and a rotating refresh token.
 
-use serde::Serialize;
-use utoipa::ToSchema;
-
 use crate::{
-    clock::{DAY, MINUTE, Millis},
+    clock::{DAY, MINUTE, Millis, SECOND},
     credentials::{
         AUDIENCE, Claims, ISSUER, JwtKeys, Scope, TokenKind, digest, new_id, new_secret,
     },
@@ -12,27 +9,14 @@ use crate::{
     error::ApiError,
     models::token::{self, RefreshToken, Token},
     notify::{Outbox, token_signal},
+    stored::KeyList,
+    views::TokenResponse,
 };
 
 /// How long a session's access token lives.
 pub const ACCESS_LIFETIME: Millis = 15 * MINUTE;
 /// How long a refresh token can wait to be used.
 pub const REFRESH_LIFETIME: Millis = 30 * DAY;
-
-/// A signed-in session's tokens (the OAuth 2 token response).
-#[derive(Serialize, ToSchema)]
-pub struct TokenResponse {
-    /// A JWT to send as `Authorization: Bearer <access_token>`.
-    pub access_token: String,
-    /// Always `Bearer`.
-    pub token_type: String,
-    /// Seconds until the access token expires.
-    pub expires_in: i64,
-    /// Single use: trade it at `POST /api/v1/auth/refresh` for new tokens.
-    pub refresh_token: String,
-    /// The scopes of the access token, space-separated.
-    pub scope: String,
-}
 
 /// What a JWT to issue is.
 #[derive(Debug)]
@@ -71,13 +55,9 @@ pub fn issue_jwt(
     let record = Token {
         id: new_id(),
         account_id: account_id.to_owned(),
-        kind: kind.as_str().to_owned(),
+        kind,
         name,
-        scopes: scopes
-            .iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join(" "),
+        scopes: KeyList::new(scopes.to_vec()),
         created_at: now,
         expires_at: now + lifetime,
         revoked_at: None,
@@ -88,8 +68,8 @@ pub fn issue_jwt(
         sub: account_id.to_owned(),
         iss: ISSUER.to_owned(),
         aud: AUDIENCE.to_owned(),
-        iat: now / 1000,
-        exp: record.expires_at / 1000,
+        iat: now / SECOND,
+        exp: record.expires_at / SECOND,
         jti: record.id.clone(),
         scopes: scopes.to_vec(),
         kind,
@@ -110,7 +90,7 @@ pub fn issue(
         let spec = JwtSpec {
             kind: TokenKind::Session,
             name: None,
-            scopes: &Scope::ALL,
+            scopes: Scope::ALL,
             lifetime: ACCESS_LIFETIME,
             family: Some(family.clone()),
         };
@@ -131,9 +111,9 @@ pub fn issue(
         Ok(TokenResponse {
             access_token,
             token_type: "Bearer".to_owned(),
-            expires_in: ACCESS_LIFETIME / 1000,
+            expires_in: ACCESS_LIFETIME / SECOND,
             refresh_token,
-            scope: record.scopes,
+            scope: record.scopes.text().to_owned(),
         })
     })
 }

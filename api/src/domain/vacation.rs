@@ -3,9 +3,6 @@
 //! While a player is on vacation, the clocks of the games where it is to
 //! move stand still: their deadlines move on by the time spent.
 
-use serde::Serialize;
-use utoipa::ToSchema;
-
 use crate::{
     clock::{DAY, Millis, rfc3339},
     db::DbConnection,
@@ -15,6 +12,7 @@ use crate::{
         game,
     },
     notify::{Outbox, game_signal},
+    views::VacationView,
 };
 
 /// Vacation earned per month.
@@ -54,20 +52,6 @@ pub fn extension(account: &Account, turn_started_at: Millis, now: Millis) -> Mil
         (Some(since), Some(end)) => (now.min(end) - since.max(turn_started_at)).max(0),
         _ => 0,
     }
-}
-
-/// A vacation state as the API shows it.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct VacationView {
-    pub on_vacation: bool,
-    /// Vacation time left, in days.
-    pub balance_days: f64,
-    /// When the vacation under way began.
-    pub since: Option<String>,
-    /// When it ends by itself, its balance spent.
-    pub ends_at: Option<String>,
-    pub yearly_allowance_days: i64,
-    pub cap_days: i64,
 }
 
 /// Ends a vacation that is over by `end` (now, or its balance spent):

@@ -5,21 +5,19 @@
 use std::time::Duration;
 
 use hmac::{Hmac, Mac};
-use serde::{Deserialize, Serialize};
 use sha2::Sha256;
-use utoipa::ToSchema;
 
 use crate::{
     clock::{DAY, HOUR, Millis, SECOND, rfc3339},
     credentials::new_id,
     db::DbConnection,
-    domain::{
-        events::{EventKind, EventView},
-        webhook_targets,
-    },
+    domain::webhook_targets,
     error::ApiError,
     models::event::{self, Attempt, DeliveryRow, WebhookRow},
-    secret::Secret,
+    stored::KeyList,
+    views::{
+        CreateWebhookRequest, DeliveryStatus, DeliveryView, EventKind, EventView, WebhookView,
+    },
 };
 
 /// How long a delivery is retried before it is given up.
@@ -29,32 +27,10 @@ pub const FIRST_BACKOFF: Millis = 10 * SECOND;
 /// How long an instance holds a delivery it is attempting.
 const LEASE: Millis = 60 * SECOND;
 
-/// A webhook to register.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct CreateWebhookRequest {
-    /// An `http://` or `https://` URL that receives the events.
-    pub url: String,
-    /// 16 to 256 characters: the key of the `X-Kingpost-Signature` HMAC.
-    #[schema(value_type = String)]
-    pub secret: Secret,
-    /// The event types to send.
-    pub events: Vec<EventKind>,
-}
-
-/// A webhook (its secret never shown again).
-#[derive(Debug, Serialize, ToSchema)]
-pub struct WebhookView {
-    pub id: String,
-    pub url: String,
-    pub events: Vec<String>,
-    pub created_at: String,
-}
-
 impl From<WebhookRow> for WebhookView {
     fn from(row: WebhookRow) -> WebhookView {
         WebhookView {
-            events: row.kinds.split_whitespace().map(str::to_owned).collect(),
+            events: row.kinds.into_values(),
             id: row.id,
             url: row.url,
             created_at: rfc3339(row.created_at),
@@ -62,27 +38,11 @@ impl From<WebhookRow> for WebhookView {
     }
 }
 
-/// One delivery of an event to a webhook.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct DeliveryView {
-    /// Sent as `X-Kingpost-Delivery`: the same for every attempt.
-    pub id: String,
-    pub event_id: i64,
-    /// `pending`, `delivered` or `failed` (given up after a day).
-    pub status: String,
-    pub attempts: i32,
-    /// The HTTP status of the last attempt.
-    pub last_status: Option<i32>,
-    pub last_error: Option<String>,
-    pub next_attempt_at: Option<String>,
-    pub delivered_at: Option<String>,
-    pub created_at: String,
-}
-
 impl From<DeliveryRow> for DeliveryView {
     fn from(row: DeliveryRow) -> DeliveryView {
         DeliveryView {
-            next_attempt_at: (row.status == "pending").then(|| rfc3339(row.next_attempt_at)),
+            next_attempt_at: (row.status == DeliveryStatus::Pending)
+                .then(|| rfc3339(row.next_attempt_at)),
             id: row.id,
             event_id: row.event_id,
             status: row.status,
@@ -127,15 +87,15 @@ pub fn create(
             "name at least one event type",
         ));
     }
-    let mut kinds: Vec<&str> = request.events.iter().map(|k| k.as_str()).collect();
-    kinds.sort_unstable();
+    let mut kinds = request.events;
+    kinds.sort_unstable_by_key(|kind| kind.key());
     kinds.dedup();
     let row = WebhookRow {
         id: new_id(),
         account_id: account_id.to_owned(),
         url: request.url,
         secret: request.secret.expose().to_owned(),
-        kinds: kinds.join(" "),
+        kinds: KeyList::new(kinds),
         created_at: now,
     };
     event::insert_webhook(conn, &row)?;
@@ -169,7 +129,7 @@ pub struct Due {
     pub delivery: DeliveryRow,
     pub url: String,
     pub secret: String,
-    pub kind: String,
+    pub kind: EventKind,
     pub body: Vec<u8>,
 }
 
@@ -218,7 +178,7 @@ pub fn claim_due(conn: &mut DbConnection, now: Millis, limit: usize) -> Result<V
 
 fn give_up(conn: &mut DbConnection, delivery: &DeliveryRow, why: &str) -> Result<(), ApiError> {
     let attempt = Attempt {
-        status: "failed".to_owned(),
+        status: DeliveryStatus::Failed,
         attempts: delivery.attempts,
         next_attempt_at: delivery.next_attempt_at,
         last_status: delivery.last_status,
@@ -249,17 +209,17 @@ pub fn record(
     };
     let backoff = (FIRST_BACKOFF << (attempts - 1).clamp(0, 20)).min(HOUR);
     let status = match &error {
-        None => "delivered",
-        Some(_) if now + backoff - due.delivery.created_at > RETRY_FOR => "failed",
-        Some(_) => "pending",
+        None => DeliveryStatus::Delivered,
+        Some(_) if now + backoff - due.delivery.created_at > RETRY_FOR => DeliveryStatus::Failed,
+        Some(_) => DeliveryStatus::Pending,
     };
     let attempt = Attempt {
-        status: status.to_owned(),
+        status,
         attempts,
         next_attempt_at: now + backoff,
         last_status: status_code,
         last_error: error,
-        delivered_at: (status == "delivered").then_some(now),
+        delivered_at: (status == DeliveryStatus::Delivered).then_some(now),
     };
     Ok(event::record_attempt(conn, &due.delivery.id, &attempt)?)
 }
@@ -315,7 +275,7 @@ impl Sender {
             .post(&due.url)
             .header("content-type", "application/json")
             .header("x-kingpost-delivery", &due.delivery.id)
-            .header("x-kingpost-event", &due.kind)
+            .header("x-kingpost-event", due.kind.key())
             .header("x-kingpost-signature", signature(&due.secret, &due.body))
             .body(due.body.clone())
             .send()

@@ -2,9 +2,13 @@
 
 use diesel::prelude::*;
 
-use crate::db::{
-    DbConnection,
-    schema::{deliveries, events, webhooks},
+use crate::{
+    db::{
+        DbConnection,
+        schema::{deliveries, events, webhooks},
+    },
+    stored::KeyList,
+    views::{DeliveryStatus, EventKind},
 };
 
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -12,7 +16,7 @@ use crate::db::{
 pub struct EventRow {
     pub id: i64,
     pub account_id: String,
-    pub kind: String,
+    pub kind: EventKind,
     pub game_id: Option<String>,
     pub data: String,
     pub created_at: i64,
@@ -22,7 +26,7 @@ pub struct EventRow {
 #[diesel(table_name = events)]
 pub struct NewEvent<'a> {
     pub account_id: &'a str,
-    pub kind: &'a str,
+    pub kind: EventKind,
     pub game_id: Option<&'a str>,
     pub data: &'a str,
     pub created_at: i64,
@@ -35,8 +39,7 @@ pub struct WebhookRow {
     pub account_id: String,
     pub url: String,
     pub secret: String,
-    /// Space-separated event kinds.
-    pub kinds: String,
+    pub kinds: KeyList<EventKind>,
     pub created_at: i64,
 }
 
@@ -56,8 +59,7 @@ pub struct DeliveryRow {
     pub id: String,
     pub webhook_id: String,
     pub event_id: i64,
-    /// `pending`, `delivered` or `failed`.
-    pub status: String,
+    pub status: DeliveryStatus,
     pub attempts: i32,
     pub next_attempt_at: i64,
     pub last_status: Option<i32>,
@@ -110,7 +112,7 @@ pub fn find(conn: &mut DbConnection, id: i64) -> QueryResult<Option<EventRow>> {
 pub fn prune(conn: &mut DbConnection, before: i64) -> QueryResult<usize> {
     diesel::delete(
         deliveries::table
-            .filter(deliveries::status.ne("pending"))
+            .filter(deliveries::status.ne(DeliveryStatus::Pending))
             .filter(deliveries::created_at.lt(before)),
     )
     .execute(conn)?;
@@ -161,7 +163,7 @@ pub fn due_deliveries(
     limit: i64,
 ) -> QueryResult<Vec<DeliveryRow>> {
     deliveries::table
-        .filter(deliveries::status.eq("pending"))
+        .filter(deliveries::status.eq(DeliveryStatus::Pending))
         .filter(deliveries::next_attempt_at.le(now))
         .order(deliveries::next_attempt_at)
         .limit(limit)
@@ -179,7 +181,7 @@ pub fn claim_delivery(
     diesel::update(
         deliveries::table
             .filter(deliveries::id.eq(&row.id))
-            .filter(deliveries::status.eq("pending"))
+            .filter(deliveries::status.eq(DeliveryStatus::Pending))
             .filter(deliveries::next_attempt_at.eq(row.next_attempt_at)),
     )
     .set(deliveries::next_attempt_at.eq(lease_until))
@@ -191,7 +193,7 @@ pub fn claim_delivery(
 #[derive(Debug, AsChangeset)]
 #[diesel(table_name = deliveries, treat_none_as_null = true)]
 pub struct Attempt {
-    pub status: String,
+    pub status: DeliveryStatus,
     pub attempts: i32,
     pub next_attempt_at: i64,
     pub last_status: Option<i32>,

@@ -4,10 +4,12 @@ use diesel::prelude::*;
 
 use crate::{
     clock::Millis,
+    credentials::{Scope, TokenKind},
     db::{
         DbConnection,
         schema::{accounts, refresh_tokens, tokens},
     },
+    stored::KeyList,
 };
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -15,9 +17,9 @@ use crate::{
 pub struct Token {
     pub id: String,
     pub account_id: String,
-    pub kind: String,
+    pub kind: TokenKind,
     pub name: Option<String>,
-    pub scopes: String,
+    pub scopes: KeyList<Scope>,
     pub created_at: i64,
     pub expires_at: i64,
     pub revoked_at: Option<i64>,
@@ -68,7 +70,7 @@ pub fn list_personal(
 ) -> QueryResult<Vec<Token>> {
     tokens::table
         .filter(tokens::account_id.eq(account_id))
-        .filter(tokens::kind.eq("personal"))
+        .filter(tokens::kind.eq(TokenKind::Personal))
         .filter(tokens::revoked_at.is_null())
         .filter(tokens::expires_at.gt(now))
         .order((tokens::created_at.desc(), tokens::id))

@@ -1,8 +1,6 @@
 //! `/api/v1/accounts` and `/api/v1/account`.
 
 use actix_web::{HttpResponse, delete, get, http::header, post, web};
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
 use crate::{
     auth::Auth,
@@ -10,35 +8,14 @@ use crate::{
     db::write_transaction,
     domain::{
         accounts,
-        vacation::{self, VacationView},
+        vacation::{self},
     },
     error::{ApiError, Problem},
     models::account::{self, Account},
     passwords,
-    secret::Secret,
     state::AppState,
+    views::{AccountView, CreateAccountRequest, VacationView},
 };
-
-/// A new account.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct CreateAccountRequest {
-    /// 3 to 20 characters: letters, digits, `_` and `-`, beginning with a
-    /// letter or digit. Unique regardless of case.
-    pub username: String,
-    /// 8 to 128 characters, not containing the username, not one of the
-    /// most common passwords.
-    #[schema(value_type = String)]
-    pub password: Secret,
-}
-
-/// An account, as its owner sees it.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct AccountView {
-    pub id: String,
-    pub username: String,
-    pub created_at: String,
-}
 
 impl From<Account> for AccountView {
     fn from(account: Account) -> AccountView {

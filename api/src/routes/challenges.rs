@@ -1,29 +1,16 @@
 //! `/api/v1/challenges`: offers of games.
 
 use actix_web::{HttpResponse, delete, get, http::header, post, web};
-use serde::Serialize;
-use utoipa::ToSchema;
 
 use crate::{
     auth::Auth,
     credentials::Scope,
-    domain::challenge::{self, ChallengeView, CreateChallengeRequest},
+    domain::challenge::{self},
     error::{ApiError, Problem},
     models::challenge as rows,
     state::AppState,
-    views::GameView,
+    views::{ChallengeList, ChallengeView, CreateChallengeRequest, GameView},
 };
-
-/// The caller's challenges.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ChallengeList {
-    /// Open challenges addressed to the caller.
-    pub incoming: Vec<ChallengeView>,
-    /// Open challenges the caller made.
-    pub outgoing: Vec<ChallengeView>,
-    /// Open challenges to anyone, by others (the newest 50).
-    pub open: Vec<ChallengeView>,
-}
 
 /// Challenge an account, or anyone.
 #[utoipa::path(

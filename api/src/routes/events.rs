@@ -10,9 +10,9 @@ use actix_web::{
     web::{self, Bytes},
 };
 use futures_util::stream;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use tokio::sync::broadcast;
-use utoipa::{IntoParams, ToSchema};
+use utoipa::IntoParams;
 
 use crate::{
     auth::Auth,
@@ -20,14 +20,17 @@ use crate::{
     clock::Millis,
     credentials::Scope,
     domain::{
-        events::{self, EventView},
-        webhooks::{self, CreateWebhookRequest, DeliveryView, WebhookView},
+        events::{self},
+        webhooks::{self},
     },
     error::{ApiError, Problem},
     feeds::{self, FeedItem},
     models::{event, token},
     state::AppState,
-    views::EventStreamText,
+    views::{
+        CreateWebhookRequest, DeliveryList, DeliveryView, EventStreamText, EventView, WebhookList,
+        WebhookView,
+    },
 };
 
 /// Seconds between two keep-alive lines of an idle stream.
@@ -243,12 +246,6 @@ pub async fn stream_events(
         .streaming(body))
 }
 
-/// The caller's webhooks.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct WebhookList {
-    pub webhooks: Vec<WebhookView>,
-}
-
 /// Register a webhook: each event of the chosen types is POSTed to the URL
 /// as JSON (an event of the stream), with headers `X-Kingpost-Event`,
 /// `X-Kingpost-Delivery` (the same for every attempt) and
@@ -330,13 +327,6 @@ pub async fn delete_webhook(
         })
         .await?;
     Ok(HttpResponse::NoContent().finish())
-}
-
-/// A webhook's deliveries.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct DeliveryList {
-    /// The newest 100.
-    pub deliveries: Vec<DeliveryView>,
 }
 
 /// The delivery log of a webhook, newest first.

@@ -6,7 +6,7 @@ use actix_web::{
     post, put, web,
 };
 use serde::Deserialize;
-use utoipa::{IntoParams, ToSchema};
+use utoipa::IntoParams;
 
 use std::time::{Duration, Instant};
 
@@ -14,40 +14,16 @@ use crate::{
     auth::Auth,
     credentials::Scope,
     domain::{
-        conditionals::{self, Conditionals},
+        conditionals::{self},
         game::{self, Action, Play, listing},
-        history::{self, HistoryView},
+        history::{self},
     },
     error::{ApiError, Problem},
     models::game::Listing,
     notify::game_signal,
     state::AppState,
-    views::{GameList, GameView, MoveAnswer},
+    views::{Conditionals, GameList, GameView, HistoryView, MoveAnswer, MoveRequest, StatusFilter},
 };
-
-/// A move to play.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct MoveRequest {
-    /// The move in UCI or SAN (RULES.md, notation).
-    #[serde(rename = "move")]
-    pub text: String,
-    /// The game's `ply` the move was computed for: a guard against stale
-    /// and repeated requests.
-    pub ply: i32,
-    /// Offer a draw with the move.
-    #[serde(default)]
-    pub offer_draw: bool,
-}
-
-/// Which games to list.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum StatusFilter {
-    #[default]
-    Ongoing,
-    Finished,
-}
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]

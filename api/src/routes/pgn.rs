@@ -8,18 +8,20 @@ use actix_web::{
 };
 use futures_util::{StreamExt, stream};
 use kingpost_core::pgn::{GameTexts, ImportError};
-use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use serde::Deserialize;
+use utoipa::IntoParams;
 
 use crate::{
     auth::Auth,
     clock::{DAY, Millis, parse_rfc3339},
-    domain::pgn::{self, ArchiveFormat, ArchivedGame, GameReport, Imported},
+    domain::pgn::{self, ArchiveFormat, GameReport, Imported},
     error::{ApiError, Problem},
     middleware::IMPORT_LIMIT,
     models::{account, game::ArchiveFilter},
     state::AppState,
-    views::PgnText,
+    views::{
+        ArchivedGame, ImportErrorView, ImportReport, ImportedGameView, PgnText, ShortenedView,
+    },
 };
 
 pub const PGN: &str = "application/x-chess-pgn";
@@ -263,68 +265,6 @@ pub async fn export_monthly_archive(
     };
     let name = format!("{username}-{year}-{month:02}");
     stream_archive(state, username, filter, u64::MAX, format_of(&req), name).await
-}
-
-/// The fate of one game of an import.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ImportedGameView {
-    /// The game's place in the file, from 1.
-    pub index: usize,
-    /// The tags that name the game, where it has them.
-    pub event: Option<String>,
-    pub site: Option<String>,
-    pub date: Option<String>,
-    pub round: Option<String>,
-    pub white: Option<String>,
-    pub black: Option<String>,
-    /// The stored game, new or imported before.
-    pub id: Option<String>,
-    /// Whether the same game (tags and moves) was imported before.
-    pub duplicate: bool,
-    /// Set when the rules ended the game before its last written move: the
-    /// moves after the end are dropped, as live play would not have them.
-    pub shortened: Option<ShortenedView>,
-    /// What was read otherwise than written (an encoding, a Result tag that
-    /// is no result, a stated result the rules overrule).
-    pub warnings: Vec<String>,
-    /// Why the game was refused.
-    pub error: Option<ImportErrorView>,
-}
-
-/// Where the rules ended an imported game, and what was dropped after.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ShortenedView {
-    /// The plies kept.
-    pub plies: usize,
-    /// The moves written after the end, dropped.
-    pub dropped: usize,
-    /// The result the rules gave, `1-0`, `0-1` or `1/2-1/2`.
-    pub result: String,
-    /// How the rules ended it, e.g. `fivefold_repetition`.
-    pub reason: String,
-}
-
-/// Why a game was refused: the ply and move text when a move is at fault.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ImportErrorView {
-    pub ply: Option<usize>,
-    #[serde(rename = "move")]
-    pub move_text: Option<String>,
-    pub reason: String,
-}
-
-/// What an import did, game by game: every game of the file is counted.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ImportReport {
-    /// The games the file holds.
-    pub read: usize,
-    pub imported: usize,
-    pub duplicates: usize,
-    /// Games stored (new or duplicate) without the moves after the rules'
-    /// end.
-    pub shortened: usize,
-    pub rejected: usize,
-    pub games: Vec<ImportedGameView>,
 }
 
 impl From<&ImportError> for ImportErrorView {

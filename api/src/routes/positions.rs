@@ -2,44 +2,11 @@
 
 use actix_web::{post, web};
 use kingpost_core::{Position, Rules};
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
 use crate::{
     error::{ApiError, Problem},
-    views::{LegalMoveView, Side},
+    views::{AnalysisView, AnalyzeRequest, LegalMoveView, OutcomeView, Side},
 };
-
-/// A position to analyse.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AnalyzeRequest {
-    /// A rule set key.
-    pub rules: String,
-    /// An extended FEN of that rule set.
-    pub fen: String,
-}
-
-/// How a position ends the game, if it does.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct OutcomeView {
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    pub result: String,
-    /// `checkmate`, `stalemate`, `goal_rank`, `insufficient_material`, `seventy_five_moves`.
-    pub termination: String,
-}
-
-/// What the rules say of a position.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct AnalysisView {
-    /// The position's FEN as kingpost writes it.
-    pub fen: String,
-    pub turn: Side,
-    pub check: bool,
-    pub legal_moves: Vec<LegalMoveView>,
-    /// Set when the position itself ends the game (repetitions need a game's history).
-    pub outcome: Option<OutcomeView>,
-}
 
 /// Analyse a position: its legal moves, check and outcome.
 #[utoipa::path(

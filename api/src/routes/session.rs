@@ -1,43 +1,16 @@
 //! `/api/v1/auth`: signing in with a password, and refreshing.
 
 use actix_web::{HttpRequest, post, web};
-use serde::Deserialize;
-use utoipa::ToSchema;
 
 use crate::{
     budgets::refusal,
-    domain::session::{self, TokenResponse},
+    domain::session::{self},
     error::{ApiError, Problem},
     models::account,
     passwords,
-    secret::Secret,
     state::AppState,
+    views::{PasswordGrantRequest, RefreshRequest, TokenResponse},
 };
-
-/// The OAuth 2 password grant.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct PasswordGrantRequest {
-    /// Always `password`.
-    pub grant_type: PasswordGrant,
-    pub username: String,
-    #[schema(value_type = String)]
-    pub password: Secret,
-}
-
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum PasswordGrant {
-    Password,
-}
-
-/// A refresh token to trade.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RefreshRequest {
-    #[schema(value_type = String)]
-    pub refresh_token: Secret,
-}
 
 /// Sign in: a short-lived access token and a refresh token.
 #[utoipa::path(

@@ -303,8 +303,8 @@ async fn every_operation_asks_what_its_spec_says(db: Db) {
     let mut personal = std::collections::HashMap::new();
     for scopes in Scope::ALL
         .iter()
-        .map(|s| vec![s.as_str()])
-        .chain([Scope::ALL.map(Scope::as_str).to_vec()])
+        .map(|s| vec![s.key()])
+        .chain([Scope::ALL.iter().map(|s| s.key()).collect()])
     {
         let token = post("/api/v1/tokens")
             .token(&session)
@@ -319,7 +319,11 @@ async fn every_operation_asks_what_its_spec_says(db: Db) {
                 .to_owned(),
         );
     }
-    let every_scope = Scope::ALL.map(Scope::as_str).join(" ");
+    let every_scope = Scope::ALL
+        .iter()
+        .map(|s| s.key())
+        .collect::<Vec<_>>()
+        .join(" ");
     let document = serde_json::to_value(openapi_document()).unwrap();
     let mut checked = 0;
     for (path, item) in document["paths"].as_object().unwrap() {
@@ -352,8 +356,8 @@ async fn every_operation_asks_what_its_spec_says(db: Db) {
                 ["session"] => vec![&personal[&every_scope]],
                 [scope] => Scope::ALL
                     .iter()
-                    .filter(|s| s.as_str() != *scope)
-                    .map(|s| &personal[s.as_str()])
+                    .filter(|s| s.key() != *scope)
+                    .map(|s| &personal[s.key()])
                     .collect(),
                 other => panic!("{id}: one role expected, got {other:?}"),
             };
@@ -378,7 +382,7 @@ async fn every_operation_asks_what_its_spec_says(db: Db) {
             let having = match roles.as_slice() {
                 ["session"] => &session,
                 [scope] => &personal[*scope],
-                _ => &personal[Scope::ChallengeWrite.as_str()],
+                _ => &personal[Scope::ChallengeWrite.key()],
             };
             let answer = call(having).send(&app).await;
             let refused = answer.status.as_u16() == 401
@@ -394,8 +398,8 @@ async fn every_operation_asks_what_its_spec_says(db: Db) {
     assert!(checked >= 30, "{checked} operations checked");
 
     // By name: tokens and webhooks are not for tokens that play or challenge.
-    let reader = &personal[Scope::GameRead.as_str()];
-    let challenger = &personal[Scope::ChallengeWrite.as_str()];
+    let reader = &personal[Scope::GameRead.key()];
+    let challenger = &personal[Scope::ChallengeWrite.key()];
     let listed = get("/api/v1/tokens").token(&session).send(&app).await;
     let ids: Vec<String> = listed.assert_status(200)["tokens"]
         .as_array()

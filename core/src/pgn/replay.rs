@@ -8,7 +8,10 @@ use std::fmt;
 
 use crate::{
     FenError, Game, Outcome, Position, Rules, Start, StartKind,
-    pgn::{RawGame, tokens::NULL_MOVES, tokens::result_of},
+    pgn::{
+        RawGame,
+        tokens::{NULL_MOVES, result_of},
+    },
 };
 
 /// Why a game of a PGN file cannot be imported.

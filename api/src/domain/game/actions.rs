@@ -8,11 +8,11 @@ use serde_json::json;
 use crate::{
     clock::Millis,
     db::{DbConnection, write_transaction},
-    domain::{conditionals, events::EventKind},
+    domain::conditionals,
     error::ApiError,
     models::game::{GameStatus, Termination},
     notify::Outbox,
-    views::Side,
+    views::{EventKind, Side},
 };
 
 use super::{

@@ -10,7 +10,7 @@ use crate::{
     clock::{DAY, Millis, rfc3339},
     db::DbConnection,
     domain::{
-        events::{self, EventKind},
+        events::{self},
         vacation,
     },
     error::ApiError,
@@ -19,6 +19,7 @@ use crate::{
         game::{self, GameResult, GameRow, GameStatus, MoveRow, Termination},
     },
     notify::{Outbox, game_signal},
+    views::EventKind,
 };
 
 use super::{position_of, sweep::is_due};

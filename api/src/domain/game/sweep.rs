@@ -4,11 +4,11 @@
 use serde_json::json;
 
 use crate::{
-    clock::{DAY, Millis, rfc3339},
+    clock::{DAY, Millis, SECOND, rfc3339},
     db::{DbConnection, write_transaction},
     domain::{
         challenge::DAYS_PER_MOVE,
-        events::{self, EventKind},
+        events::{self},
     },
     error::ApiError,
     models::{
@@ -16,6 +16,7 @@ use crate::{
         game::{self, GameRow, GameStatus},
     },
     notify::Outbox,
+    views::EventKind,
 };
 
 use super::{Loaded, effective_deadline};
@@ -104,7 +105,7 @@ fn warn_of_deadlines(
                 return Ok(());
             }
             game.row.warned_ply = Some(game.row.ply);
-            let data = json!({"deadline": rfc3339(deadline), "time_left_seconds": (deadline - now) / 1000});
+            let data = json!({"deadline": rfc3339(deadline), "time_left_seconds": (deadline - now) / SECOND});
             game.tell(game.pos.turn(), EventKind::DeadlineNear, data);
             game.save(conn, outbox, now)?;
             Ok::<_, ApiError>(())

@@ -3,7 +3,7 @@
 use kingpost_core::{Color, Rules};
 
 use crate::{
-    clock::{Millis, rfc3339},
+    clock::{Millis, SECOND, rfc3339},
     db::{DbConnection, write_transaction},
     domain::vacation,
     error::ApiError,
@@ -145,7 +145,7 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
         check: pos.is_check(),
         days_per_move: row.days_per_move,
         deadline: deadline.map(rfc3339),
-        time_left_seconds: deadline.map(|d| (d - now).max(0) / 1000),
+        time_left_seconds: deadline.map(|d| (d - now).max(0) / SECOND),
         draw_offer: row
             .draw_offer_by
             .as_deref()

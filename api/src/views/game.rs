@@ -1,60 +1,12 @@
-//! Wire types shared by several routes: what clients read.
+//! Games: their state, moves, history, listings, conditional moves and
+//! the analysis of positions.
 
 use kingpost_core::{DrawReason, Move, MoveKind, MoveList, Outcome, Position, WinReason};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::StartSpec;
 use crate::stored::text_enum;
-
-/// Where a game begins (RULES.md, starts).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum StartSpec {
-    // Empty struct variants, not unit ones: they refuse unknown fields, so
-    // that `{"kind": "standard", "id": 3}` is an error.
-    /// The usual array.
-    Standard {},
-    /// A Chess960 array by Scharnagl number 0..959, random when left out.
-    Chess960 {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        id: Option<u16>,
-    },
-    /// A shuffle array by id 0..2879 (King to Bunker Leap), random when left out.
-    Shuffle {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        id: Option<u16>,
-    },
-    /// Empty back ranks and a placement phase (King to Bunker Leap).
-    Prechess {},
-    /// Any legal position of the rule set, as extended FEN.
-    Fen { fen: String },
-}
-
-text_enum! {
-    /// The colour the challenger asks for.
-    #[derive(Default, Serialize, Deserialize, ToSchema)]
-    #[serde(rename_all = "snake_case")]
-    pub enum ColorChoice ("colour choice") {
-        White = "white",
-        Black = "black",
-        #[default]
-        Random = "random",
-    }
-}
-
-text_enum! {
-    /// Where a challenge stands.
-    #[derive(Serialize, ToSchema)]
-    #[serde(rename_all = "snake_case")]
-    pub enum ChallengeStatus ("challenge status") {
-        /// Waiting for its opponent (or anyone).
-        Open = "open",
-        /// A game was started from it.
-        Accepted = "accepted",
-        Declined = "declined",
-        Cancelled = "cancelled",
-    }
-}
 
 text_enum! {
     /// How a game ended: the rules' reasons (RULES.md, ends of the game),
@@ -340,37 +292,6 @@ pub struct GameState {
     pub updated_at: String,
 }
 
-/// Names a text body in the spec, so that every body has a named schema.
-macro_rules! text_schema {
-    ($name:ident, $description:literal) => {
-        #[doc = $description]
-        #[derive(Debug)]
-        pub struct $name;
-
-        impl utoipa::PartialSchema for $name {
-            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-                utoipa::openapi::schema::ObjectBuilder::new()
-                    .schema_type(utoipa::openapi::schema::Type::String)
-                    .description(Some($description))
-                    .into()
-            }
-        }
-
-        impl ToSchema for $name {}
-    };
-}
-
-text_schema!(
-    PgnText,
-    "PGN text (`application/x-chess-pgn`): one game or many, separated by blank lines."
-);
-
-text_schema!(
-    EventStreamText,
-    "Server-Sent Events records (`text/event-stream`): `id:`, `event:` and `data:` lines, \
-     `data` holding an EventView as JSON."
-);
-
 /// A game in a list.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct GameSummary {
@@ -400,4 +321,95 @@ pub struct GameList {
     pub next_cursor: Option<String>,
     /// How many games await the caller's move.
     pub my_turn_count: i64,
+}
+
+/// A position to analyse.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyzeRequest {
+    /// A rule set key.
+    pub rules: String,
+    /// An extended FEN of that rule set.
+    pub fen: String,
+}
+
+/// How a position ends the game, if it does.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OutcomeView {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// `checkmate`, `stalemate`, `goal_rank`, `insufficient_material`, `seventy_five_moves`.
+    pub termination: String,
+}
+
+/// What the rules say of a position.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AnalysisView {
+    /// The position's FEN as kingpost writes it.
+    pub fen: String,
+    pub turn: Side,
+    pub check: bool,
+    pub legal_moves: Vec<LegalMoveView>,
+    /// Set when the position itself ends the game (repetitions need a game's history).
+    pub outcome: Option<OutcomeView>,
+}
+
+/// A move to play.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// The move in UCI or SAN (RULES.md, notation).
+    #[serde(rename = "move")]
+    pub text: String,
+    /// The game's `ply` the move was computed for: a guard against stale
+    /// and repeated requests.
+    pub ply: i32,
+    /// Offer a draw with the move.
+    #[serde(default)]
+    pub offer_draw: bool,
+}
+
+/// Which games to list.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StatusFilter {
+    #[default]
+    Ongoing,
+    Finished,
+}
+
+/// One position of a game.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlyView {
+    /// 0 for the start.
+    pub ply: i32,
+    pub fen: String,
+    /// Whether the side to move is in check.
+    pub check: bool,
+    /// The move that led here; none at the start.
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    pub played: Option<PlayedView>,
+}
+
+/// A move of the game, with its kind.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayedView {
+    pub uci: String,
+    pub san: String,
+    pub kind: MoveKindView,
+}
+
+/// Every position of a game, the start first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HistoryView {
+    pub positions: Vec<PlyView>,
+}
+
+/// Lines of moves, each beginning with an opponent's move and alternating.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Conditionals {
+    /// Each line: the opponent's move, the reply, the opponent's next move,
+    /// the reply... in UCI or SAN when stored, canonical UCI when read.
+    pub lines: Vec<Vec<String>>,
 }

@@ -1,0 +1,98 @@
+//! Personal access tokens: made from a signed-in session with chosen
+//! scopes, for clients and bots.
+
+use crate::{
+    clock::{DAY, Millis, rfc3339},
+    credentials::{JwtKeys, TokenKind},
+    db::DbConnection,
+    domain::session::{JwtSpec, issue_jwt},
+    error::ApiError,
+    models::token::{self, Token},
+    notify::{Outbox, token_signal},
+    views::{CreateTokenRequest, TokenView},
+};
+
+/// How long a token's name may be, in characters.
+const NAME_LENGTH: std::ops::RangeInclusive<usize> = 1..=100;
+/// How many days a token may live.
+const LIFETIME_DAYS: std::ops::RangeInclusive<i64> = 1..=366;
+
+/// The view of a stored token, with its JWT when just made.
+fn view(record: Token, jwt: Option<String>) -> TokenView {
+    TokenView {
+        scopes: record.scopes.into_values(),
+        id: record.id,
+        name: record.name.unwrap_or_default(),
+        created_at: rfc3339(record.created_at),
+        expires_at: rfc3339(record.expires_at),
+        token: jwt,
+    }
+}
+
+/// Checks the request and makes the token: its JWT is in this answer only.
+pub fn create(
+    conn: &mut DbConnection,
+    keys: &JwtKeys,
+    account_id: &str,
+    request: CreateTokenRequest,
+    now: Millis,
+) -> Result<TokenView, ApiError> {
+    let CreateTokenRequest {
+        name,
+        mut scopes,
+        expires_in_days,
+    } = request;
+    if !NAME_LENGTH.contains(&name.chars().count()) {
+        return Err(ApiError::invalid(
+            "invalid_token_name",
+            "a token name has 1 to 100 characters",
+        ));
+    }
+    if scopes.is_empty() {
+        return Err(ApiError::invalid(
+            "invalid_scopes",
+            "a token needs at least one scope",
+        ));
+    }
+    scopes.dedup();
+    if !LIFETIME_DAYS.contains(&expires_in_days) {
+        return Err(ApiError::invalid(
+            "invalid_lifetime",
+            "expires_in_days is 1 to 366",
+        ));
+    }
+    let spec = JwtSpec {
+        kind: TokenKind::Personal,
+        name: Some(name),
+        scopes: &scopes,
+        lifetime: expires_in_days * DAY,
+        family: None,
+    };
+    let (record, jwt) = issue_jwt(conn, keys, account_id, spec, now)?;
+    Ok(view(record, Some(jwt)))
+}
+
+/// The account's live personal tokens, without their JWTs.
+pub fn list(
+    conn: &mut DbConnection,
+    account_id: &str,
+    now: Millis,
+) -> Result<Vec<TokenView>, ApiError> {
+    let records = token::list_personal(conn, account_id, now)?;
+    Ok(records.into_iter().map(|r| view(r, None)).collect())
+}
+
+/// Revokes one of the account's tokens; false when it has no such live
+/// token. Streams held with it end at once rather than at their next
+/// keep-alive.
+pub fn revoke(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    account_id: &str,
+    id: &str,
+    now: Millis,
+) -> Result<bool, ApiError> {
+    let revoked = token::revoke(conn, account_id, id, now)?;
+    outbox.push(conn, token_signal(account_id))?;
+    Ok(revoked)
+}

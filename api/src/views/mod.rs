@@ -1,0 +1,39 @@
+//! The wire types: every body a client sends and every answer it reads, in
+//! one home, so that the OpenAPI document has one source. What builds them
+//! from stored rows lives with the domain that reads the rows.
+
+/// Names a text body in the spec, so that every body has a named schema.
+macro_rules! text_schema {
+    ($name:ident, $description:literal) => {
+        #[doc = $description]
+        #[derive(Debug)]
+        pub struct $name;
+
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                utoipa::openapi::schema::ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::Type::String)
+                    .description(Some($description))
+                    .into()
+            }
+        }
+
+        impl utoipa::ToSchema for $name {}
+    };
+}
+
+mod account;
+mod challenge;
+mod event;
+mod game;
+mod pgn;
+mod start;
+mod variant;
+
+pub use account::*;
+pub use challenge::*;
+pub use event::*;
+pub use game::*;
+pub use pgn::*;
+pub use start::*;
+pub use variant::*;

@@ -1,0 +1,92 @@
+//! PGN bodies, the archive's games and the import report.
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::{GamePlayerView, GameResult, GameStatus, MoveView, StartSpec, Termination};
+
+text_schema!(
+    PgnText,
+    "PGN text (`application/x-chess-pgn`): one game or many, separated by blank lines."
+);
+
+/// A game of an archive, as one line of NDJSON.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ArchivedGame {
+    pub id: String,
+    pub rules: String,
+    pub variant: String,
+    pub start: StartSpec,
+    pub white: GamePlayerView,
+    pub black: GamePlayerView,
+    pub status: GameStatus,
+    pub result: Option<GameResult>,
+    pub termination: Option<Termination>,
+    pub initial_fen: String,
+    pub fen: String,
+    pub days_per_move: i32,
+    pub moves: Vec<MoveView>,
+    pub created_at: String,
+}
+
+/// What an import did, game by game: every game of the file is counted.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ImportReport {
+    /// The games the file holds.
+    pub read: usize,
+    pub imported: usize,
+    pub duplicates: usize,
+    /// Games stored (new or duplicate) without the moves after the rules'
+    /// end.
+    pub shortened: usize,
+    pub rejected: usize,
+    pub games: Vec<ImportedGameView>,
+}
+
+/// The fate of one game of an import.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ImportedGameView {
+    /// The game's place in the file, from 1.
+    pub index: usize,
+    /// The tags that name the game, where it has them.
+    pub event: Option<String>,
+    pub site: Option<String>,
+    pub date: Option<String>,
+    pub round: Option<String>,
+    pub white: Option<String>,
+    pub black: Option<String>,
+    /// The stored game, new or imported before.
+    pub id: Option<String>,
+    /// Whether the same game (tags and moves) was imported before.
+    pub duplicate: bool,
+    /// Set when the rules ended the game before its last written move: the
+    /// moves after the end are dropped, as live play would not have them.
+    pub shortened: Option<ShortenedView>,
+    /// What was read otherwise than written (an encoding, a Result tag that
+    /// is no result, a stated result the rules overrule).
+    pub warnings: Vec<String>,
+    /// Why the game was refused.
+    pub error: Option<ImportErrorView>,
+}
+
+/// Where the rules ended an imported game, and what was dropped after.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ShortenedView {
+    /// The plies kept.
+    pub plies: usize,
+    /// The moves written after the end, dropped.
+    pub dropped: usize,
+    /// The result the rules gave, `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// How the rules ended it, e.g. `fivefold_repetition`.
+    pub reason: String,
+}
+
+/// Why a game was refused: the ply and move text when a move is at fault.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ImportErrorView {
+    pub ply: Option<usize>,
+    #[serde(rename = "move")]
+    pub move_text: Option<String>,
+    pub reason: String,
+}
