@@ -48,6 +48,7 @@ use kingpost_api::{
         game::{self, MoveRow},
     },
     server::open_database,
+    views::EventKind,
 };
 use kingpost_core::{Game, Position, Rules};
 use rand::{Rng, SeedableRng, rngs::SmallRng};
@@ -407,7 +408,7 @@ fn move_rows_baseline(url: &str, threads: usize, seconds: u64) -> f64 {
                         let account = row.to_move_id.as_deref().expect("a game under way");
                         let event = NewEvent {
                             account_id: account,
-                            kind: "opponent_moved",
+                            kind: EventKind::OpponentMoved,
                             game_id: Some(&row.id),
                             data: r#"{"ply":1,"uci":"e2e4","san":"e4"}"#,
                             created_at: row.updated_at,
