@@ -64,7 +64,7 @@ fn seed(conn: &mut DbConnection, from: usize, to: usize, samples: &[(Moves, Stri
                     conn,
                     &GameRow {
                         id: id.clone(),
-                        rules: "standard".into(),
+                        rules: Rules::Standard.into(),
                         start_kind: kingpost_api::models::game::StartKind::Standard,
                         start_number: None,
                         initial_fen: initial.fen(),

@@ -10,6 +10,63 @@ use actix_web::{
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::stored::text_enum;
+
+text_enum! {
+    /// The kind of problem as a snake_case word, for programs: one per
+    /// cause, stable.
+    #[derive(Serialize, ToSchema)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Code ("problem code") {
+        MalformedRequest = "malformed_request",
+        PayloadTooLarge = "payload_too_large",
+        InvalidMoveSyntax = "invalid_move_syntax",
+        IllegalMove = "illegal_move",
+        // 422: a request well formed but not acceptable.
+        InvalidBody = "invalid_body",
+        InvalidQuery = "invalid_query",
+        InvalidConditionals = "invalid_conditionals",
+        InvalidCursor = "invalid_cursor",
+        InvalidDaysPerMove = "invalid_days_per_move",
+        InvalidFen = "invalid_fen",
+        InvalidIdempotencyKey = "invalid_idempotency_key",
+        InvalidLifetime = "invalid_lifetime",
+        InvalidPassword = "invalid_password",
+        InvalidScopes = "invalid_scopes",
+        InvalidStart = "invalid_start",
+        InvalidTokenName = "invalid_token_name",
+        InvalidUsername = "invalid_username",
+        InvalidWebhook = "invalid_webhook",
+        UnknownRules = "unknown_rules",
+        SelfChallenge = "self_challenge",
+        TooManyWebhooks = "too_many_webhooks",
+        AlreadyOnVacation = "already_on_vacation",
+        NoVacationLeft = "no_vacation_left",
+        Unauthorized = "unauthorized",
+        InvalidCredentials = "invalid_credentials",
+        RefreshTokenReused = "refresh_token_reused",
+        InsufficientScope = "insufficient_scope",
+        Forbidden = "forbidden",
+        NotYourTurn = "not_your_turn",
+        NotAPlayer = "not_a_player",
+        NotFound = "not_found",
+        UsernameTaken = "username_taken",
+        StalePly = "stale_ply",
+        GameFinished = "game_finished",
+        ChallengeClosed = "challenge_closed",
+        // 409: refused in the state the game or the request is in.
+        AbortRefused = "abort_refused",
+        ClaimRefused = "claim_refused",
+        NoDrawOffer = "no_draw_offer",
+        NotOpponentsTurn = "not_opponents_turn",
+        IdempotencyKeyInUse = "idempotency_key_in_use",
+        IdempotencyKeyReused = "idempotency_key_reused",
+        RateLimited = "rate_limited",
+        ServiceBusy = "service_busy",
+        InternalError = "internal_error",
+    }
+}
+
 /// A problem report (RFC 9457).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Problem {
@@ -22,8 +79,7 @@ pub struct Problem {
     pub status: u16,
     /// What went wrong in this request.
     pub detail: String,
-    /// The kind of problem as a snake_case word, for programs.
-    pub code: String,
+    pub code: Code,
     /// For `stale_ply`: the ply the game is at now.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current_ply: Option<i32>,
@@ -37,7 +93,7 @@ pub enum ApiError {
     #[error("{0}")]
     PayloadTooLarge(String),
     #[error("{detail}")]
-    Invalid { code: &'static str, detail: String },
+    Invalid { code: Code, detail: String },
     #[error("{0}")]
     InvalidMoveSyntax(String),
     #[error("{0}")]
@@ -68,7 +124,7 @@ pub enum ApiError {
     ChallengeClosed,
     /// A request the game's state does not allow, with its own code.
     #[error("{detail}")]
-    Refused { code: &'static str, detail: String },
+    Refused { code: Code, detail: String },
     #[error("{detail}")]
     RateLimited { retry_after: u64, detail: String },
     /// The database is busy or out of connections: a passing state, never
@@ -80,7 +136,7 @@ pub enum ApiError {
 }
 
 impl ApiError {
-    pub fn invalid(code: &'static str, detail: impl Into<String>) -> ApiError {
+    pub fn invalid(code: Code, detail: impl Into<String>) -> ApiError {
         ApiError::Invalid {
             code,
             detail: detail.into(),
@@ -88,29 +144,29 @@ impl ApiError {
     }
 
     /// The stable machine-readable name of the cause.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> Code {
         match self {
-            ApiError::MalformedRequest(_) => "malformed_request",
-            ApiError::PayloadTooLarge(_) => "payload_too_large",
-            ApiError::Invalid { code, .. } => code,
-            ApiError::InvalidMoveSyntax(_) => "invalid_move_syntax",
-            ApiError::IllegalMove(_) => "illegal_move",
-            ApiError::Unauthorized(_) => "unauthorized",
-            ApiError::InvalidCredentials => "invalid_credentials",
-            ApiError::RefreshTokenReused => "refresh_token_reused",
-            ApiError::InsufficientScope(_) => "insufficient_scope",
-            ApiError::Forbidden(_) => "forbidden",
-            ApiError::NotYourTurn => "not_your_turn",
-            ApiError::NotAPlayer => "not_a_player",
-            ApiError::NotFound(_) => "not_found",
-            ApiError::UsernameTaken(_) => "username_taken",
-            ApiError::StalePly { .. } => "stale_ply",
-            ApiError::GameFinished => "game_finished",
-            ApiError::ChallengeClosed => "challenge_closed",
-            ApiError::Refused { code, .. } => code,
-            ApiError::RateLimited { .. } => "rate_limited",
-            ApiError::Unavailable { .. } => "service_busy",
-            ApiError::Internal(_) => "internal_error",
+            ApiError::MalformedRequest(_) => Code::MalformedRequest,
+            ApiError::PayloadTooLarge(_) => Code::PayloadTooLarge,
+            ApiError::Invalid { code, .. } => *code,
+            ApiError::InvalidMoveSyntax(_) => Code::InvalidMoveSyntax,
+            ApiError::IllegalMove(_) => Code::IllegalMove,
+            ApiError::Unauthorized(_) => Code::Unauthorized,
+            ApiError::InvalidCredentials => Code::InvalidCredentials,
+            ApiError::RefreshTokenReused => Code::RefreshTokenReused,
+            ApiError::InsufficientScope(_) => Code::InsufficientScope,
+            ApiError::Forbidden(_) => Code::Forbidden,
+            ApiError::NotYourTurn => Code::NotYourTurn,
+            ApiError::NotAPlayer => Code::NotAPlayer,
+            ApiError::NotFound(_) => Code::NotFound,
+            ApiError::UsernameTaken(_) => Code::UsernameTaken,
+            ApiError::StalePly { .. } => Code::StalePly,
+            ApiError::GameFinished => Code::GameFinished,
+            ApiError::ChallengeClosed => Code::ChallengeClosed,
+            ApiError::Refused { code, .. } => *code,
+            ApiError::RateLimited { .. } => Code::RateLimited,
+            ApiError::Unavailable { .. } => Code::ServiceBusy,
+            ApiError::Internal(_) => Code::InternalError,
         }
     }
 
@@ -150,11 +206,14 @@ impl ApiError {
             other => other.to_string(),
         };
         Problem {
-            kind: format!("urn:kingpost:problem:{}", self.code().replace('_', "-")),
+            kind: format!(
+                "urn:kingpost:problem:{}",
+                self.code().key().replace('_', "-")
+            ),
             title: self.title().to_owned(),
             status: status.as_u16(),
             detail,
-            code: self.code().to_owned(),
+            code: self.code(),
             current_ply: match self {
                 ApiError::StalePly { current, .. } => Some(*current),
                 _ => None,
@@ -280,7 +339,7 @@ pub fn json_error(err: JsonPayloadError, _req: &HttpRequest) -> actix_web::Error
             "the body must be JSON (Content-Type: application/json)".to_owned(),
         ),
         JsonPayloadError::Deserialize(e) if e.is_data() => {
-            ApiError::invalid("invalid_body", e.to_string())
+            ApiError::invalid(Code::InvalidBody, e.to_string())
         }
         other => ApiError::MalformedRequest(other.to_string()),
     }
@@ -289,7 +348,7 @@ pub fn json_error(err: JsonPayloadError, _req: &HttpRequest) -> actix_web::Error
 
 /// A query string that cannot be read.
 pub fn query_error(err: QueryPayloadError, _req: &HttpRequest) -> actix_web::Error {
-    ApiError::invalid("invalid_query", err.to_string()).into()
+    ApiError::invalid(Code::InvalidQuery, err.to_string()).into()
 }
 
 /// A path parameter that cannot be read.

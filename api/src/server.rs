@@ -82,7 +82,7 @@ pub async fn sweep_once(state: &AppState) -> Result<usize, ApiError> {
 pub async fn deliver_once(state: &AppState, sender: &webhooks::Sender) -> Result<usize, ApiError> {
     let now = state.clock.now();
     let due = state
-        .db(move |conn| webhooks::claim_due(conn, now, 50))
+        .db(move |conn| webhooks::claim_due(conn, now, webhooks::CLAIM_BATCH))
         .await?;
     let count = due.len();
     // At once, each recorded as it ends: a slow endpoint delays only its own.

@@ -21,12 +21,14 @@ from kingpost_client.models import (
     ColorChoice,
     CreateAccountRequest,
     CreateChallengeRequest,
+    DaysPerMove,
     GameStatus,
     GameView,
     MoveAnswer,
     MoveRequest,
     PasswordGrant,
     PasswordGrantRequest,
+    RuleKey,
     TokenResponse,
 )
 
@@ -58,7 +60,7 @@ def main():
     challenge = expect(
         create_challenge.sync(
             client=white,
-            body=CreateChallengeRequest(rules="standard", days_per_move=3, color=ColorChoice.WHITE, opponent="gen_black"),
+            body=CreateChallengeRequest(rules=RuleKey.STANDARD, days_per_move=DaysPerMove.VALUE_3, color=ColorChoice.WHITE, opponent="gen_black"),
         ),
         ChallengeView,
     )

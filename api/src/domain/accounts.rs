@@ -1,12 +1,13 @@
 //! Accounts: what a username and a password must be, and registering one.
 
 use crate::{
-    clock::Millis,
+    clock::{Millis, rfc3339},
     credentials::new_id,
     db::DbConnection,
     domain::vacation,
-    error::ApiError,
+    error::{ApiError, Code},
     models::account::{self, Account, username_key},
+    views::AccountView,
 };
 
 /// Registers `username` with the hash of its password; the first month's
@@ -53,7 +54,7 @@ pub fn check_username(username: &str) -> Result<(), ApiError> {
         Ok(())
     } else {
         Err(ApiError::invalid(
-            "invalid_username",
+            Code::InvalidUsername,
             "a username has 3 to 20 letters, digits, `_` or `-`, and begins with a letter or digit",
         ))
     }
@@ -76,7 +77,7 @@ const COMMON_PASSWORDS: [&str; 12] = [
 ];
 
 pub fn check_password(username: &str, password: &str) -> Result<(), ApiError> {
-    let invalid = |why: &str| Err(ApiError::invalid("invalid_password", why));
+    let invalid = |why: &str| Err(ApiError::invalid(Code::InvalidPassword, why));
     if !(8..=128).contains(&password.chars().count()) {
         return invalid("a password has 8 to 128 characters");
     }
@@ -88,4 +89,25 @@ pub fn check_password(username: &str, password: &str) -> Result<(), ApiError> {
         return invalid("this password is among the first anyone would try");
     }
     Ok(())
+}
+
+/// The account `id`, or `404`.
+pub fn find(conn: &mut DbConnection, id: &str) -> Result<Account, ApiError> {
+    account::find(conn, id)?.ok_or_else(|| ApiError::NotFound("account".to_owned()))
+}
+
+/// The account of `username` (in any case), or `404`.
+pub fn find_by_username(conn: &mut DbConnection, username: &str) -> Result<Account, ApiError> {
+    account::find_by_username(conn, username)?
+        .ok_or_else(|| ApiError::NotFound(format!("user `{username}`")))
+}
+
+impl From<Account> for AccountView {
+    fn from(account: Account) -> AccountView {
+        AccountView {
+            id: account.id,
+            username: account.username,
+            created_at: rfc3339(account.created_at),
+        }
+    }
 }

@@ -12,7 +12,7 @@ use crate::{
         events::{self},
         game::{Players, core_start, new_game, spec_from_parts, stored_start, variant_name},
     },
-    error::ApiError,
+    error::{ApiError, Code},
     models::{
         account,
         challenge::{self, ChallengeRow},
@@ -20,13 +20,10 @@ use crate::{
     },
     notify::Outbox,
     views::{
-        ChallengeStatus, ChallengeView, ColorChoice, CreateChallengeRequest, EventKind, PlayerView,
-        StartSpec,
+        ChallengeList, ChallengeStatus, ChallengeView, ColorChoice, CreateChallengeRequest,
+        DAYS_PER_MOVE, EventKind, PlayerView, StartSpec,
     },
 };
-
-/// The days per move a game may have.
-pub const DAYS_PER_MOVE: [i32; 7] = [1, 2, 3, 5, 7, 10, 14];
 
 /// Checks a challenge and fills in what is drawn at random.
 fn resolve(request: &CreateChallengeRequest) -> Result<(Rules, StartSpec), ApiError> {
@@ -34,11 +31,11 @@ fn resolve(request: &CreateChallengeRequest) -> Result<(Rules, StartSpec), ApiEr
         .rules
         .parse()
         .map_err(|e: kingpost_core::UnknownRules| {
-            ApiError::invalid("unknown_rules", e.to_string())
+            ApiError::invalid(Code::UnknownRules, e.to_string())
         })?;
     if !DAYS_PER_MOVE.contains(&request.days_per_move) {
         return Err(ApiError::invalid(
-            "invalid_days_per_move",
+            Code::InvalidDaysPerMove,
             format!("days_per_move must be one of {DAYS_PER_MOVE:?}"),
         ));
     }
@@ -53,7 +50,7 @@ fn resolve(request: &CreateChallengeRequest) -> Result<(Rules, StartSpec), ApiEr
         other => other,
     };
     Position::from_start(rules, &core_start(&start))
-        .map_err(|e| ApiError::invalid("invalid_start", e.to_string()))?;
+        .map_err(|e| ApiError::invalid(Code::InvalidStart, e.to_string()))?;
     Ok((rules, start))
 }
 
@@ -72,7 +69,7 @@ pub fn create(
                 .ok_or_else(|| ApiError::NotFound(format!("account `{username}`")))?;
             if opponent.id == challenger_id {
                 return Err(ApiError::invalid(
-                    "self_challenge",
+                    Code::SelfChallenge,
                     "you cannot challenge yourself",
                 ));
             }
@@ -84,7 +81,7 @@ pub fn create(
         id: new_id(),
         challenger_id: challenger_id.to_owned(),
         opponent_id,
-        rules: rules.key().to_owned(),
+        rules: rules.into(),
         start_kind: kind,
         start_number: number,
         start_fen: fen,
@@ -171,10 +168,7 @@ pub fn accept(
             black_id,
             black_name,
         };
-        let rules: Rules = row
-            .rules
-            .parse()
-            .map_err(|e| ApiError::Internal(format!("challenge {id}: {e}")))?;
+        let rules = row.rules.0;
         let game = new_game(
             new_id(),
             rules,
@@ -290,10 +284,7 @@ pub fn views(
     };
     rows.iter()
         .map(|row| {
-            let rules: Rules = row
-                .rules
-                .parse()
-                .map_err(|e| ApiError::Internal(format!("challenge {}: {e}", row.id)))?;
+            let rules = row.rules.0;
             let start = start_of(row);
             Ok(ChallengeView {
                 id: row.id.clone(),
@@ -301,7 +292,7 @@ pub fn views(
                     ApiError::Internal(format!("challenge {}: no challenger", row.id))
                 })?,
                 opponent: row.opponent_id.as_deref().and_then(player),
-                rules: row.rules.clone(),
+                rules: row.rules,
                 variant: variant_name(rules, &start).to_owned(),
                 start,
                 days_per_move: row.days_per_move,
@@ -312,6 +303,21 @@ pub fn views(
             })
         })
         .collect()
+}
+
+/// How many open challenges to anyone a list shows, the newest first.
+pub const OPEN_LISTED: i64 = 50;
+
+/// The account's challenges: to it, by it, and the newest open to anyone.
+pub fn list(conn: &mut DbConnection, me: &str) -> Result<ChallengeList, ApiError> {
+    let incoming = challenge::incoming(conn, me)?;
+    let outgoing = challenge::outgoing(conn, me)?;
+    let open = challenge::open_to_anyone(conn, me, OPEN_LISTED)?;
+    Ok(ChallengeList {
+        incoming: views(conn, incoming)?,
+        outgoing: views(conn, outgoing)?,
+        open: views(conn, open)?,
+    })
 }
 
 /// One challenge as a view.

@@ -10,7 +10,7 @@ use crate::{
     clock::Millis,
     db::{DbConnection, write_transaction},
     domain::game::{Loaded, find_game, find_game_for_update, position_of},
-    error::ApiError,
+    error::{ApiError, Code},
     models::{conditional, game::GameStatus},
     views::Conditionals,
 };
@@ -20,7 +20,7 @@ const MAX_LINES: usize = 64;
 const MAX_PLIES: usize = 40;
 
 fn invalid(detail: impl Into<String>) -> ApiError {
-    ApiError::invalid("invalid_conditionals", detail)
+    ApiError::invalid(Code::InvalidConditionals, detail)
 }
 
 /// Stores `lines` for `account_id` after checking every move against the
@@ -44,7 +44,7 @@ pub fn store(
         }
         if row.to_move_id.as_deref() == Some(account_id) {
             return Err(ApiError::Refused {
-                code: "not_opponents_turn",
+                code: Code::NotOpponentsTurn,
                 detail: "conditional moves are for the opponent's turn: it is yours".to_owned(),
             });
         }

@@ -17,6 +17,11 @@ use crate::{
 /// How long the log keeps events for streams to resume from.
 pub const RETENTION: Millis = 30 * DAY;
 
+/// The id of the account's latest event: a new stream begins after it.
+pub fn last_id(conn: &mut DbConnection, account_id: &str) -> Result<i64, ApiError> {
+    Ok(event::last_id(conn, account_id)?)
+}
+
 impl From<EventRow> for EventView {
     fn from(row: EventRow) -> EventView {
         EventView {

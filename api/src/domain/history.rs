@@ -15,7 +15,7 @@ use crate::{
 pub fn history(conn: &mut DbConnection, game_id: &str) -> Result<HistoryView, ApiError> {
     let row = find_game(conn, game_id)?;
     let corrupt = |what: String| ApiError::Internal(format!("game {}: {what}", row.id));
-    let rules = row.rules.parse().map_err(|e| corrupt(format!("{e}")))?;
+    let rules = row.rules.0;
     let mut pos = Position::from_start(rules, &core_start(&start_of(&row)))
         .map_err(|e| corrupt(e.to_string()))?;
     let moves = game::moves_of(conn, game_id)?;

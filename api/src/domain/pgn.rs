@@ -73,7 +73,7 @@ fn source_tags(row: &GameRow) -> Result<Vec<(String, String)>, ApiError> {
 
 /// Appends the PGN of `row`, whose moves are `moves`, to `out`.
 pub fn write_pgn(out: &mut String, row: &GameRow, moves: &[MoveRow]) -> Result<(), ApiError> {
-    let rules = row.rules.parse().map_err(|e| corrupt(row, e))?;
+    let rules = row.rules.0;
     let start = core_start(&start_of(row));
     let initial = Position::from_start(rules, &start).map_err(|e| corrupt(row, e))?;
     let result = row.result.map_or("*", GameResult::key);
@@ -198,7 +198,7 @@ pub fn game_pgn(conn: &mut DbConnection, game_id: &str) -> Result<String, ApiErr
 }
 
 fn archived(row: GameRow, moves: Vec<MoveRow>) -> Result<ArchivedGame, ApiError> {
-    let rules = row.rules.parse().map_err(|e| corrupt(&row, e))?;
+    let rules = row.rules.0;
     let start = start_of(&row);
     let player = |name: &str| GamePlayerView {
         username: name.to_owned(),
@@ -377,7 +377,7 @@ fn rows_of(
     let tags = serde_json::to_string(&raw.tags).expect("tags serialise");
     let row = GameRow {
         id: new_id(),
-        rules: replayed.rules.key().to_owned(),
+        rules: replayed.rules.into(),
         start_kind: kind,
         start_number: number,
         initial_fen: fen.unwrap_or_else(|| replayed.initial.fen()),

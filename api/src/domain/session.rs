@@ -77,6 +77,11 @@ pub fn issue_jwt(
     Ok((record, jwt))
 }
 
+/// Whether the token `id` is still live: not revoked, not expired.
+pub fn is_live(conn: &mut DbConnection, id: &str, now: Millis) -> Result<bool, ApiError> {
+    Ok(token::find_live(conn, id, now)?.is_some())
+}
+
 /// Opens a session (or continues the sign-in `family` on refresh).
 pub fn issue(
     conn: &mut DbConnection,

@@ -6,7 +6,7 @@ use crate::{
     credentials::{JwtKeys, TokenKind},
     db::DbConnection,
     domain::session::{JwtSpec, issue_jwt},
-    error::ApiError,
+    error::{ApiError, Code},
     models::token::{self, Token},
     notify::{Outbox, token_signal},
     views::{CreateTokenRequest, TokenView},
@@ -44,20 +44,20 @@ pub fn create(
     } = request;
     if !NAME_LENGTH.contains(&name.chars().count()) {
         return Err(ApiError::invalid(
-            "invalid_token_name",
+            Code::InvalidTokenName,
             "a token name has 1 to 100 characters",
         ));
     }
     if scopes.is_empty() {
         return Err(ApiError::invalid(
-            "invalid_scopes",
+            Code::InvalidScopes,
             "a token needs at least one scope",
         ));
     }
     scopes.dedup();
     if !LIFETIME_DAYS.contains(&expires_in_days) {
         return Err(ApiError::invalid(
-            "invalid_lifetime",
+            Code::InvalidLifetime,
             "expires_in_days is 1 to 366",
         ));
     }

@@ -5,8 +5,8 @@
 
 use crate::{
     clock::{DAY, Millis, rfc3339},
-    db::DbConnection,
-    error::ApiError,
+    db::{DbConnection, write_transaction},
+    error::{ApiError, Code},
     models::{
         account::{self, Account},
         game,
@@ -94,13 +94,13 @@ pub fn start(conn: &mut DbConnection, account: Account, now: Millis) -> Result<A
     let mut account = settle(conn, account, now, false)?;
     if account.vacation_since.is_some() {
         return Err(ApiError::invalid(
-            "already_on_vacation",
+            Code::AlreadyOnVacation,
             "a vacation is under way",
         ));
     }
     if account.vacation_balance <= 0 {
         return Err(ApiError::invalid(
-            "no_vacation_left",
+            Code::NoVacationLeft,
             "no vacation time is left",
         ));
     }
@@ -140,4 +140,25 @@ pub fn view(account: &Account, now: Millis) -> VacationView {
         yearly_allowance_days: 30,
         cap_days: CAP / DAY,
     }
+}
+
+/// Runs `change` on the account's vacation in one transaction, wakes its
+/// games' waiters when it started or ended, and answers its state.
+pub fn change(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    account_id: &str,
+    change: fn(&mut DbConnection, Account, Millis) -> Result<Account, ApiError>,
+    now: Millis,
+) -> Result<VacationView, ApiError> {
+    write_transaction(conn, |conn| {
+        let account = account::find(conn, account_id)?
+            .ok_or_else(|| ApiError::NotFound("account".to_owned()))?;
+        let since = account.vacation_since;
+        let account = change(conn, account, now)?;
+        if account.vacation_since != since {
+            signal_games(conn, outbox, &account.id)?;
+        }
+        Ok(view(&account, now))
+    })
 }

@@ -12,11 +12,12 @@ use crate::{
     credentials::new_id,
     db::DbConnection,
     domain::webhook_targets,
-    error::ApiError,
+    error::{ApiError, Code},
     models::event::{self, Attempt, DeliveryRow, WebhookRow},
     stored::KeyList,
     views::{
-        CreateWebhookRequest, DeliveryStatus, DeliveryView, EventKind, EventView, WebhookView,
+        CreateWebhookRequest, DeliveryList, DeliveryStatus, DeliveryView, EventKind, EventView,
+        WebhookList, WebhookView,
     },
 };
 
@@ -24,6 +25,8 @@ use crate::{
 pub const RETRY_FOR: Millis = DAY;
 /// The first wait before a retry; it doubles with each failure, up to an hour.
 pub const FIRST_BACKOFF: Millis = 10 * SECOND;
+/// How many due deliveries an instance claims at a time.
+pub const CLAIM_BATCH: usize = 50;
 /// How long an instance holds a delivery it is attempting.
 const LEASE: Millis = 60 * SECOND;
 
@@ -68,22 +71,22 @@ pub fn create(
     allow_private: bool,
 ) -> Result<WebhookView, ApiError> {
     webhook_targets::check_url(&request.url, allow_private)
-        .map_err(|reason| ApiError::invalid("invalid_webhook", reason))?;
+        .map_err(|reason| ApiError::invalid(Code::InvalidWebhook, reason))?;
     if event::webhooks_of(conn, account_id)?.len() >= MAX_PER_ACCOUNT {
         return Err(ApiError::invalid(
-            "too_many_webhooks",
+            Code::TooManyWebhooks,
             format!("an account has at most {MAX_PER_ACCOUNT} webhooks: remove one first"),
         ));
     }
     if !(16..=256).contains(&request.secret.expose().chars().count()) {
         return Err(ApiError::invalid(
-            "invalid_webhook",
+            Code::InvalidWebhook,
             "the secret has 16 to 256 characters",
         ));
     }
     if request.events.is_empty() {
         return Err(ApiError::invalid(
-            "invalid_webhook",
+            Code::InvalidWebhook,
             "name at least one event type",
         ));
     }
@@ -107,6 +110,36 @@ pub fn owned(conn: &mut DbConnection, account_id: &str, id: &str) -> Result<Webh
     event::find_webhook(conn, id)?
         .filter(|hook| hook.account_id == account_id)
         .ok_or_else(|| ApiError::NotFound(format!("webhook {id}")))
+}
+
+/// How many deliveries of a webhook its log shows, newest first.
+pub const DELIVERIES_LISTED: i64 = 100;
+
+/// The account's webhooks.
+pub fn list(conn: &mut DbConnection, account_id: &str) -> Result<WebhookList, ApiError> {
+    let rows = event::webhooks_of(conn, account_id)?;
+    Ok(WebhookList {
+        webhooks: rows.into_iter().map(WebhookView::from).collect(),
+    })
+}
+
+/// Removes one of the account's webhooks, with its pending deliveries.
+pub fn delete(conn: &mut DbConnection, account_id: &str, id: &str) -> Result<(), ApiError> {
+    owned(conn, account_id, id)?;
+    Ok(event::delete_webhook(conn, id)?)
+}
+
+/// The newest deliveries of one of the account's webhooks.
+pub fn deliveries(
+    conn: &mut DbConnection,
+    account_id: &str,
+    id: &str,
+) -> Result<DeliveryList, ApiError> {
+    owned(conn, account_id, id)?;
+    let rows = event::deliveries_of(conn, id, DELIVERIES_LISTED)?;
+    Ok(DeliveryList {
+        deliveries: rows.into_iter().map(DeliveryView::from).collect(),
+    })
 }
 
 /// The signature header of a body: `sha256=<hex HMAC-SHA256>`.

@@ -17,8 +17,13 @@ use actix_web::{
 use futures_util::StreamExt;
 
 use crate::{
-    auth::verified_claims, clock::MINUTE, credentials::digest, error::ApiError,
-    middleware::IMPORT_LIMIT, models::idempotency, state::AppState,
+    auth::verified_claims,
+    clock::MINUTE,
+    credentials::digest,
+    error::{ApiError, Code},
+    middleware::IMPORT_LIMIT,
+    models::idempotency,
+    state::AppState,
 };
 /// How long a request with a key may run before the key is taken to be
 /// abandoned (its instance died) and a retry may claim it again.
@@ -61,7 +66,7 @@ pub async fn idempotent<B: MessageBody + 'static>(
         }
         _ => {
             let error = ApiError::invalid(
-                "invalid_idempotency_key",
+                Code::InvalidIdempotencyKey,
                 "an Idempotency-Key has 1 to 255 visible ASCII characters",
             );
             return refuse(req, error);
@@ -107,7 +112,7 @@ pub async fn idempotent<B: MessageBody + 'static>(
             };
             if row.request_hash != claim_hash {
                 return Err(ApiError::invalid(
-                    "idempotency_key_reused",
+                    Code::IdempotencyKeyReused,
                     "this Idempotency-Key was used for another request",
                 ));
             }
@@ -185,7 +190,7 @@ pub async fn idempotent<B: MessageBody + 'static>(
 
 fn in_progress() -> ApiError {
     ApiError::Refused {
-        code: "idempotency_key_in_use",
+        code: Code::IdempotencyKeyInUse,
         detail: "a request with this Idempotency-Key is still running; if its server stopped, \
                  the key is free again a minute after it began"
             .to_owned(),

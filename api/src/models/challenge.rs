@@ -5,7 +5,7 @@ use diesel::prelude::*;
 use crate::{
     db::{DbConnection, schema::challenges},
     models::game::StartKind,
-    views::{ChallengeStatus, ColorChoice},
+    views::{ChallengeStatus, ColorChoice, RuleKey},
 };
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -14,7 +14,7 @@ pub struct ChallengeRow {
     pub id: String,
     pub challenger_id: String,
     pub opponent_id: Option<String>,
-    pub rules: String,
+    pub rules: RuleKey,
     pub start_kind: StartKind,
     pub start_number: Option<i32>,
     pub start_fen: Option<String>,

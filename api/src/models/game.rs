@@ -9,7 +9,7 @@ use crate::db::{
 };
 
 use crate::stored::text_enum;
-pub use crate::views::{GameResult, GameStatus, Termination};
+pub use crate::views::{GameResult, GameStatus, RuleKey, Termination};
 
 text_enum! {
     /// How a game's or a challenge's start is stored: its kind, beside a
@@ -28,7 +28,7 @@ text_enum! {
 #[diesel(table_name = games)]
 pub struct GameRow {
     pub id: String,
-    pub rules: String,
+    pub rules: RuleKey,
     pub start_kind: StartKind,
     pub start_number: Option<i32>,
     pub initial_fen: String,
@@ -135,6 +135,47 @@ pub fn insert(conn: &mut DbConnection, game: &GameRow) -> QueryResult<()> {
         .map(|_| ())
 }
 
+/// A game row that cannot be read, named: a list query fails as a whole
+/// on one stored value the code does not know, and says which game.
+#[derive(Debug)]
+struct UnreadableGame {
+    id: String,
+    cause: Box<dyn std::error::Error + Send + Sync>,
+}
+
+impl std::fmt::Display for UnreadableGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "game {}: {}", self.id, self.cause)?;
+        if let Some(source) = self.cause.source() {
+            write!(f, ": {source}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for UnreadableGame {}
+
+/// The games `query` finds. When one cannot be read, the ids the query
+/// finds are read one by one for the first that fails, and the error names
+/// it (the cost is paid on that error alone).
+fn load_games<'a>(
+    conn: &mut DbConnection,
+    query: impl Fn() -> games::BoxedQuery<'a, crate::db::MultiBackend>,
+) -> QueryResult<Vec<GameRow>> {
+    use diesel::result::Error::DeserializationError;
+    let why = match query().select(GameRow::as_select()).load(conn) {
+        Err(DeserializationError(why)) => why,
+        other => return other,
+    };
+    let ids: Vec<String> = query().select(games::id).load(conn)?;
+    for id in ids {
+        if let Err(DeserializationError(cause)) = find(conn, &id) {
+            return Err(DeserializationError(Box::new(UnreadableGame { id, cause })));
+        }
+    }
+    Err(DeserializationError(why))
+}
+
 pub fn find(conn: &mut DbConnection, id: &str) -> QueryResult<Option<GameRow>> {
     games::table
         .find(id)
@@ -180,24 +221,47 @@ pub fn advance(
     .map(|n| n == 1)
 }
 
+/// Orders a boxed query of games by `$key` (`asc` or `desc`), then by id,
+/// and keeps what comes after the cursor `(key, id)` of the last page: the
+/// bound on the key alone lets the key's index give the range, the second
+/// condition breaks ties by id. Keyset paging, written once.
+macro_rules! keyset_page {
+    ($query:expr, $key:expr, asc, $after:expr) => {{
+        let query = $query.order(($key.asc(), games::id.asc()));
+        match $after {
+            Some((key, id)) => query
+                .filter($key.ge(key))
+                .filter($key.gt(key).or(games::id.gt(id))),
+            None => query,
+        }
+    }};
+    ($query:expr, $key:expr, desc, $after:expr) => {{
+        let query = $query.order(($key.desc(), games::id.asc()));
+        match $after {
+            Some((key, id)) => query
+                .filter($key.le(key))
+                .filter($key.lt(key).or(games::id.gt(id))),
+            None => query,
+        }
+    }};
+}
+
 /// A page of games under way in order of deadline and id, after the
 /// cursor `(deadline, id)` of the last page.
 fn under_way_by_deadline(
     after: Option<&(i64, String)>,
     limit: i64,
 ) -> games::BoxedQuery<'_, crate::db::MultiBackend> {
-    let mut query = games::table
+    let query = games::table
         .filter(games::status.eq(GameStatus::Started))
-        .order((games::deadline_at.asc(), games::id.asc()))
         .limit(limit)
         .into_boxed();
-    if let Some((deadline, id)) = after {
-        // The bound on the deadline alone lets the index give the range.
-        query = query
-            .filter(games::deadline_at.ge(*deadline))
-            .filter(games::deadline_at.gt(*deadline).or(games::id.gt(id)));
-    }
-    query
+    keyset_page!(
+        query,
+        games::deadline_at,
+        asc,
+        after.map(|(d, id)| (*d, id))
+    )
 }
 
 /// Games under way whose deadline (before vacations) has passed: a page
@@ -208,10 +272,9 @@ pub fn past_deadline(
     after: Option<&(i64, String)>,
     limit: i64,
 ) -> QueryResult<Vec<GameRow>> {
-    under_way_by_deadline(after, limit)
-        .filter(games::deadline_at.lt(now))
-        .select(GameRow::as_select())
-        .load(conn)
+    load_games(conn, || {
+        under_way_by_deadline(after, limit).filter(games::deadline_at.lt(now))
+    })
 }
 
 /// Games under way whose side to move has not been warned at this ply and
@@ -230,22 +293,22 @@ pub fn warnings_due(
         dsl::sql,
         sql_types::{BigInt, Bool},
     };
-    under_way_by_deadline(after, limit)
-        .filter(games::deadline_at.gt(now))
-        .filter(games::deadline_at.le(now + max_window))
-        .filter(
-            games::warned_ply
-                .is_null()
-                .or(games::warned_ply.ne(games::ply.nullable())),
-        )
-        .filter(
-            sql::<Bool>("deadline_at - days_per_move * ")
-                .bind::<BigInt, _>(window_per_day)
-                .sql(" <= ")
-                .bind::<BigInt, _>(now),
-        )
-        .select(GameRow::as_select())
-        .load(conn)
+    load_games(conn, || {
+        under_way_by_deadline(after, limit)
+            .filter(games::deadline_at.gt(now))
+            .filter(games::deadline_at.le(now + max_window))
+            .filter(
+                games::warned_ply
+                    .is_null()
+                    .or(games::warned_ply.ne(games::ply.nullable())),
+            )
+            .filter(
+                sql::<Bool>("deadline_at - days_per_move * ")
+                    .bind::<BigInt, _>(window_per_day)
+                    .sql(" <= ")
+                    .bind::<BigInt, _>(now),
+            )
+    })
 }
 
 /// The games of `account_id`, found through the player indexes (the side
@@ -262,11 +325,11 @@ fn of_player(account_id: &str) -> games::BoxedQuery<'_, crate::db::MultiBackend>
 
 /// Games under way where `account_id` is to move.
 pub fn awaiting(conn: &mut DbConnection, account_id: &str) -> QueryResult<Vec<GameRow>> {
-    of_player(account_id)
-        .filter(games::status.eq(GameStatus::Started))
-        .filter(games::to_move_id.eq(account_id))
-        .select(GameRow::as_select())
-        .load(conn)
+    load_games(conn, || {
+        of_player(account_id)
+            .filter(games::status.eq(GameStatus::Started))
+            .filter(games::to_move_id.eq(account_id))
+    })
 }
 
 /// The ids of the games under way that `account_id` plays.
@@ -341,40 +404,32 @@ pub fn list(
     after: Option<(i64, String)>,
     limit: i64,
 ) -> QueryResult<Vec<GameRow>> {
-    let mut query = of_player(account_id)
-        .select(GameRow::as_select())
-        .limit(limit);
-    match listing {
-        Listing::Ongoing | Listing::MyTurn => {
-            query = query.filter(games::status.eq(GameStatus::Started));
-            if listing == Listing::MyTurn {
-                query = query.filter(games::to_move_id.eq(account_id));
-            }
-            if let Some((deadline, id)) = after {
-                query = query.filter(
-                    games::deadline_at
-                        .gt(deadline)
-                        .or(games::deadline_at.eq(deadline).and(games::id.gt(id))),
-                );
-            }
-            query
-                .order((games::deadline_at.asc(), games::id.asc()))
-                .load(conn)
+    let after = after.as_ref().map(|(key, id)| (*key, id.as_str()));
+    load_games(conn, || {
+        let query = of_player(account_id).limit(limit);
+        match listing {
+            Listing::Ongoing => keyset_page!(
+                query.filter(games::status.eq(GameStatus::Started)),
+                games::deadline_at,
+                asc,
+                after
+            ),
+            Listing::MyTurn => keyset_page!(
+                query
+                    .filter(games::status.eq(GameStatus::Started))
+                    .filter(games::to_move_id.eq(account_id)),
+                games::deadline_at,
+                asc,
+                after
+            ),
+            Listing::Finished => keyset_page!(
+                query.filter(games::status.ne(GameStatus::Started)),
+                games::updated_at,
+                desc,
+                after
+            ),
         }
-        Listing::Finished => {
-            query = query.filter(games::status.ne(GameStatus::Started));
-            if let Some((updated, id)) = after {
-                query = query.filter(
-                    games::updated_at
-                        .lt(updated)
-                        .or(games::updated_at.eq(updated).and(games::id.gt(id))),
-                );
-            }
-            query
-                .order((games::updated_at.desc(), games::id.asc()))
-                .load(conn)
-        }
-    }
+    })
 }
 
 /// How many games await a move by the account.
@@ -390,7 +445,7 @@ pub fn count_my_turn(conn: &mut DbConnection, account_id: &str) -> QueryResult<i
 #[derive(Debug, Clone)]
 pub struct ArchiveFilter {
     pub account_id: String,
-    pub rules: Option<String>,
+    pub rules: Option<RuleKey>,
     /// Created at or after.
     pub since: Option<i64>,
     /// Created before.
@@ -425,35 +480,27 @@ fn archive_side(
     limit: i64,
 ) -> QueryResult<Vec<GameRow>> {
     let me = filter.account_id.as_str();
-    let mut query = games::table
-        .select(GameRow::as_select())
-        .order((games::created_at.asc(), games::id.asc()))
-        .limit(limit)
-        .into_boxed();
-    query = match side {
-        Color::White => query.filter(games::white_id.eq(me)),
-        Color::Black => query.filter(games::black_id.eq(me)),
-    };
-    if let Some(rules) = &filter.rules {
-        query = query.filter(games::rules.eq(rules.clone()));
-    }
-    if let Some(since) = filter.since {
-        query = query.filter(games::created_at.ge(since));
-    }
-    if let Some(until) = filter.until {
-        query = query.filter(games::created_at.lt(until));
-    }
-    if filter.finished_only {
-        query = query.filter(games::status.ne(GameStatus::Started));
-    }
-    if let Some((created, id)) = after {
-        query = query.filter(
-            games::created_at
-                .gt(created)
-                .or(games::created_at.eq(created).and(games::id.gt(id))),
-        );
-    }
-    query.load(conn)
+    let after = after.as_ref().map(|(key, id)| (*key, id.as_str()));
+    load_games(conn, || {
+        let mut query = games::table.limit(limit).into_boxed();
+        query = match side {
+            Color::White => query.filter(games::white_id.eq(me)),
+            Color::Black => query.filter(games::black_id.eq(me)),
+        };
+        if let Some(rules) = filter.rules {
+            query = query.filter(games::rules.eq(rules));
+        }
+        if let Some(since) = filter.since {
+            query = query.filter(games::created_at.ge(since));
+        }
+        if let Some(until) = filter.until {
+            query = query.filter(games::created_at.lt(until));
+        }
+        if filter.finished_only {
+            query = query.filter(games::status.ne(GameStatus::Started));
+        }
+        keyset_page!(query, games::created_at, asc, after)
+    })
 }
 
 /// The moves of several games, by game and ply.

@@ -4,28 +4,16 @@ use actix_web::{HttpResponse, delete, get, http::header, post, web};
 
 use crate::{
     auth::Auth,
-    clock::rfc3339,
-    db::write_transaction,
     domain::{
         accounts,
         vacation::{self},
     },
     error::{ApiError, Problem},
-    models::account::{self, Account},
+    models::account::Account,
     passwords,
     state::AppState,
     views::{AccountView, CreateAccountRequest, VacationView},
 };
-
-impl From<Account> for AccountView {
-    fn from(account: Account) -> AccountView {
-        AccountView {
-            id: account.id,
-            username: account.username,
-            created_at: rfc3339(account.created_at),
-        }
-    }
-}
 
 /// Register an account.
 #[utoipa::path(
@@ -70,10 +58,7 @@ pub async fn get_account(
     auth: Auth,
 ) -> Result<web::Json<AccountView>, ApiError> {
     let account = state
-        .db(move |conn| {
-            account::find(conn, &auth.account_id)?
-                .ok_or_else(|| ApiError::NotFound("account".to_owned()))
-        })
+        .db(move |conn| accounts::find(conn, &auth.account_id))
         .await?;
     Ok(web::Json(account.into()))
 }
@@ -86,18 +71,7 @@ async fn vacation_change(
 ) -> Result<web::Json<VacationView>, ApiError> {
     let now = state.clock.now();
     let view = state
-        .write(move |conn, outbox| {
-            write_transaction(conn, |conn| {
-                let account = account::find(conn, &auth.account_id)?
-                    .ok_or_else(|| ApiError::NotFound("account".to_owned()))?;
-                let since = account.vacation_since;
-                let account = change(conn, account, now)?;
-                if account.vacation_since != since {
-                    vacation::signal_games(conn, outbox, &account.id)?;
-                }
-                Ok(vacation::view(&account, now))
-            })
-        })
+        .write(move |conn, outbox| vacation::change(conn, outbox, &auth.account_id, change, now))
         .await?;
     Ok(web::Json(view))
 }

@@ -7,7 +7,6 @@ use crate::{
     credentials::Scope,
     domain::challenge::{self},
     error::{ApiError, Problem},
-    models::challenge as rows,
     state::AppState,
     views::{ChallengeList, ChallengeView, CreateChallengeRequest, GameView},
 };
@@ -56,17 +55,7 @@ pub async fn list_challenges(
     auth: Auth,
 ) -> Result<web::Json<ChallengeList>, ApiError> {
     let list = state
-        .db(move |conn| {
-            let me = &auth.account_id;
-            let incoming = rows::incoming(conn, me)?;
-            let outgoing = rows::outgoing(conn, me)?;
-            let open = rows::open_to_anyone(conn, me, 50)?;
-            Ok(ChallengeList {
-                incoming: challenge::views(conn, incoming)?,
-                outgoing: challenge::views(conn, outgoing)?,
-                open: challenge::views(conn, open)?,
-            })
-        })
+        .db(move |conn| challenge::list(conn, &auth.account_id))
         .await?;
     Ok(web::Json(list))
 }

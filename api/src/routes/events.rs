@@ -19,17 +19,12 @@ use crate::{
     budgets::HeldSlot,
     clock::Millis,
     credentials::Scope,
-    domain::{
-        events::{self},
-        webhooks::{self},
-    },
-    error::{ApiError, Problem},
+    domain::{events, session, webhooks},
+    error::{ApiError, Code, Problem},
     feeds::{self, FeedItem},
-    models::{event, token},
     state::AppState,
     views::{
-        CreateWebhookRequest, DeliveryList, DeliveryView, EventStreamText, EventView, WebhookList,
-        WebhookView,
+        CreateWebhookRequest, DeliveryList, EventStreamText, EventView, WebhookList, WebhookView,
     },
 };
 
@@ -129,7 +124,7 @@ impl Stream {
                     let (token_id, now) = (self.token_id.clone(), now);
                     let live = Box::pin(
                         self.state
-                            .db(move |conn| Ok(token::find_live(conn, &token_id, now)?.is_some())),
+                            .db(move |conn| session::is_live(conn, &token_id, now)),
                     )
                     .await;
                     if !matches!(live, Ok(true)) {
@@ -205,7 +200,7 @@ pub async fn stream_events(
         .and_then(|v| v.to_str().ok())
         .map(|v| v.trim().parse::<i64>())
         .transpose()
-        .map_err(|_| ApiError::invalid("invalid_query", "Last-Event-ID is an event id"))?
+        .map_err(|_| ApiError::invalid(Code::InvalidQuery, "Last-Event-ID is an event id"))?
         .or(query.since);
     let address = state.client_address(req.peer_addr(), req.headers());
     let slot = state.held.acquire(&auth.account_id, &address)?;
@@ -218,7 +213,7 @@ pub async fn stream_events(
         Some(id) => id,
         None => {
             let me = account.clone();
-            state.db(move |conn| Ok(event::last_id(conn, &me)?)).await?
+            state.db(move |conn| events::last_id(conn, &me)).await?
         }
     };
     let stream = Stream {
@@ -294,12 +289,10 @@ pub async fn list_webhooks(
     auth: Auth,
 ) -> Result<web::Json<WebhookList>, ApiError> {
     auth.require(Scope::GameRead)?;
-    let rows = state
-        .db(move |conn| Ok(event::webhooks_of(conn, &auth.account_id)?))
+    let list = state
+        .db(move |conn| webhooks::list(conn, &auth.account_id))
         .await?;
-    Ok(web::Json(WebhookList {
-        webhooks: rows.into_iter().map(WebhookView::from).collect(),
-    }))
+    Ok(web::Json(list))
 }
 
 /// Remove a webhook and its pending deliveries.
@@ -321,10 +314,7 @@ pub async fn delete_webhook(
     auth.require(Scope::GameRead)?;
     let id = id.into_inner();
     state
-        .db(move |conn| {
-            webhooks::owned(conn, &auth.account_id, &id)?;
-            Ok(event::delete_webhook(conn, &id)?)
-        })
+        .db(move |conn| webhooks::delete(conn, &auth.account_id, &id))
         .await?;
     Ok(HttpResponse::NoContent().finish())
 }
@@ -347,13 +337,8 @@ pub async fn list_webhook_deliveries(
 ) -> Result<web::Json<DeliveryList>, ApiError> {
     auth.require(Scope::GameRead)?;
     let id = id.into_inner();
-    let rows = state
-        .db(move |conn| {
-            webhooks::owned(conn, &auth.account_id, &id)?;
-            Ok(event::deliveries_of(conn, &id, 100)?)
-        })
+    let list = state
+        .db(move |conn| webhooks::deliveries(conn, &auth.account_id, &id))
         .await?;
-    Ok(web::Json(DeliveryList {
-        deliveries: rows.into_iter().map(DeliveryView::from).collect(),
-    }))
+    Ok(web::Json(list))
 }

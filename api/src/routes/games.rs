@@ -18,7 +18,7 @@ use crate::{
         game::{self, Action, Play, listing},
         history::{self},
     },
-    error::{ApiError, Problem},
+    error::{ApiError, Code, Problem},
     models::game::Listing,
     notify::game_signal,
     state::AppState,
@@ -60,14 +60,17 @@ pub async fn list_games(
 ) -> Result<web::Json<GameList>, ApiError> {
     auth.require(Scope::GameRead)?;
     let query = query.into_inner();
-    let limit = query.limit.unwrap_or(50);
-    if !(1..=100).contains(&limit) {
-        return Err(ApiError::invalid("invalid_query", "limit is 1 to 100"));
+    let limit = query.limit.unwrap_or(listing::DEFAULT_PAGE);
+    if !(1..=listing::MAX_PAGE).contains(&limit) {
+        return Err(ApiError::invalid(
+            Code::InvalidQuery,
+            format!("limit is 1 to {}", listing::MAX_PAGE),
+        ));
     }
     let which = match (query.status, query.my_turn) {
         (StatusFilter::Finished, true) => {
             return Err(ApiError::invalid(
-                "invalid_query",
+                Code::InvalidQuery,
                 "a finished game is nobody's turn",
             ));
         }
@@ -178,7 +181,7 @@ pub async fn get_game(
     let wait = query.wait.unwrap_or(0);
     if wait > MAX_WAIT_SECONDS {
         return Err(ApiError::invalid(
-            "invalid_query",
+            Code::InvalidQuery,
             format!("wait is at most {MAX_WAIT_SECONDS} seconds"),
         ));
     }

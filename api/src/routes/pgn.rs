@@ -14,13 +14,17 @@ use utoipa::IntoParams;
 use crate::{
     auth::Auth,
     clock::{DAY, Millis, parse_rfc3339},
-    domain::pgn::{self, ArchiveFormat, GameReport, Imported},
-    error::{ApiError, Problem},
+    domain::{
+        accounts,
+        pgn::{self, ArchiveFormat, GameReport, Imported},
+    },
+    error::{ApiError, Code, Problem},
     middleware::IMPORT_LIMIT,
-    models::{account, game::ArchiveFilter},
+    models::game::ArchiveFilter,
     state::AppState,
     views::{
-        ArchivedGame, ImportErrorView, ImportReport, ImportedGameView, PgnText, ShortenedView,
+        ArchivedGame, ImportErrorView, ImportReport, ImportedGameView, PgnText, RuleKey,
+        ShortenedView,
     },
 };
 
@@ -58,6 +62,7 @@ pub async fn export_game_pgn(
 #[into_params(parameter_in = Query)]
 pub struct ArchiveQuery {
     /// Only games of this rule set.
+    #[param(value_type = Option<RuleKey>)]
     pub rules: Option<String>,
     /// Only games created at or after this time (RFC 3339, or a date `2026-11-30`).
     pub since: Option<String>,
@@ -79,7 +84,7 @@ fn parse_time(name: &str, text: &str) -> Result<Millis, ApiError> {
     };
     parse_rfc3339(text).or_else(date).ok_or_else(|| {
         ApiError::invalid(
-            "invalid_query",
+            Code::InvalidQuery,
             format!("`{name}` is not an RFC 3339 time or a date"),
         )
     })
@@ -108,10 +113,7 @@ async fn stream_archive(
     file_name: String,
 ) -> Result<HttpResponse, ApiError> {
     let account = state
-        .db(move |conn| {
-            account::find_by_username(conn, &username)?
-                .ok_or_else(|| ApiError::NotFound(format!("user `{username}`")))
-        })
+        .db(move |conn| accounts::find_by_username(conn, &username))
         .await?;
     filter.account_id = account.id;
     // State: the cursor after the last page, and how many games may follow.
@@ -151,14 +153,15 @@ async fn stream_archive(
 }
 
 fn filter_of(query: &ArchiveQuery) -> Result<ArchiveFilter, ApiError> {
-    if let Some(rules) = &query.rules {
-        rules
-            .parse::<kingpost_core::Rules>()
-            .map_err(|e| ApiError::invalid("invalid_query", e.to_string()))?;
-    }
+    let rules = query
+        .rules
+        .as_deref()
+        .map(str::parse::<RuleKey>)
+        .transpose()
+        .map_err(|e| ApiError::invalid(Code::InvalidQuery, e))?;
     Ok(ArchiveFilter {
         account_id: String::new(),
-        rules: query.rules.clone(),
+        rules,
         since: query
             .since
             .as_deref()

@@ -4,7 +4,7 @@ use actix_web::{post, web};
 use kingpost_core::{Position, Rules};
 
 use crate::{
-    error::{ApiError, Problem},
+    error::{ApiError, Code, Problem},
     views::{AnalysisView, AnalyzeRequest, LegalMoveView, OutcomeView, Side},
 };
 
@@ -25,10 +25,10 @@ pub async fn analyze_position(
         .rules
         .parse()
         .map_err(|e: kingpost_core::UnknownRules| {
-            ApiError::invalid("unknown_rules", e.to_string())
+            ApiError::invalid(Code::UnknownRules, e.to_string())
         })?;
     let pos = Position::from_fen(rules, &body.fen)
-        .map_err(|e| ApiError::invalid("invalid_fen", e.to_string()))?;
+        .map_err(|e| ApiError::invalid(Code::InvalidFen, e.to_string()))?;
     Ok(web::Json(AnalysisView {
         fen: pos.fen(),
         turn: Side::from(pos.turn()),

@@ -3,8 +3,30 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{PlayerView, StartSpec};
+use super::{PlayerView, RuleKey, StartSpec};
 use crate::stored::text_enum;
+
+/// The days per move a game may have.
+pub const DAYS_PER_MOVE: [i32; 7] = [1, 2, 3, 5, 7, 10, 14];
+
+/// The days per move a challenge may ask for, in the spec.
+#[derive(Debug)]
+pub struct DaysPerMove;
+
+impl utoipa::PartialSchema for DaysPerMove {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::Integer)
+            .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
+                utoipa::openapi::KnownFormat::Int32,
+            )))
+            .description(Some("The days each side has for a move."))
+            .enum_values(Some(DAYS_PER_MOVE))
+            .into()
+    }
+}
+
+impl ToSchema for DaysPerMove {}
 
 text_enum! {
     /// The colour the challenger asks for.
@@ -36,12 +58,12 @@ text_enum! {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateChallengeRequest {
-    /// A rule set key from `GET /api/v1/variants`.
+    #[schema(value_type = RuleKey)]
     pub rules: String,
     /// The start; the usual array when left out.
     #[serde(default = "standard_start")]
     pub start: StartSpec,
-    /// One of 1, 2, 3, 5, 7, 10, 14.
+    #[schema(value_type = DaysPerMove)]
     pub days_per_move: i32,
     /// The challenger's colour.
     #[serde(default)]
@@ -62,9 +84,10 @@ pub struct ChallengeView {
     pub challenger: PlayerView,
     /// Null for a challenge open to anyone.
     pub opponent: Option<PlayerView>,
-    pub rules: String,
+    pub rules: RuleKey,
     pub variant: String,
     pub start: StartSpec,
+    #[schema(value_type = DaysPerMove)]
     pub days_per_move: i32,
     /// The challenger's colour: `white`, `black` or `random`.
     pub color: ColorChoice,

@@ -5,7 +5,7 @@ use kingpost_core::{DrawReason, Move, MoveKind, MoveList, Outcome, Position, Win
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::StartSpec;
+use super::{RuleKey, StartSpec};
 use crate::stored::text_enum;
 
 text_enum! {
@@ -257,8 +257,7 @@ pub struct MoveAnswer {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct GameState {
     pub id: String,
-    /// The rule set's key.
-    pub rules: String,
+    pub rules: RuleKey,
     /// The PGN `Variant` name.
     pub variant: String,
     pub start: StartSpec,
@@ -277,6 +276,8 @@ pub struct GameState {
     pub termination: Option<Termination>,
     /// Whether the side to move is in check.
     pub check: bool,
+    /// The days each side has for a move (see `DaysPerMove`); 0 for an
+    /// imported game.
     pub days_per_move: i32,
     /// When the side to move loses on time (RFC 3339, UTC), its vacation counted.
     pub deadline: Option<String>,
@@ -296,7 +297,7 @@ pub struct GameState {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct GameSummary {
     pub id: String,
-    pub rules: String,
+    pub rules: RuleKey,
     pub variant: String,
     pub start: StartSpec,
     pub white: PlayerView,
@@ -327,7 +328,7 @@ pub struct GameList {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AnalyzeRequest {
-    /// A rule set key.
+    #[schema(value_type = RuleKey)]
     pub rules: String,
     /// An extended FEN of that rule set.
     pub fen: String,

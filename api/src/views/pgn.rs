@@ -3,7 +3,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::{GamePlayerView, GameResult, GameStatus, MoveView, StartSpec, Termination};
+use super::{GamePlayerView, GameResult, GameStatus, MoveView, RuleKey, StartSpec, Termination};
 
 text_schema!(
     PgnText,
@@ -14,7 +14,7 @@ text_schema!(
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ArchivedGame {
     pub id: String,
-    pub rules: String,
+    pub rules: RuleKey,
     pub variant: String,
     pub start: StartSpec,
     pub white: GamePlayerView,
@@ -24,6 +24,8 @@ pub struct ArchivedGame {
     pub termination: Option<Termination>,
     pub initial_fen: String,
     pub fen: String,
+    /// The days each side had for a move (see `DaysPerMove`); 0 for an
+    /// imported game.
     pub days_per_move: i32,
     pub moves: Vec<MoveView>,
     pub created_at: String,

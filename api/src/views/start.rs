@@ -1,5 +1,6 @@
 //! Where a game begins, as challenges ask for it and games show it.
 
+use kingpost_core::{Rules, UnknownRules};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -25,4 +26,67 @@ pub enum StartSpec {
     Prechess {},
     /// Any legal position of the rule set, as extended FEN.
     Fen { fen: String },
+}
+
+/// A rule set as the API and the database name it: its key from
+/// `GET /api/v1/variants`, in TEXT columns as in JSON. Read strictly: a
+/// key the engine does not know is an error, never a guess.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, diesel::AsExpression, diesel::FromSqlRow)]
+#[diesel(sql_type = diesel::sql_types::Text)]
+pub struct RuleKey(pub Rules);
+
+impl From<Rules> for RuleKey {
+    fn from(rules: Rules) -> RuleKey {
+        RuleKey(rules)
+    }
+}
+
+impl std::str::FromStr for RuleKey {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<RuleKey, String> {
+        text.parse()
+            .map(RuleKey)
+            .map_err(|e: UnknownRules| e.to_string())
+    }
+}
+
+impl Serialize for RuleKey {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0.key())
+    }
+}
+
+impl utoipa::PartialSchema for RuleKey {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .description(Some("A rule set's key, from `GET /api/v1/variants`."))
+            .enum_values(Some(Rules::ALL.map(Rules::key)))
+            .into()
+    }
+}
+
+impl ToSchema for RuleKey {}
+
+impl<DB: diesel::backend::Backend> diesel::serialize::ToSql<diesel::sql_types::Text, DB> for RuleKey
+where
+    str: diesel::serialize::ToSql<diesel::sql_types::Text, DB>,
+{
+    fn to_sql<'b>(
+        &'b self,
+        out: &mut diesel::serialize::Output<'b, '_, DB>,
+    ) -> diesel::serialize::Result {
+        self.0.key().to_sql(out)
+    }
+}
+
+impl<DB: diesel::backend::Backend> diesel::deserialize::FromSql<diesel::sql_types::Text, DB>
+    for RuleKey
+where
+    String: diesel::deserialize::FromSql<diesel::sql_types::Text, DB>,
+{
+    fn from_sql(bytes: DB::RawValue<'_>) -> diesel::deserialize::Result<RuleKey> {
+        Ok(String::from_sql(bytes)?.parse()?)
+    }
 }

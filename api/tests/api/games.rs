@@ -17,7 +17,8 @@ on_both_databases!(
 );
 
 // A status the code does not know (a bad migration, a hand edit) was read
-// as `finished`; now it is an error that names the game and the value.
+// as `finished`; now it is an error that names the game and the value, also
+// when the game is one row of a list.
 async fn a_stored_value_nobody_knows_is_an_error_that_names_the_game(db: Db) {
     use diesel::RunQueryDsl;
     let state = state(&db, clock());
@@ -39,6 +40,22 @@ async fn a_stored_value_nobody_knows_is_an_error_that_names_the_game(db: Db) {
         format!(
             "internal error: game {id}: Error deserializing field 'status': `paused` is not a game status: expected one of started, finished, aborted, imported"
         )
+    );
+    let account = get("/api/v1/account").token(&alice).send(&app).await;
+    let alice_id = account.body["id"].as_str().unwrap();
+    let listed = kingpost_api::domain::game::listing::list(
+        &mut conn,
+        alice_id,
+        kingpost_api::models::game::Listing::Finished,
+        None,
+        50,
+    )
+    .unwrap_err();
+    assert!(
+        listed.to_string().contains(&format!(
+            "game {id}: Error deserializing field 'status': `paused`"
+        )),
+        "{listed}"
     );
 }
 

@@ -9,7 +9,7 @@ use crate::{
     clock::Millis,
     db::{DbConnection, write_transaction},
     domain::conditionals,
-    error::ApiError,
+    error::{ApiError, Code},
     models::game::{GameStatus, Termination},
     notify::Outbox,
     views::{EventKind, Side},
@@ -84,7 +84,7 @@ fn carry_out(
             Request::Act(Action::Abort) => {
                 if game.row.ply >= 2 {
                     return Err(ApiError::Refused {
-                        code: "abort_refused",
+                        code: Code::AbortRefused,
                         detail: "both sides have moved: the game can no longer be aborted"
                             .to_owned(),
                     });
@@ -135,7 +135,7 @@ fn carry_out(
 
 fn no_offer(who: &str) -> ApiError {
     ApiError::Refused {
-        code: "no_draw_offer",
+        code: Code::NoDrawOffer,
         detail: format!("{who} no draw offer standing"),
     }
 }
@@ -150,7 +150,7 @@ fn claim_draw(conn: &mut DbConnection, game: &mut Loaded, color: Color) -> Resul
         Some(reason) => draw(&mut game.row, reason.into()),
         None => {
             return Err(ApiError::Refused {
-                code: "claim_refused",
+                code: Code::ClaimRefused,
                 detail: game.pos.claim_refusal(occurrences),
             });
         }

@@ -6,12 +6,17 @@ use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use crate::{
     clock::rfc3339,
     db::DbConnection,
-    error::ApiError,
+    error::{ApiError, Code},
     models::game::{self as rows, GameRow, Listing},
     views::{GameList, GameSummary, PlayerView, Side},
 };
 
 use super::{position_of, start_of, variant_name};
+
+/// Games on a page unless the caller asks for another number.
+pub const DEFAULT_PAGE: i64 = 50;
+/// The most games on a page.
+pub const MAX_PAGE: i64 = 100;
 
 /// One page of `me`'s games of `listing`, after `after`, at most `limit`.
 pub fn list(
@@ -48,7 +53,7 @@ fn encode_cursor(key: i64, id: &str) -> String {
 }
 
 pub fn decode_cursor(cursor: &str) -> Result<(i64, String), ApiError> {
-    let bad = || ApiError::invalid("invalid_cursor", "the cursor is not one this API gave");
+    let bad = || ApiError::invalid(Code::InvalidCursor, "the cursor is not one this API gave");
     let text = URL_SAFE_NO_PAD.decode(cursor).map_err(|_| bad())?;
     let text = String::from_utf8(text).map_err(|_| bad())?;
     let (key, id) = text.split_once(':').ok_or_else(bad)?;

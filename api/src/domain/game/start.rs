@@ -4,7 +4,7 @@ use kingpost_core::{Position, Rules, Start};
 
 use crate::{
     clock::{DAY, Millis},
-    error::ApiError,
+    error::{ApiError, Code},
     models::game::{GameRow, GameStatus, StartKind},
     views::StartSpec,
 };
@@ -65,7 +65,7 @@ pub(crate) fn corrupt(row: &GameRow, what: impl std::fmt::Display) -> ApiError {
 /// The current position of a stored game, with the castling notation its
 /// start decides.
 pub fn position_of(row: &GameRow) -> Result<Position, ApiError> {
-    let rules: Rules = row.rules.parse().map_err(|e| corrupt(row, e))?;
+    let rules = row.rules.0;
     let initial =
         Position::from_start(rules, &core_start(&start_of(row))).map_err(|e| corrupt(row, e))?;
     Position::from_fen(rules, &row.current_fen)
@@ -92,11 +92,11 @@ pub fn new_game(
     now: Millis,
 ) -> Result<GameRow, ApiError> {
     let pos = Position::from_start(rules, &core_start(start))
-        .map_err(|e| ApiError::invalid("invalid_start", e.to_string()))?;
+        .map_err(|e| ApiError::invalid(Code::InvalidStart, e.to_string()))?;
     let (kind, number, fen) = stored_start(start);
     let mut row = GameRow {
         id,
-        rules: rules.key().to_owned(),
+        rules: rules.into(),
         start_kind: kind,
         start_number: number,
         initial_fen: fen.unwrap_or_else(|| pos.fen()),

@@ -6,16 +6,14 @@ use serde_json::json;
 use crate::{
     clock::{DAY, Millis, SECOND, rfc3339},
     db::{DbConnection, write_transaction},
-    domain::{
-        challenge::DAYS_PER_MOVE,
-        events::{self},
-    },
+    domain::events::{self},
     error::ApiError,
     models::{
         account::{self},
         game::{self, GameRow, GameStatus},
     },
     notify::Outbox,
+    views::DAYS_PER_MOVE,
     views::EventKind,
 };
 

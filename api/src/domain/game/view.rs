@@ -1,6 +1,6 @@
 //! The game as clients read it, and the answer to a move.
 
-use kingpost_core::{Color, Rules};
+use kingpost_core::Color;
 
 use crate::{
     clock::{Millis, SECOND, rfc3339},
@@ -15,9 +15,7 @@ use crate::{
     views::{GamePlayerView, GameState, GameView, LegalMoveView, MoveAnswer, MoveView, Side},
 };
 
-use super::{
-    Loaded, corrupt, effective_deadline, find_game, start_of, sweep::is_due, variant_name,
-};
+use super::{Loaded, effective_deadline, find_game, start_of, sweep::is_due, variant_name};
 
 /// The game as clients read it, after ending it on time if it is due: any
 /// read shows a lost game as lost.
@@ -126,11 +124,11 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
     };
     let deadline = effective_deadline(&game.row, mover, now).filter(|_| started);
     let row = &game.row;
-    let rules: Rules = row.rules.parse().map_err(|e| corrupt(row, e))?;
+    let rules = row.rules.0;
     let start = start_of(row);
     Ok(GameState {
         id: row.id.clone(),
-        rules: row.rules.clone(),
+        rules: row.rules,
         variant: variant_name(rules, &start).to_owned(),
         start,
         white: player(&row.white_name, &white),
