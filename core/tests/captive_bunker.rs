@@ -4,10 +4,8 @@
 
 mod common;
 
-use common::{brute_force_perft, check_random_games};
-use kingpost_core::{
-    Color, Move, Outcome, Position, PositionError, Rules, Square, Start, WinReason, perft,
-};
+use common::{after, check_perft, check_random_games, sq};
+use kingpost_core::{Color, Move, Outcome, Position, PositionError, Rules, Start, WinReason};
 use rand::Rng;
 
 fn ck(fen: &str) -> Position {
@@ -16,19 +14,6 @@ fn ck(fen: &str) -> Position {
 
 fn bl(fen: &str) -> Position {
     Position::from_fen(Rules::BunkerLeap, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn sq(name: &str) -> Square {
-    name.parse().unwrap()
-}
-
-fn after(pos: &Position, text: &str) -> Position {
-    let m = pos
-        .parse_move(text)
-        .unwrap_or_else(|e| panic!("{text} in {}: {e}", pos.fen()));
-    let mut next = pos.clone();
-    next.play_unchecked(m);
-    next
 }
 
 fn ucis(pos: &Position) -> Vec<String> {
@@ -475,20 +460,6 @@ fn prechess_holdings_in_fen() {
 
 /// Perft counts kept as regression tests, each matched by the brute-force
 /// route up to `brute_depth`.
-fn check_perft(pos: &Position, counts: &[u64], brute_depth: u32) {
-    for (depth, &expected) in (1..).zip(counts) {
-        assert_eq!(perft(pos, depth), expected, "{} depth {depth}", pos.fen());
-        if depth <= brute_depth {
-            assert_eq!(
-                brute_force_perft(pos, depth),
-                expected,
-                "brute force, {} depth {depth}",
-                pos.fen()
-            );
-        }
-    }
-}
-
 // Depth 1 by hand:
 // - usual array: 20 (the captive kings' neighbours are all occupied);
 // - r3Kr2/.../R3k2R: rook a1 10, rook h1 9, captive king to d7 or e7,

@@ -3,8 +3,8 @@
 
 mod common;
 
-use common::{brute_force_perft, check_random_games};
-use kingpost_core::{Color, Move, Position, PositionError, Role, Rules, Square, Start, perft};
+use common::{after, check_perft, check_random_games, sq};
+use kingpost_core::{Color, Move, Position, PositionError, Role, Rules, Start};
 use rand::Rng;
 
 fn tk(fen: &str) -> Position {
@@ -13,10 +13,6 @@ fn tk(fen: &str) -> Position {
 
 fn sw(fen: &str) -> Position {
     Position::from_fen(Rules::Switching, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn sq(name: &str) -> Square {
-    name.parse().unwrap()
 }
 
 fn teleport_targets(pos: &Position) -> Vec<String> {
@@ -41,15 +37,6 @@ fn switches(pos: &Position) -> Vec<String> {
         .collect();
     out.sort();
     out
-}
-
-fn after(pos: &Position, text: &str) -> Position {
-    let m = pos
-        .parse_move(text)
-        .unwrap_or_else(|e| panic!("{text}: {e}"));
-    let mut next = pos.clone();
-    next.play_unchecked(m);
-    next
 }
 
 // Teleporting Kings rule 3: no teleport while in check. The squares behind
@@ -318,20 +305,6 @@ fn seed_example_switch_mates() {
 
 /// Perft counts kept as regression tests, each also counted by the
 /// brute-force route up to `brute_depth`.
-fn check_perft(rules: Rules, fen: &str, counts: &[u64], brute_depth: u32) {
-    let pos = Position::from_fen(rules, fen).unwrap();
-    for (depth, &expected) in (1..).zip(counts) {
-        assert_eq!(perft(&pos, depth), expected, "{rules} {fen} depth {depth}");
-        if depth <= brute_depth {
-            assert_eq!(
-                brute_force_perft(&pos, depth),
-                expected,
-                "brute force, {fen} depth {depth}"
-            );
-        }
-    }
-}
-
 // Counts at depths 1 to 4, each matched by the brute-force route to the
 // depth given. Depth 1 counted by hand:
 // - usual array: 20 moves + 24 teleports (ranks 3 to 5; rank 6 is attacked
@@ -369,7 +342,7 @@ fn perft_teleporting_kings() {
         ),
     ];
     for (fen, counts, brute_depth) in cases {
-        check_perft(Rules::TeleportingKings, fen, counts, *brute_depth);
+        check_perft(&tk(fen), counts, *brute_depth);
     }
 }
 
@@ -408,7 +381,7 @@ fn perft_switching() {
         ),
     ];
     for (fen, counts, brute_depth) in cases {
-        check_perft(Rules::Switching, fen, counts, *brute_depth);
+        check_perft(&sw(fen), counts, *brute_depth);
     }
 }
 

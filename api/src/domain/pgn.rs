@@ -210,15 +210,7 @@ fn archived(row: GameRow, moves: Vec<MoveRow>) -> Result<ArchivedGame, ApiError>
         white: player(&row.white_name),
         black: player(&row.black_name),
         status: row.status,
-        moves: moves
-            .into_iter()
-            .map(|m| MoveView {
-                ply: m.ply,
-                uci: m.uci,
-                san: m.san,
-                played_at: m.played_at.map(rfc3339),
-            })
-            .collect(),
+        moves: moves.into_iter().map(MoveView::from).collect(),
         created_at: rfc3339(row.created_at),
         id: row.id,
         rules: row.rules,

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use crate::{
     on_both_databases,
     support::{
-        Db, clock, delete, get, init, play_all, post, sign_up_for_a_year, start_game,
+        Db, clock, delete, get, init, path_of, play_all, post, sign_up_for_a_year, start_game,
         start_standard_game, state,
     },
 };
@@ -33,10 +33,6 @@ on_both_databases!(
     deadline_warnings_reach_every_game_due,
     sweep_reaches_games_behind_vacations,
 );
-
-fn path_of(game: &Value) -> String {
-    format!("/api/v1/games/{}", game["id"].as_str().unwrap())
-}
 
 async fn timeout_by_sweeper_and_by_read(db: Db) {
     let clock = clock();

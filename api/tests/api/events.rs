@@ -21,8 +21,8 @@ use serde_json::{Value, json};
 use crate::{
     on_both_databases,
     support::{
-        Db, clock, get, init, play_all, post, sign_up_for_a_year, start_standard_game, state,
-        until_parked,
+        Db, clock, get, init, path_of, play_all, post, sign_up_for_a_year, start_standard_game,
+        state, until_parked,
     },
 };
 
@@ -35,10 +35,6 @@ on_both_databases!(
     stream_of_every_event_type_and_resumption,
     webhooks_signed_retried_and_kept
 );
-
-fn path_of(game: &Value) -> String {
-    format!("/api/v1/games/{}", game["id"].as_str().unwrap())
-}
 
 async fn long_poll_released_by_a_move_or_timing_out(db: Db) {
     let state = state(&db, clock());

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use crate::{
     on_both_databases,
-    support::{Db, clock, get, init, post, sign_up_for_a_year, start_game, state},
+    support::{Db, clock, get, init, path_of, post, sign_up_for_a_year, start_game, state},
 };
 
 on_both_databases!(
@@ -173,10 +173,6 @@ async fn imports_take_turns(db: Db) {
         .send(&app)
         .await
         .assert_problem(413, "payload_too_large");
-}
-
-fn path_of(game: &Value) -> String {
-    format!("/api/v1/games/{}", game["id"].as_str().unwrap())
 }
 
 /// Plays up to `plies` moves, each picked among the legal moves the game

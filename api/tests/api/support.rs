@@ -307,6 +307,11 @@ impl<'a> Call<'a> {
     }
 }
 
+/// The path of a game from its JSON view.
+pub fn path_of(game: &Value) -> String {
+    format!("/api/v1/games/{}", game["id"].as_str().unwrap())
+}
+
 pub fn get<'a>(path: impl Into<String>) -> Call<'a> {
     Call::new(Method::GET, path)
 }

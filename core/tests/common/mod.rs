@@ -151,3 +151,40 @@ fn check_position(pos: &Position) {
         }
     }
 }
+
+/// A square by name.
+pub fn sq(name: &str) -> kingpost_core::Square {
+    name.parse().unwrap()
+}
+
+/// The position after `text` (UCI or SAN), which must be legal in `pos`.
+pub fn after(pos: &Position, text: &str) -> Position {
+    let m = pos
+        .parse_move(text)
+        .unwrap_or_else(|e| panic!("{text} in {}: {e}", pos.fen()));
+    let mut next = pos.clone();
+    next.play_unchecked(m);
+    next
+}
+
+/// Perft of `pos` to each depth of `counts`, checked by brute force (every
+/// pseudo-legal move played and its legality asked) to `brute_depth`.
+pub fn check_perft(pos: &Position, counts: &[u64], brute_depth: u32) {
+    for (depth, &expected) in (1..).zip(counts) {
+        assert_eq!(
+            kingpost_core::perft(pos, depth),
+            expected,
+            "{} {} depth {depth}",
+            pos.rules(),
+            pos.fen()
+        );
+        if depth <= brute_depth {
+            assert_eq!(
+                brute_force_perft(pos, depth),
+                expected,
+                "brute force, {} depth {depth}",
+                pos.fen()
+            );
+        }
+    }
+}

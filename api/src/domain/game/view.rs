@@ -54,7 +54,7 @@ pub fn view_of(conn: &mut DbConnection, game: Loaded, now: Millis) -> Result<Gam
     let moves = game::moves_of(conn, &game.row.id)?;
     Ok(GameView {
         state: state_of(conn, game, now)?,
-        moves: moves.into_iter().map(move_view).collect(),
+        moves: moves.into_iter().map(MoveView::from).collect(),
     })
 }
 
@@ -68,16 +68,18 @@ pub fn move_answer(
     let played = std::mem::take(&mut game.new_moves);
     Ok(MoveAnswer {
         state: state_of(conn, game, now)?,
-        played: played.into_iter().map(move_view).collect(),
+        played: played.into_iter().map(MoveView::from).collect(),
     })
 }
 
-fn move_view(m: MoveRow) -> MoveView {
-    MoveView {
-        ply: m.ply,
-        uci: m.uci,
-        san: m.san,
-        played_at: m.played_at.map(rfc3339),
+impl From<MoveRow> for MoveView {
+    fn from(m: MoveRow) -> MoveView {
+        MoveView {
+            ply: m.ply,
+            uci: m.uci,
+            san: m.san,
+            played_at: m.played_at.map(rfc3339),
+        }
     }
 }
 
