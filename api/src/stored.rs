@@ -58,6 +58,17 @@ macro_rules! text_enum {
             }
         }
 
+        $crate::stored::text_column!($name, |value| value.key());
+    };
+}
+
+pub(crate) use text_enum;
+
+/// Diesel's `ToSql`/`FromSql` on `Text`, for every backend, for a type
+/// written as the `&str` that `$text` gives and read back by its `FromStr`
+/// (whose `String` error becomes the read's error).
+macro_rules! text_column {
+    ($name:ty, |$value:ident| $text:expr) => {
         impl<DB: diesel::backend::Backend> diesel::serialize::ToSql<diesel::sql_types::Text, DB>
             for $name
         where
@@ -67,7 +78,8 @@ macro_rules! text_enum {
                 &'b self,
                 out: &mut diesel::serialize::Output<'b, '_, DB>,
             ) -> diesel::serialize::Result {
-                self.key().to_sql(out)
+                let $value = self;
+                $text.to_sql(out)
             }
         }
 
@@ -83,7 +95,7 @@ macro_rules! text_enum {
     };
 }
 
-pub(crate) use text_enum;
+pub(crate) use text_column;
 
 /// What [`text_enum!`] gives every enum it declares: its stored text, and
 /// reading it back (`FromStr`, whose error says what was expected).

@@ -4,6 +4,8 @@ use kingpost_core::{Rules, UnknownRules};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::stored::text_column;
+
 /// Where a game begins (RULES.md, starts).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -69,24 +71,4 @@ impl utoipa::PartialSchema for RuleKey {
 
 impl ToSchema for RuleKey {}
 
-impl<DB: diesel::backend::Backend> diesel::serialize::ToSql<diesel::sql_types::Text, DB> for RuleKey
-where
-    str: diesel::serialize::ToSql<diesel::sql_types::Text, DB>,
-{
-    fn to_sql<'b>(
-        &'b self,
-        out: &mut diesel::serialize::Output<'b, '_, DB>,
-    ) -> diesel::serialize::Result {
-        self.0.key().to_sql(out)
-    }
-}
-
-impl<DB: diesel::backend::Backend> diesel::deserialize::FromSql<diesel::sql_types::Text, DB>
-    for RuleKey
-where
-    String: diesel::deserialize::FromSql<diesel::sql_types::Text, DB>,
-{
-    fn from_sql(bytes: DB::RawValue<'_>) -> diesel::deserialize::Result<RuleKey> {
-        Ok(String::from_sql(bytes)?.parse()?)
-    }
-}
+text_column!(RuleKey, |rules| rules.0.key());
