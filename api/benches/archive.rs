@@ -63,7 +63,7 @@ fn seed(conn: &mut DbConnection, from: usize, to: usize, samples: &[(Moves, Stri
                 game::insert(
                     conn,
                     &GameRow {
-                        id: id.clone(),
+                        id: id.clone().into(),
                         rules: Rules::Standard.into(),
                         start_kind: kingpost_api::models::game::StartKind::Standard,
                         start_number: None,
@@ -95,7 +95,7 @@ fn seed(conn: &mut DbConnection, from: usize, to: usize, samples: &[(Moves, Stri
                     .iter()
                     .enumerate()
                     .map(|(ply, (uci, san, key))| MoveRow {
-                        game_id: id.clone(),
+                        game_id: id.clone().into(),
                         ply: ply as i32 + 1,
                         uci: uci.clone(),
                         san: san.clone(),
@@ -158,7 +158,7 @@ fn raw_read(conn: &mut DbConnection, expected: usize) -> f64 {
             .load(conn)
             .unwrap();
         let Some(last) = rows.last() else { break };
-        after = last.id.clone();
+        after = last.id.to_string();
         let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
         let moves: Vec<MoveRow> = moves::table
             .filter(moves::game_id.eq_any(&ids))

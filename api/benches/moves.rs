@@ -405,7 +405,7 @@ fn move_rows_baseline(url: &str, threads: usize, seconds: u64) -> f64 {
                             played_at: Some(row.updated_at),
                         };
                         game::insert_moves(conn, &[played])?;
-                        let account = row.to_move_id.as_deref().expect("a game under way");
+                        let account = row.to_move_id.as_ref().expect("a game under way");
                         let event = NewEvent {
                             account_id: account,
                             kind: EventKind::OpponentMoved,

@@ -13,12 +13,13 @@ use crate::{
     error::ApiError,
     models::token,
     state::AppState,
+    stored::AccountId,
 };
 
 /// The authenticated caller of a request.
 #[derive(Clone, Debug)]
 pub struct Auth {
-    pub account_id: String,
+    pub account_id: AccountId,
     pub username: String,
     pub scopes: Vec<Scope>,
     pub kind: TokenKind,
@@ -97,7 +98,7 @@ impl FromRequest for Auth {
                 .await?;
             let (record, username) =
                 record.ok_or_else(|| ApiError::Unauthorized("the token was revoked".to_owned()))?;
-            if record.account_id != claims.sub {
+            if *record.account_id != *claims.sub {
                 return Err(ApiError::Unauthorized(
                     "the token does not match its record".to_owned(),
                 ));

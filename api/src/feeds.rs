@@ -20,6 +20,7 @@ use crate::{
     error::ApiError,
     models::event,
     notify::{Hub, account_signal, token_signal},
+    stored::AccountId,
     views::EventView,
 };
 
@@ -40,38 +41,43 @@ const IDLE_CHECK: Duration = Duration::from_secs(15);
 /// The feeds of this instance, by account. Clones share them.
 #[derive(Debug, Default, Clone)]
 pub struct Feeds {
-    by_account: Arc<Mutex<HashMap<String, broadcast::Sender<FeedItem>>>>,
+    by_account: Arc<Mutex<HashMap<AccountId, broadcast::Sender<FeedItem>>>>,
 }
 
 impl Feeds {
     /// Listens to `account`'s feed, starting it if no stream of the account
     /// is open. Listening begins before the caller reads what it missed, so
     /// that nothing falls between the two.
-    pub fn listen(&self, hub: &Hub, pool: &DbPool, account: &str) -> broadcast::Receiver<FeedItem> {
+    pub fn listen(
+        &self,
+        hub: &Hub,
+        pool: &DbPool,
+        account: &AccountId,
+    ) -> broadcast::Receiver<FeedItem> {
         let mut feeds = self.by_account.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(sender) = feeds.get(account) {
             return sender.subscribe();
         }
         let (sender, receiver) = broadcast::channel(64);
-        feeds.insert(account.to_owned(), sender.clone());
+        feeds.insert(account.clone(), sender.clone());
         let feed = Feed {
             feeds: self.clone(),
             hub: hub.clone(),
             pool: pool.clone(),
-            account: account.to_owned(),
+            account: account.clone(),
         };
         actix_web::rt::spawn(async move { feed.run(sender).await });
         receiver
     }
 
     /// Forgets `account`'s feed, whoever listens.
-    fn forget(&self, account: &str) {
+    fn forget(&self, account: &AccountId) {
         let mut feeds = self.by_account.lock().unwrap_or_else(|p| p.into_inner());
         feeds.remove(account);
     }
 
     /// Forgets `account`'s feed if no stream listens: whether it did.
-    fn close_if_unheard(&self, account: &str, sender: &broadcast::Sender<FeedItem>) -> bool {
+    fn close_if_unheard(&self, account: &AccountId, sender: &broadcast::Sender<FeedItem>) -> bool {
         let mut feeds = self.by_account.lock().unwrap_or_else(|p| p.into_inner());
         if sender.receiver_count() > 0 {
             return false;
@@ -86,7 +92,7 @@ struct Feed {
     feeds: Feeds,
     hub: Hub,
     pool: DbPool,
-    account: String,
+    account: AccountId,
 }
 
 impl Feed {

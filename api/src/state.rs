@@ -19,6 +19,7 @@ use crate::{
     error::ApiError,
     feeds::Feeds,
     notify::{Hub, Outbox},
+    stored::GameId,
     views::GameView,
 };
 
@@ -136,7 +137,7 @@ impl AppState {
     /// A game as clients read it. Read outside the writers' turn (SQLite
     /// has one writer at a time): only a game due to be lost on time needs
     /// a write.
-    pub async fn game_view(&self, game_id: String, now: Millis) -> Result<GameView, ApiError> {
+    pub async fn game_view(&self, game_id: GameId, now: Millis) -> Result<GameView, ApiError> {
         let id = game_id.clone();
         if let Some(view) = self
             .db(move |conn| game::view_unless_due(conn, &id, now))

@@ -162,3 +162,99 @@ where
         Ok(KeyList::new(values))
     }
 }
+
+/// Declares an id kept as text: distinct types for distinct things, so
+/// that a game's id cannot be passed where an account's is asked for. It
+/// reads as the `&str` it holds (`Deref`), is sent as a JSON string, and
+/// any text is one (ids are made by `credentials::new_id`, and ids that
+/// name nothing are found by the lookups that fail on them).
+macro_rules! text_id {
+    ($(#[$meta:meta])* $name:ident) => {
+        $(#[$meta])*
+        #[derive(
+            Debug,
+            Clone,
+            PartialEq,
+            Eq,
+            Hash,
+            Default,
+            PartialOrd,
+            Ord,
+            serde::Serialize,
+            serde::Deserialize,
+            diesel::AsExpression,
+            diesel::FromSqlRow,
+        )]
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        #[serde(transparent)]
+        pub struct $name(String);
+
+        impl $name {
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+
+            pub fn into_string(self) -> String {
+                self.0
+            }
+        }
+
+        impl From<String> for $name {
+            fn from(text: String) -> $name {
+                $name(text)
+            }
+        }
+
+        impl From<$name> for String {
+            fn from(id: $name) -> String {
+                id.0
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(text: &str) -> $name {
+                $name(text.to_owned())
+            }
+        }
+
+        impl std::ops::Deref for $name {
+            type Target = str;
+
+            fn deref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = String;
+
+            fn from_str(text: &str) -> Result<$name, String> {
+                Ok($name(text.to_owned()))
+            }
+        }
+
+        impl PartialEq<str> for $name {
+            fn eq(&self, other: &str) -> bool {
+                self.0 == other
+            }
+        }
+
+        text_column!($name, |id| id.0.as_str());
+    };
+}
+
+text_id! {
+    /// An account's id.
+    AccountId
+}
+
+text_id! {
+    /// A game's id.
+    GameId
+}

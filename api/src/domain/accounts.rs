@@ -7,6 +7,7 @@ use crate::{
     domain::vacation,
     error::{ApiError, Code},
     models::account::{self, Account, username_key},
+    stored::AccountId,
     views::AccountView,
 };
 
@@ -22,7 +23,7 @@ pub fn create(
         return Err(ApiError::UsernameTaken(username));
     }
     let account = Account {
-        id: new_id(),
+        id: new_id().into(),
         username_key: username_key(&username),
         username,
         password_hash,
@@ -92,7 +93,7 @@ pub fn check_password(username: &str, password: &str) -> Result<(), ApiError> {
 }
 
 /// The account `id`, or `404`.
-pub fn find(conn: &mut DbConnection, id: &str) -> Result<Account, ApiError> {
+pub fn find(conn: &mut DbConnection, id: &AccountId) -> Result<Account, ApiError> {
     account::find(conn, id)?.ok_or_else(|| ApiError::NotFound("account".to_owned()))
 }
 
@@ -105,7 +106,7 @@ pub fn find_by_username(conn: &mut DbConnection, username: &str) -> Result<Accou
 impl From<Account> for AccountView {
     fn from(account: Account) -> AccountView {
         AccountView {
-            id: account.id,
+            id: account.id.into(),
             username: account.username,
             created_at: rfc3339(account.created_at),
         }

@@ -19,6 +19,7 @@ use crate::{
         game,
     },
     notify::Outbox,
+    stored::{AccountId, GameId},
     views::{
         ChallengeList, ChallengeStatus, ChallengeView, ColorChoice, CreateChallengeRequest,
         DAYS_PER_MOVE, EventKind, PlayerView, StartSpec,
@@ -58,7 +59,7 @@ pub fn create(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
     now: Millis,
-    challenger_id: &str,
+    challenger_id: &AccountId,
     request: &CreateChallengeRequest,
 ) -> Result<String, ApiError> {
     let (rules, start) = resolve(request)?;
@@ -67,7 +68,7 @@ pub fn create(
         Some(username) => {
             let opponent = account::find_by_username(conn, username)?
                 .ok_or_else(|| ApiError::NotFound(format!("account `{username}`")))?;
-            if opponent.id == challenger_id {
+            if opponent.id == *challenger_id {
                 return Err(ApiError::invalid(
                     Code::SelfChallenge,
                     "you cannot challenge yourself",
@@ -79,7 +80,7 @@ pub fn create(
     let (kind, number, fen) = stored_start(&start);
     let row = ChallengeRow {
         id: new_id(),
-        challenger_id: challenger_id.to_owned(),
+        challenger_id: challenger_id.clone(),
         opponent_id,
         rules: rules.into(),
         start_kind: kind,
@@ -129,15 +130,15 @@ pub fn accept(
     outbox: &mut Outbox,
     now: Millis,
     id: &str,
-    account_id: &str,
-) -> Result<String, ApiError> {
+    account_id: &AccountId,
+) -> Result<GameId, ApiError> {
     write_transaction(conn, |conn| {
         let row = find(conn, id)?;
         let addressed = row
             .opponent_id
-            .as_deref()
+            .as_ref()
             .is_none_or(|opponent| opponent == account_id);
-        if row.challenger_id == account_id || !addressed {
+        if row.challenger_id == *account_id || !addressed {
             return Err(ApiError::Forbidden(
                 "this challenge is not addressed to you".to_owned(),
             ));
@@ -150,7 +151,7 @@ pub fn accept(
             ColorChoice::Black => false,
             ColorChoice::Random => rand::rng().random_bool(0.5),
         };
-        let mut name = |id: &str| -> Result<(String, String), ApiError> {
+        let mut name = |id: &AccountId| -> Result<(AccountId, String), ApiError> {
             let account = account::find(conn, id)?
                 .ok_or_else(|| ApiError::NotFound(format!("account {id}")))?;
             Ok((account.id, account.username))
@@ -170,7 +171,7 @@ pub fn accept(
         };
         let rules = row.rules.0;
         let game = new_game(
-            new_id(),
+            new_id().into(),
             rules,
             &start_of(&row),
             players,
@@ -214,7 +215,7 @@ pub fn decline(
     outbox: &mut Outbox,
     now: Millis,
     id: &str,
-    account_id: &str,
+    account_id: &AccountId,
 ) -> Result<(), ApiError> {
     let row = find(conn, id)?;
     if row.opponent_id.as_deref() != Some(account_id) {
@@ -242,10 +243,10 @@ pub fn cancel(
     conn: &mut DbConnection,
     now: Millis,
     id: &str,
-    account_id: &str,
+    account_id: &AccountId,
 ) -> Result<(), ApiError> {
     let row = find(conn, id)?;
-    if row.challenger_id != account_id {
+    if row.challenger_id != *account_id {
         return Err(ApiError::Forbidden(
             "only the challenger can cancel".to_owned(),
         ));
@@ -271,10 +272,10 @@ pub fn views(
     conn: &mut DbConnection,
     rows: Vec<ChallengeRow>,
 ) -> Result<Vec<ChallengeView>, ApiError> {
-    let mut ids: Vec<&str> = rows.iter().map(|r| r.challenger_id.as_str()).collect();
-    ids.extend(rows.iter().filter_map(|r| r.opponent_id.as_deref()));
+    let mut ids: Vec<&AccountId> = rows.iter().map(|r| &r.challenger_id).collect();
+    ids.extend(rows.iter().filter_map(|r| r.opponent_id.as_ref()));
     let names = account::usernames(conn, &ids)?;
-    let player = |id: &str| {
+    let player = |id: &AccountId| {
         names
             .iter()
             .find(|(a, _)| a == id)
@@ -291,14 +292,14 @@ pub fn views(
                 challenger: player(&row.challenger_id).ok_or_else(|| {
                     ApiError::Internal(format!("challenge {}: no challenger", row.id))
                 })?,
-                opponent: row.opponent_id.as_deref().and_then(player),
+                opponent: row.opponent_id.as_ref().and_then(player),
                 rules: row.rules,
                 variant: variant_name(rules, &start).to_owned(),
                 start,
                 days_per_move: row.days_per_move,
                 color: row.color,
                 status: row.status,
-                game_id: row.game_id.clone(),
+                game_id: row.game_id.clone().map(String::from),
                 created_at: rfc3339(row.created_at),
             })
         })
@@ -309,7 +310,7 @@ pub fn views(
 pub const OPEN_LISTED: i64 = 50;
 
 /// The account's challenges: to it, by it, and the newest open to anyone.
-pub fn list(conn: &mut DbConnection, me: &str) -> Result<ChallengeList, ApiError> {
+pub fn list(conn: &mut DbConnection, me: &AccountId) -> Result<ChallengeList, ApiError> {
     let incoming = challenge::incoming(conn, me)?;
     let outgoing = challenge::outgoing(conn, me)?;
     let open = challenge::open_to_anyone(conn, me, OPEN_LISTED)?;

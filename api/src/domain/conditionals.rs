@@ -12,6 +12,7 @@ use crate::{
     domain::game::{Loaded, find_game, find_game_for_update, position_of},
     error::{ApiError, Code},
     models::{conditional, game::GameStatus},
+    stored::{AccountId, GameId},
     views::Conditionals,
 };
 
@@ -28,8 +29,8 @@ fn invalid(detail: impl Into<String>) -> ApiError {
 pub fn store(
     conn: &mut DbConnection,
     now: Millis,
-    game_id: &str,
-    account_id: &str,
+    game_id: &GameId,
+    account_id: &AccountId,
     request: Conditionals,
 ) -> Result<Conditionals, ApiError> {
     write_transaction(conn, |conn| {
@@ -102,8 +103,8 @@ pub fn store(
 /// The caller's own lines in a game.
 pub fn read(
     conn: &mut DbConnection,
-    game_id: &str,
-    account_id: &str,
+    game_id: &GameId,
+    account_id: &AccountId,
 ) -> Result<Conditionals, ApiError> {
     let row = find_game(conn, game_id)?;
     if row.color_of(account_id).is_none() {
@@ -116,7 +117,11 @@ pub fn read(
     }
 }
 
-pub fn remove(conn: &mut DbConnection, game_id: &str, account_id: &str) -> Result<(), ApiError> {
+pub fn remove(
+    conn: &mut DbConnection,
+    game_id: &GameId,
+    account_id: &AccountId,
+) -> Result<(), ApiError> {
     read(conn, game_id, account_id)?;
     conditional::remove(conn, game_id, account_id)?;
     Ok(())

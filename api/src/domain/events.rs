@@ -11,6 +11,7 @@ use crate::{
     error::ApiError,
     models::event::{self, DeliveryRow, EventRow, NewEvent},
     notify::{Outbox, account_signal},
+    stored::{AccountId, GameId},
     views::{DeliveryStatus, EventKind, EventView},
 };
 
@@ -18,7 +19,7 @@ use crate::{
 pub const RETENTION: Millis = 30 * DAY;
 
 /// The id of the account's latest event: a new stream begins after it.
-pub fn last_id(conn: &mut DbConnection, account_id: &str) -> Result<i64, ApiError> {
+pub fn last_id(conn: &mut DbConnection, account_id: &AccountId) -> Result<i64, ApiError> {
     Ok(event::last_id(conn, account_id)?)
 }
 
@@ -28,7 +29,7 @@ impl From<EventRow> for EventView {
             id: row.id,
             kind: row.kind,
             created_at: rfc3339(row.created_at),
-            game_id: row.game_id,
+            game_id: row.game_id.map(String::from),
             data: serde_json::from_str(&row.data).unwrap_or(Value::Null),
         }
     }
@@ -40,9 +41,9 @@ pub fn record(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
     now: Millis,
-    account_id: &str,
+    account_id: &AccountId,
     kind: EventKind,
-    game_id: Option<&str>,
+    game_id: Option<&GameId>,
     data: Value,
 ) -> Result<(), ApiError> {
     let data = data.to_string();
@@ -82,7 +83,7 @@ pub fn record(
 /// An account's events after `after`, oldest first, at most `limit`.
 pub fn since(
     conn: &mut DbConnection,
-    account_id: &str,
+    account_id: &AccountId,
     after: i64,
     limit: i64,
 ) -> Result<Vec<EventView>, ApiError> {

@@ -8,11 +8,12 @@ use crate::{
     domain::game::{core_start, find_game, start_of},
     error::ApiError,
     models::game,
+    stored::GameId,
     views::{HistoryView, PlayedView, PlyView},
 };
 
 /// The positions of game `game_id`, its stored moves replayed.
-pub fn history(conn: &mut DbConnection, game_id: &str) -> Result<HistoryView, ApiError> {
+pub fn history(conn: &mut DbConnection, game_id: &GameId) -> Result<HistoryView, ApiError> {
     let row = find_game(conn, game_id)?;
     let corrupt = |what: String| ApiError::Internal(format!("game {}: {what}", row.id));
     let rules = row.rules.0;

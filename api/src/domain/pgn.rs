@@ -19,6 +19,7 @@ use crate::{
     domain::game::{core_start, corrupt, find_game, start_of, stored_start, variant_name},
     error::ApiError,
     models::game::{self, GameResult, GameRow, GameStatus, MoveRow, Termination},
+    stored::{AccountId, GameId},
     views::{ArchivedGame, GamePlayerView, MoveView, StartSpec},
 };
 
@@ -125,7 +126,7 @@ fn played_tags(
             .map(|reason| ("TerminationReason", reason.key().to_owned())),
     );
     tags.push(("PlyCount", plies.to_string()));
-    tags.push(("GameId", row.id.clone()));
+    tags.push(("GameId", row.id.to_string()));
     tags.into_iter().map(|(n, v)| (n.to_owned(), v)).collect()
 }
 
@@ -183,13 +184,13 @@ fn imported_tags(
     }
     tags.push(("PlyCount".to_owned(), plies.to_string()));
     if from_source("GameId").is_none() {
-        tags.push(("GameId".to_owned(), row.id.clone()));
+        tags.push(("GameId".to_owned(), row.id.to_string()));
     }
     Ok(tags)
 }
 
 /// The PGN of one game.
-pub fn game_pgn(conn: &mut DbConnection, game_id: &str) -> Result<String, ApiError> {
+pub fn game_pgn(conn: &mut DbConnection, game_id: &GameId) -> Result<String, ApiError> {
     let row = find_game(conn, game_id)?;
     let moves = game::moves_of(conn, game_id)?;
     let mut out = String::new();
@@ -212,7 +213,7 @@ fn archived(row: GameRow, moves: Vec<MoveRow>) -> Result<ArchivedGame, ApiError>
         status: row.status,
         moves: moves.into_iter().map(MoveView::from).collect(),
         created_at: rfc3339(row.created_at),
-        id: row.id,
+        id: row.id.into(),
         rules: row.rules,
         result: row.result,
         termination: row.termination,
@@ -251,12 +252,14 @@ pub fn archive_page(
     format: ArchiveFormat,
 ) -> Result<ArchivePage, ApiError> {
     let rows = game::archive_page(conn, filter, after, limit)?;
-    let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
-    let mut moves_by_game: HashMap<String, Vec<MoveRow>> = HashMap::new();
+    let ids: Vec<&GameId> = rows.iter().map(|r| &r.id).collect();
+    let mut moves_by_game: HashMap<GameId, Vec<MoveRow>> = HashMap::new();
     for m in game::moves_of_games(conn, &ids)? {
         moves_by_game.entry(m.game_id.clone()).or_default().push(m);
     }
-    let next = rows.last().map(|last| (last.created_at, last.id.clone()));
+    let next = rows
+        .last()
+        .map(|last| (last.created_at, last.id.to_string()));
     let count = rows.len();
     let mut out = String::new();
     for row in rows {
@@ -281,9 +284,9 @@ pub fn archive_page(
 /// What importing one game came to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Imported {
-    New(String),
+    New(GameId),
     /// The same game (tags and moves) was imported before, with this id.
-    Duplicate(String),
+    Duplicate(GameId),
 }
 
 /// The key that recognises a game imported again: its rules, start, moves,
@@ -335,7 +338,7 @@ pub struct GameReport {
 }
 
 /// Replays `raw` under its rules and makes its rows.
-pub fn prepare_game(raw: &RawGame, imported_by: Option<&str>, now: Millis) -> ReadGame {
+pub fn prepare_game(raw: &RawGame, imported_by: Option<&AccountId>, now: Millis) -> ReadGame {
     let label = raw.label();
     match replay(raw) {
         Ok(replayed) => ReadGame {
@@ -360,7 +363,7 @@ pub fn prepare_game(raw: &RawGame, imported_by: Option<&str>, now: Millis) -> Re
 fn rows_of(
     raw: &RawGame,
     replayed: &ReplayedGame,
-    imported_by: Option<&str>,
+    imported_by: Option<&AccountId>,
     now: Millis,
 ) -> PreparedGame {
     let key = import_key(raw, replayed);
@@ -368,7 +371,7 @@ fn rows_of(
     let (kind, number, fen) = stored_start(&spec);
     let tags = serde_json::to_string(&raw.tags).expect("tags serialise");
     let row = GameRow {
-        id: new_id(),
+        id: new_id().into(),
         rules: replayed.rules.into(),
         start_kind: kind,
         start_number: number,
@@ -393,7 +396,7 @@ fn rows_of(
         deadline_at: None,
         created_at: now,
         updated_at: now,
-        imported_by: imported_by.map(str::to_owned),
+        imported_by: imported_by.cloned(),
         import_key: Some(key),
         source_tags: Some(tags),
         turn_started_at: now,
@@ -483,7 +486,7 @@ fn spec_of(game: &ReplayedGame) -> StartSpec {
 pub fn import_batch(
     conn: &mut DbConnection,
     games: &[RawGame],
-    imported_by: Option<&str>,
+    imported_by: Option<&AccountId>,
     now: Millis,
 ) -> Result<Vec<GameReport>, ApiError> {
     let read: Vec<ReadGame> = games

@@ -9,7 +9,7 @@ use crate::{
     error::ApiError,
     models::token::{self, RefreshToken, Token},
     notify::{Outbox, token_signal},
-    stored::KeyList,
+    stored::{AccountId, KeyList},
     views::TokenResponse,
 };
 
@@ -41,7 +41,7 @@ impl std::fmt::Debug for TokenResponse {
 pub fn issue_jwt(
     conn: &mut DbConnection,
     keys: &JwtKeys,
-    account_id: &str,
+    account_id: &AccountId,
     spec: JwtSpec<'_>,
     now: Millis,
 ) -> Result<(Token, String), ApiError> {
@@ -65,7 +65,7 @@ pub fn issue_jwt(
     };
     token::insert(conn, &record)?;
     let jwt = keys.sign(&Claims {
-        sub: account_id.to_owned(),
+        sub: account_id.to_string(),
         iss: ISSUER.to_owned(),
         aud: AUDIENCE.to_owned(),
         iat: now / SECOND,
@@ -86,7 +86,7 @@ pub fn is_live(conn: &mut DbConnection, id: &str, now: Millis) -> Result<bool, A
 pub fn issue(
     conn: &mut DbConnection,
     keys: &JwtKeys,
-    account_id: &str,
+    account_id: &AccountId,
     family: Option<String>,
     now: Millis,
 ) -> Result<TokenResponse, ApiError> {

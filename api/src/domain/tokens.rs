@@ -9,6 +9,7 @@ use crate::{
     error::{ApiError, Code},
     models::token::{self, Token},
     notify::{Outbox, token_signal},
+    stored::AccountId,
     views::{CreateTokenRequest, TokenView},
 };
 
@@ -33,7 +34,7 @@ fn view(record: Token, jwt: Option<String>) -> TokenView {
 pub fn create(
     conn: &mut DbConnection,
     keys: &JwtKeys,
-    account_id: &str,
+    account_id: &AccountId,
     request: CreateTokenRequest,
     now: Millis,
 ) -> Result<TokenView, ApiError> {
@@ -75,7 +76,7 @@ pub fn create(
 /// The account's live personal tokens, without their JWTs.
 pub fn list(
     conn: &mut DbConnection,
-    account_id: &str,
+    account_id: &AccountId,
     now: Millis,
 ) -> Result<Vec<TokenView>, ApiError> {
     let records = token::list_personal(conn, account_id, now)?;
@@ -88,7 +89,7 @@ pub fn list(
 pub fn revoke(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
-    account_id: &str,
+    account_id: &AccountId,
     id: &str,
     now: Millis,
 ) -> Result<bool, ApiError> {

@@ -12,6 +12,7 @@ use crate::{
         game,
     },
     notify::{Outbox, game_signal},
+    stored::AccountId,
     views::VacationView,
 };
 
@@ -120,7 +121,7 @@ pub fn start(conn: &mut DbConnection, account: Account, now: Millis) -> Result<A
 pub fn signal_games(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
-    account_id: &str,
+    account_id: &AccountId,
 ) -> Result<(), ApiError> {
     for id in game::under_way_ids(conn, account_id)? {
         outbox.push(conn, game_signal(&id))?;
@@ -147,7 +148,7 @@ pub fn view(account: &Account, now: Millis) -> VacationView {
 pub fn change(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
-    account_id: &str,
+    account_id: &AccountId,
     change: fn(&mut DbConnection, Account, Millis) -> Result<Account, ApiError>,
     now: Millis,
 ) -> Result<VacationView, ApiError> {

@@ -14,7 +14,7 @@ use crate::{
     domain::webhook_targets,
     error::{ApiError, Code},
     models::event::{self, Attempt, DeliveryRow, WebhookRow},
-    stored::KeyList,
+    stored::{AccountId, KeyList},
     views::{
         CreateWebhookRequest, DeliveryList, DeliveryStatus, DeliveryView, EventKind, EventView,
         WebhookList, WebhookView,
@@ -66,7 +66,7 @@ pub const MAX_PER_ACCOUNT: usize = 10;
 pub fn create(
     conn: &mut DbConnection,
     now: Millis,
-    account_id: &str,
+    account_id: &AccountId,
     request: CreateWebhookRequest,
     allow_private: bool,
 ) -> Result<WebhookView, ApiError> {
@@ -106,9 +106,13 @@ pub fn create(
 }
 
 /// The caller's webhook `id`.
-pub fn owned(conn: &mut DbConnection, account_id: &str, id: &str) -> Result<WebhookRow, ApiError> {
+pub fn owned(
+    conn: &mut DbConnection,
+    account_id: &AccountId,
+    id: &str,
+) -> Result<WebhookRow, ApiError> {
     event::find_webhook(conn, id)?
-        .filter(|hook| hook.account_id == account_id)
+        .filter(|hook| hook.account_id == *account_id)
         .ok_or_else(|| ApiError::NotFound(format!("webhook {id}")))
 }
 
@@ -116,7 +120,7 @@ pub fn owned(conn: &mut DbConnection, account_id: &str, id: &str) -> Result<Webh
 pub const DELIVERIES_LISTED: i64 = 100;
 
 /// The account's webhooks.
-pub fn list(conn: &mut DbConnection, account_id: &str) -> Result<WebhookList, ApiError> {
+pub fn list(conn: &mut DbConnection, account_id: &AccountId) -> Result<WebhookList, ApiError> {
     let rows = event::webhooks_of(conn, account_id)?;
     Ok(WebhookList {
         webhooks: rows.into_iter().map(WebhookView::from).collect(),
@@ -124,7 +128,7 @@ pub fn list(conn: &mut DbConnection, account_id: &str) -> Result<WebhookList, Ap
 }
 
 /// Removes one of the account's webhooks, with its pending deliveries.
-pub fn delete(conn: &mut DbConnection, account_id: &str, id: &str) -> Result<(), ApiError> {
+pub fn delete(conn: &mut DbConnection, account_id: &AccountId, id: &str) -> Result<(), ApiError> {
     owned(conn, account_id, id)?;
     Ok(event::delete_webhook(conn, id)?)
 }
@@ -132,7 +136,7 @@ pub fn delete(conn: &mut DbConnection, account_id: &str, id: &str) -> Result<(),
 /// The newest deliveries of one of the account's webhooks.
 pub fn deliveries(
     conn: &mut DbConnection,
-    account_id: &str,
+    account_id: &AccountId,
     id: &str,
 ) -> Result<DeliveryList, ApiError> {
     owned(conn, account_id, id)?;

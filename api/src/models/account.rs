@@ -2,12 +2,15 @@
 
 use diesel::prelude::*;
 
-use crate::db::{DbConnection, schema::accounts};
+use crate::{
+    db::{DbConnection, schema::accounts},
+    stored::AccountId,
+};
 
 #[derive(Clone, Queryable, Selectable, Insertable)]
 #[diesel(table_name = accounts)]
 pub struct Account {
-    pub id: String,
+    pub id: AccountId,
     pub username: String,
     pub username_key: String,
     pub password_hash: String,
@@ -49,7 +52,7 @@ pub fn find_by_username(conn: &mut DbConnection, username: &str) -> QueryResult<
         .optional()
 }
 
-pub fn find(conn: &mut DbConnection, id: &str) -> QueryResult<Option<Account>> {
+pub fn find(conn: &mut DbConnection, id: &AccountId) -> QueryResult<Option<Account>> {
     accounts::table
         .find(id)
         .select(Account::as_select())
@@ -58,7 +61,7 @@ pub fn find(conn: &mut DbConnection, id: &str) -> QueryResult<Option<Account>> {
 }
 
 /// The accounts of the given ids that exist, in any order.
-pub fn find_all(conn: &mut DbConnection, ids: &[&str]) -> QueryResult<Vec<Account>> {
+pub fn find_all(conn: &mut DbConnection, ids: &[&AccountId]) -> QueryResult<Vec<Account>> {
     accounts::table
         .filter(accounts::id.eq_any(ids))
         .select(Account::as_select())
@@ -66,7 +69,10 @@ pub fn find_all(conn: &mut DbConnection, ids: &[&str]) -> QueryResult<Vec<Accoun
 }
 
 /// Usernames of the given accounts, for views.
-pub fn usernames(conn: &mut DbConnection, ids: &[&str]) -> QueryResult<Vec<(String, String)>> {
+pub fn usernames(
+    conn: &mut DbConnection,
+    ids: &[&AccountId],
+) -> QueryResult<Vec<(AccountId, String)>> {
     accounts::table
         .filter(accounts::id.eq_any(ids))
         .select((accounts::id, accounts::username))
@@ -76,7 +82,7 @@ pub fn usernames(conn: &mut DbConnection, ids: &[&str]) -> QueryResult<Vec<(Stri
 /// Stores an account's vacation state.
 pub fn set_vacation(
     conn: &mut DbConnection,
-    id: &str,
+    id: &AccountId,
     balance: i64,
     next_grant_at: i64,
     since: Option<i64>,

@@ -5,6 +5,7 @@ use diesel::prelude::*;
 use crate::{
     db::{DbConnection, schema::challenges},
     models::game::StartKind,
+    stored::{AccountId, GameId},
     views::{ChallengeStatus, ColorChoice, RuleKey},
 };
 
@@ -12,8 +13,8 @@ use crate::{
 #[diesel(table_name = challenges)]
 pub struct ChallengeRow {
     pub id: String,
-    pub challenger_id: String,
-    pub opponent_id: Option<String>,
+    pub challenger_id: AccountId,
+    pub opponent_id: Option<AccountId>,
     pub rules: RuleKey,
     pub start_kind: StartKind,
     pub start_number: Option<i32>,
@@ -21,7 +22,7 @@ pub struct ChallengeRow {
     pub days_per_move: i32,
     pub color: ColorChoice,
     pub status: ChallengeStatus,
-    pub game_id: Option<String>,
+    pub game_id: Option<GameId>,
     pub created_at: i64,
     pub updated_at: i64,
 }
@@ -65,7 +66,7 @@ pub fn close(
 }
 
 /// Open challenges addressed to the account.
-pub fn incoming(conn: &mut DbConnection, account_id: &str) -> QueryResult<Vec<ChallengeRow>> {
+pub fn incoming(conn: &mut DbConnection, account_id: &AccountId) -> QueryResult<Vec<ChallengeRow>> {
     challenges::table
         .filter(challenges::status.eq(ChallengeStatus::Open))
         .filter(challenges::opponent_id.eq(account_id))
@@ -75,7 +76,7 @@ pub fn incoming(conn: &mut DbConnection, account_id: &str) -> QueryResult<Vec<Ch
 }
 
 /// Open challenges the account made.
-pub fn outgoing(conn: &mut DbConnection, account_id: &str) -> QueryResult<Vec<ChallengeRow>> {
+pub fn outgoing(conn: &mut DbConnection, account_id: &AccountId) -> QueryResult<Vec<ChallengeRow>> {
     challenges::table
         .filter(challenges::status.eq(ChallengeStatus::Open))
         .filter(challenges::challenger_id.eq(account_id))
@@ -87,7 +88,7 @@ pub fn outgoing(conn: &mut DbConnection, account_id: &str) -> QueryResult<Vec<Ch
 /// Open challenges to anyone, by others, newest first.
 pub fn open_to_anyone(
     conn: &mut DbConnection,
-    account_id: &str,
+    account_id: &AccountId,
     limit: i64,
 ) -> QueryResult<Vec<ChallengeRow>> {
     challenges::table

@@ -2,13 +2,16 @@
 
 use diesel::prelude::*;
 
-use crate::db::{DbConnection, schema::conditionals};
+use crate::{
+    db::{DbConnection, schema::conditionals},
+    stored::{AccountId, GameId},
+};
 
 /// The stored lines of `account_id` in `game_id`, as JSON.
 pub fn find(
     conn: &mut DbConnection,
-    game_id: &str,
-    account_id: &str,
+    game_id: &GameId,
+    account_id: &AccountId,
 ) -> QueryResult<Option<String>> {
     conditionals::table
         .find((game_id, account_id))
@@ -20,8 +23,8 @@ pub fn find(
 /// Replaces the lines (JSON) of `account_id` in `game_id`.
 pub fn store(
     conn: &mut DbConnection,
-    game_id: &str,
-    account_id: &str,
+    game_id: &GameId,
+    account_id: &AccountId,
     lines: &str,
     now: i64,
 ) -> QueryResult<()> {
@@ -37,7 +40,11 @@ pub fn store(
         .map(|_| ())
 }
 
-pub fn remove(conn: &mut DbConnection, game_id: &str, account_id: &str) -> QueryResult<bool> {
+pub fn remove(
+    conn: &mut DbConnection,
+    game_id: &GameId,
+    account_id: &AccountId,
+) -> QueryResult<bool> {
     diesel::delete(conditionals::table.find((game_id, account_id)))
         .execute(conn)
         .map(|n| n > 0)

@@ -7,7 +7,7 @@ use crate::{
         DbConnection,
         schema::{deliveries, events, webhooks},
     },
-    stored::KeyList,
+    stored::{AccountId, GameId, KeyList},
     views::{DeliveryStatus, EventKind},
 };
 
@@ -15,9 +15,9 @@ use crate::{
 #[diesel(table_name = events)]
 pub struct EventRow {
     pub id: i64,
-    pub account_id: String,
+    pub account_id: AccountId,
     pub kind: EventKind,
-    pub game_id: Option<String>,
+    pub game_id: Option<GameId>,
     pub data: String,
     pub created_at: i64,
 }
@@ -25,9 +25,9 @@ pub struct EventRow {
 #[derive(Debug, Insertable)]
 #[diesel(table_name = events)]
 pub struct NewEvent<'a> {
-    pub account_id: &'a str,
+    pub account_id: &'a AccountId,
     pub kind: EventKind,
-    pub game_id: Option<&'a str>,
+    pub game_id: Option<&'a GameId>,
     pub data: &'a str,
     pub created_at: i64,
 }
@@ -36,7 +36,7 @@ pub struct NewEvent<'a> {
 #[diesel(table_name = webhooks)]
 pub struct WebhookRow {
     pub id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     pub url: String,
     pub secret: String,
     pub kinds: KeyList<EventKind>,
@@ -78,7 +78,7 @@ pub fn insert(conn: &mut DbConnection, event: &NewEvent<'_>) -> QueryResult<i64>
 /// An account's events after `after`, oldest first.
 pub fn since(
     conn: &mut DbConnection,
-    account_id: &str,
+    account_id: &AccountId,
     after: i64,
     limit: i64,
 ) -> QueryResult<Vec<EventRow>> {
@@ -92,7 +92,7 @@ pub fn since(
 }
 
 /// The last event id of an account (0 when none).
-pub fn last_id(conn: &mut DbConnection, account_id: &str) -> QueryResult<i64> {
+pub fn last_id(conn: &mut DbConnection, account_id: &AccountId) -> QueryResult<i64> {
     events::table
         .filter(events::account_id.eq(account_id))
         .select(diesel::dsl::max(events::id))
@@ -126,7 +126,10 @@ pub fn insert_webhook(conn: &mut DbConnection, row: &WebhookRow) -> QueryResult<
         .map(|_| ())
 }
 
-pub fn webhooks_of(conn: &mut DbConnection, account_id: &str) -> QueryResult<Vec<WebhookRow>> {
+pub fn webhooks_of(
+    conn: &mut DbConnection,
+    account_id: &AccountId,
+) -> QueryResult<Vec<WebhookRow>> {
     webhooks::table
         .filter(webhooks::account_id.eq(account_id))
         .order(webhooks::created_at)

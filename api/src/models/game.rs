@@ -3,9 +3,12 @@
 use diesel::prelude::*;
 use kingpost_core::Color;
 
-use crate::db::{
-    DbConnection,
-    schema::{games, moves},
+use crate::{
+    db::{
+        DbConnection,
+        schema::{games, moves},
+    },
+    stored::{AccountId, GameId},
 };
 
 use crate::stored::text_enum;
@@ -27,7 +30,7 @@ text_enum! {
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
 #[diesel(table_name = games)]
 pub struct GameRow {
-    pub id: String,
+    pub id: GameId,
     pub rules: RuleKey,
     pub start_kind: StartKind,
     pub start_number: Option<i32>,
@@ -40,17 +43,17 @@ pub struct GameRow {
     pub result: Option<GameResult>,
     pub termination: Option<Termination>,
     /// The players' accounts; none for an imported game.
-    pub white_id: Option<String>,
-    pub black_id: Option<String>,
+    pub white_id: Option<AccountId>,
+    pub black_id: Option<AccountId>,
     pub white_name: String,
     pub black_name: String,
     /// The account to move; none once the game is over.
-    pub to_move_id: Option<String>,
+    pub to_move_id: Option<AccountId>,
     pub days_per_move: i32,
     pub deadline_at: Option<i64>,
     pub created_at: i64,
     pub updated_at: i64,
-    pub imported_by: Option<String>,
+    pub imported_by: Option<AccountId>,
     /// Recognises the same game imported again.
     pub import_key: Option<String>,
     /// The tags of an imported game's PGN, as JSON pairs.
@@ -58,7 +61,7 @@ pub struct GameRow {
     /// When the side to move began its turn.
     pub turn_started_at: i64,
     /// The account whose draw offer stands.
-    pub draw_offer_by: Option<String>,
+    pub draw_offer_by: Option<AccountId>,
     /// The ply whose deadline-near event was sent.
     pub warned_ply: Option<i32>,
 }
@@ -66,7 +69,7 @@ pub struct GameRow {
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
 #[diesel(table_name = moves)]
 pub struct MoveRow {
-    pub game_id: String,
+    pub game_id: GameId,
     pub ply: i32,
     pub uci: String,
     pub san: String,
@@ -85,11 +88,11 @@ pub struct GameAdvance {
     pub status: GameStatus,
     pub result: Option<GameResult>,
     pub termination: Option<Termination>,
-    pub to_move_id: Option<String>,
+    pub to_move_id: Option<AccountId>,
     pub deadline_at: Option<i64>,
     pub updated_at: i64,
     pub turn_started_at: i64,
-    pub draw_offer_by: Option<String>,
+    pub draw_offer_by: Option<AccountId>,
     pub warned_ply: Option<i32>,
 }
 
@@ -113,15 +116,15 @@ impl GameAdvance {
 
 impl GameRow {
     /// The account playing `color`; none in an imported game.
-    pub fn player(&self, color: Color) -> Option<&str> {
+    pub fn player(&self, color: Color) -> Option<&AccountId> {
         match color {
-            Color::White => self.white_id.as_deref(),
-            Color::Black => self.black_id.as_deref(),
+            Color::White => self.white_id.as_ref(),
+            Color::Black => self.black_id.as_ref(),
         }
     }
 
     /// The colour the account plays, if it plays.
-    pub fn color_of(&self, account_id: &str) -> Option<Color> {
+    pub fn color_of(&self, account_id: &AccountId) -> Option<Color> {
         Color::ALL
             .into_iter()
             .find(|&color| self.player(color) == Some(account_id))
@@ -139,7 +142,7 @@ pub fn insert(conn: &mut DbConnection, game: &GameRow) -> QueryResult<()> {
 /// on one stored value the code does not know, and says which game.
 #[derive(Debug)]
 struct UnreadableGame {
-    id: String,
+    id: GameId,
     cause: Box<dyn std::error::Error + Send + Sync>,
 }
 
@@ -167,7 +170,7 @@ fn load_games<'a>(
         Err(DeserializationError(why)) => why,
         other => return other,
     };
-    let ids: Vec<String> = query().select(games::id).load(conn)?;
+    let ids: Vec<GameId> = query().select(games::id).load(conn)?;
     for id in ids {
         if let Err(DeserializationError(cause)) = find(conn, &id) {
             return Err(DeserializationError(Box::new(UnreadableGame { id, cause })));
@@ -176,7 +179,7 @@ fn load_games<'a>(
     Err(DeserializationError(why))
 }
 
-pub fn find(conn: &mut DbConnection, id: &str) -> QueryResult<Option<GameRow>> {
+pub fn find(conn: &mut DbConnection, id: &GameId) -> QueryResult<Option<GameRow>> {
     games::table
         .find(id)
         .select(GameRow::as_select())
@@ -188,7 +191,7 @@ pub fn find(conn: &mut DbConnection, id: &str) -> QueryResult<Option<GameRow>> {
 /// change to the game: a row lock on Postgres, where transactions on one
 /// game would otherwise interleave; SQLite's writer already holds the
 /// database's write lock.
-pub fn find_for_update(conn: &mut DbConnection, id: &str) -> QueryResult<Option<GameRow>> {
+pub fn find_for_update(conn: &mut DbConnection, id: &GameId) -> QueryResult<Option<GameRow>> {
     match conn {
         DbConnection::Postgresql(pg) => games::table
             .find(id)
@@ -313,7 +316,7 @@ pub fn warnings_due(
 
 /// The games of `account_id`, found through the player indexes (the side
 /// to move, which every move changes, has no index).
-fn of_player(account_id: &str) -> games::BoxedQuery<'_, crate::db::MultiBackend> {
+fn of_player(account_id: &AccountId) -> games::BoxedQuery<'_, crate::db::MultiBackend> {
     games::table
         .filter(
             games::white_id
@@ -324,7 +327,7 @@ fn of_player(account_id: &str) -> games::BoxedQuery<'_, crate::db::MultiBackend>
 }
 
 /// Games under way where `account_id` is to move.
-pub fn awaiting(conn: &mut DbConnection, account_id: &str) -> QueryResult<Vec<GameRow>> {
+pub fn awaiting(conn: &mut DbConnection, account_id: &AccountId) -> QueryResult<Vec<GameRow>> {
     load_games(conn, || {
         of_player(account_id)
             .filter(games::status.eq(GameStatus::Started))
@@ -333,7 +336,7 @@ pub fn awaiting(conn: &mut DbConnection, account_id: &str) -> QueryResult<Vec<Ga
 }
 
 /// The ids of the games under way that `account_id` plays.
-pub fn under_way_ids(conn: &mut DbConnection, account_id: &str) -> QueryResult<Vec<String>> {
+pub fn under_way_ids(conn: &mut DbConnection, account_id: &AccountId) -> QueryResult<Vec<GameId>> {
     of_player(account_id)
         .filter(games::status.eq(GameStatus::Started))
         .select(games::id)
@@ -341,7 +344,7 @@ pub fn under_way_ids(conn: &mut DbConnection, account_id: &str) -> QueryResult<V
 }
 
 /// Sets a game's deadline.
-pub fn set_deadline(conn: &mut DbConnection, id: &str, deadline_at: i64) -> QueryResult<()> {
+pub fn set_deadline(conn: &mut DbConnection, id: &GameId, deadline_at: i64) -> QueryResult<()> {
     diesel::update(games::table.find(id))
         .set(games::deadline_at.eq(deadline_at))
         .execute(conn)
@@ -362,7 +365,7 @@ pub fn insert_moves(conn: &mut DbConnection, rows: &[MoveRow]) -> QueryResult<()
     Ok(())
 }
 
-pub fn moves_of(conn: &mut DbConnection, game_id: &str) -> QueryResult<Vec<MoveRow>> {
+pub fn moves_of(conn: &mut DbConnection, game_id: &GameId) -> QueryResult<Vec<MoveRow>> {
     moves::table
         .filter(moves::game_id.eq(game_id))
         .order(moves::ply)
@@ -373,7 +376,7 @@ pub fn moves_of(conn: &mut DbConnection, game_id: &str) -> QueryResult<Vec<MoveR
 /// How many positions after plies `from_ply..` of the game had `key`.
 pub fn count_positions_since(
     conn: &mut DbConnection,
-    game_id: &str,
+    game_id: &GameId,
     key: i64,
     from_ply: i32,
 ) -> QueryResult<i64> {
@@ -399,7 +402,7 @@ pub enum Listing {
 /// One page of an account's games after the cursor `(sort key, id)`.
 pub fn list(
     conn: &mut DbConnection,
-    account_id: &str,
+    account_id: &AccountId,
     listing: Listing,
     after: Option<(i64, String)>,
     limit: i64,
@@ -433,7 +436,7 @@ pub fn list(
 }
 
 /// How many games await a move by the account.
-pub fn count_my_turn(conn: &mut DbConnection, account_id: &str) -> QueryResult<i64> {
+pub fn count_my_turn(conn: &mut DbConnection, account_id: &AccountId) -> QueryResult<i64> {
     of_player(account_id)
         .filter(games::status.eq(GameStatus::Started))
         .filter(games::to_move_id.eq(account_id))
@@ -444,7 +447,7 @@ pub fn count_my_turn(conn: &mut DbConnection, account_id: &str) -> QueryResult<i
 /// Which of an account's games an archive holds.
 #[derive(Debug, Clone)]
 pub struct ArchiveFilter {
-    pub account_id: String,
+    pub account_id: AccountId,
     pub rules: Option<RuleKey>,
     /// Created at or after.
     pub since: Option<i64>,
@@ -504,7 +507,7 @@ fn archive_side(
 }
 
 /// The moves of several games, by game and ply.
-pub fn moves_of_games(conn: &mut DbConnection, ids: &[&str]) -> QueryResult<Vec<MoveRow>> {
+pub fn moves_of_games(conn: &mut DbConnection, ids: &[&GameId]) -> QueryResult<Vec<MoveRow>> {
     moves::table
         .filter(moves::game_id.eq_any(ids))
         .order((moves::game_id, moves::ply))
@@ -513,7 +516,7 @@ pub fn moves_of_games(conn: &mut DbConnection, ids: &[&str]) -> QueryResult<Vec<
 }
 
 /// The game imported before with this key.
-pub fn find_by_import_key(conn: &mut DbConnection, key: &str) -> QueryResult<Option<String>> {
+pub fn find_by_import_key(conn: &mut DbConnection, key: &str) -> QueryResult<Option<GameId>> {
     games::table
         .filter(games::import_key.eq(key))
         .select(games::id)

@@ -9,14 +9,14 @@ use crate::{
         DbConnection,
         schema::{accounts, refresh_tokens, tokens},
     },
-    stored::KeyList,
+    stored::{AccountId, KeyList},
 };
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
 #[diesel(table_name = tokens)]
 pub struct Token {
     pub id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     pub kind: TokenKind,
     pub name: Option<String>,
     pub scopes: KeyList<Scope>,
@@ -31,7 +31,7 @@ pub struct Token {
 #[diesel(table_name = refresh_tokens)]
 pub struct RefreshToken {
     pub id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     pub family: String,
     pub created_at: i64,
     pub expires_at: i64,
@@ -65,7 +65,7 @@ pub fn find_live(
 /// An account's personal tokens that are still live, newest first.
 pub fn list_personal(
     conn: &mut DbConnection,
-    account_id: &str,
+    account_id: &AccountId,
     now: Millis,
 ) -> QueryResult<Vec<Token>> {
     tokens::table
@@ -81,7 +81,7 @@ pub fn list_personal(
 /// Revokes one of an account's tokens; whether there was such a live token.
 pub fn revoke(
     conn: &mut DbConnection,
-    account_id: &str,
+    account_id: &AccountId,
     id: &str,
     now: Millis,
 ) -> QueryResult<bool> {

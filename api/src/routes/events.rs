@@ -23,6 +23,7 @@ use crate::{
     error::{ApiError, Code, Problem},
     feeds::{self, FeedItem},
     state::AppState,
+    stored::AccountId,
     views::{
         CreateWebhookRequest, DeliveryList, EventStreamText, EventView, WebhookList, WebhookView,
     },
@@ -81,7 +82,7 @@ fn write_events<'a>(format: Format, events: impl IntoIterator<Item = &'a EventVi
 /// it hears new ones from, and its place among the held requests.
 struct Stream {
     state: web::Data<AppState>,
-    account: String,
+    account: AccountId,
     token_id: String,
     expires_at: Millis,
     /// The last event sent.

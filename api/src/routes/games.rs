@@ -22,6 +22,7 @@ use crate::{
     models::game::Listing,
     notify::game_signal,
     state::AppState,
+    stored::GameId,
     views::{Conditionals, GameList, GameView, HistoryView, MoveAnswer, MoveRequest, StatusFilter},
 };
 
@@ -145,7 +146,7 @@ fn if_none_match(req: &HttpRequest, etag: &str) -> bool {
 pub async fn get_positions(
     state: web::Data<AppState>,
     auth: Auth,
-    id: web::Path<String>,
+    id: web::Path<GameId>,
 ) -> Result<web::Json<HistoryView>, ApiError> {
     auth.require(Scope::GameRead)?;
     let id = id.into_inner();
@@ -173,7 +174,7 @@ pub async fn get_positions(
 pub async fn get_game(
     state: web::Data<AppState>,
     auth: Auth,
-    id: web::Path<String>,
+    id: web::Path<GameId>,
     query: web::Query<GetGameQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
@@ -236,7 +237,7 @@ pub async fn get_game(
 pub async fn play_move(
     state: web::Data<AppState>,
     auth: Auth,
-    id: web::Path<String>,
+    id: web::Path<GameId>,
     body: web::Json<MoveRequest>,
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::GamePlay)?;
@@ -267,7 +268,7 @@ pub async fn play_move(
 async fn act(
     state: web::Data<AppState>,
     auth: Auth,
-    id: String,
+    id: GameId,
     action: Action,
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::GamePlay)?;
@@ -297,7 +298,7 @@ async fn act(
 pub async fn resign_game(
     state: web::Data<AppState>,
     auth: Auth,
-    id: web::Path<String>,
+    id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     act(state, auth, id.into_inner(), Action::Resign).await
 }
@@ -318,7 +319,7 @@ pub async fn resign_game(
 pub async fn abort_game(
     state: web::Data<AppState>,
     auth: Auth,
-    id: web::Path<String>,
+    id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     act(state, auth, id.into_inner(), Action::Abort).await
 }
@@ -340,7 +341,7 @@ pub async fn abort_game(
 pub async fn offer_draw(
     state: web::Data<AppState>,
     auth: Auth,
-    id: web::Path<String>,
+    id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     act(state, auth, id.into_inner(), Action::OfferDraw).await
 }
@@ -361,7 +362,7 @@ pub async fn offer_draw(
 pub async fn accept_draw(
     state: web::Data<AppState>,
     auth: Auth,
-    id: web::Path<String>,
+    id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     act(state, auth, id.into_inner(), Action::AcceptDraw).await
 }
@@ -382,7 +383,7 @@ pub async fn accept_draw(
 pub async fn decline_draw(
     state: web::Data<AppState>,
     auth: Auth,
-    id: web::Path<String>,
+    id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     act(state, auth, id.into_inner(), Action::DeclineDraw).await
 }
@@ -403,7 +404,7 @@ pub async fn decline_draw(
 pub async fn withdraw_draw(
     state: web::Data<AppState>,
     auth: Auth,
-    id: web::Path<String>,
+    id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     act(state, auth, id.into_inner(), Action::WithdrawDraw).await
 }
@@ -424,7 +425,7 @@ pub async fn withdraw_draw(
 pub async fn claim_draw(
     state: web::Data<AppState>,
     auth: Auth,
-    id: web::Path<String>,
+    id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     act(state, auth, id.into_inner(), Action::ClaimDraw).await
 }
@@ -444,7 +445,7 @@ pub async fn claim_draw(
 pub async fn get_conditionals(
     state: web::Data<AppState>,
     auth: Auth,
-    id: web::Path<String>,
+    id: web::Path<GameId>,
 ) -> Result<web::Json<Conditionals>, ApiError> {
     auth.require(Scope::GameRead)?;
     let id = id.into_inner();
@@ -475,7 +476,7 @@ pub async fn get_conditionals(
 pub async fn replace_conditionals(
     state: web::Data<AppState>,
     auth: Auth,
-    id: web::Path<String>,
+    id: web::Path<GameId>,
     body: web::Json<Conditionals>,
 ) -> Result<web::Json<Conditionals>, ApiError> {
     auth.require(Scope::GamePlay)?;
@@ -504,7 +505,7 @@ pub async fn replace_conditionals(
 pub async fn delete_conditionals(
     state: web::Data<AppState>,
     auth: Auth,
-    id: web::Path<String>,
+    id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::GamePlay)?;
     let id = id.into_inner();

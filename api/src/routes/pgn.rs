@@ -22,6 +22,7 @@ use crate::{
     middleware::IMPORT_LIMIT,
     models::game::ArchiveFilter,
     state::AppState,
+    stored::{AccountId, GameId},
     views::{
         ArchivedGame, ImportErrorView, ImportReport, ImportedGameView, PgnText, RuleKey,
         ShortenedView,
@@ -50,7 +51,7 @@ const PAGE: i64 = 100;
 #[get("/games/{id}/pgn")]
 pub async fn export_game_pgn(
     state: web::Data<AppState>,
-    id: web::Path<String>,
+    id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
     let text = state.db(move |conn| pgn::game_pgn(conn, &id)).await?;
@@ -160,7 +161,7 @@ fn filter_of(query: &ArchiveQuery) -> Result<ArchiveFilter, ApiError> {
         .transpose()
         .map_err(|e| ApiError::invalid(Code::InvalidQuery, e))?;
     Ok(ArchiveFilter {
-        account_id: String::new(),
+        account_id: AccountId::default(),
         rules,
         since: query
             .since
@@ -260,7 +261,7 @@ pub async fn export_monthly_archive(
     }
     .unwrap_or(since + 31 * DAY);
     let filter = ArchiveFilter {
-        account_id: String::new(),
+        account_id: AccountId::default(),
         rules: None,
         since: Some(since),
         until: Some(until),
@@ -389,7 +390,7 @@ pub fn report_of(games: &[GameReport]) -> ImportReport {
             round: label.round,
             white: label.white,
             black: label.black,
-            id,
+            id: id.map(String::from),
             duplicate,
             shortened: game.shortened.map(|s| ShortenedView {
                 plies: s.plies,

@@ -543,7 +543,7 @@ fn players(conn: &mut DbConnection, white: &str, black: &str) -> Players {
 /// Stores a new standard game of `days` per move, begun at `now`.
 fn store_game(conn: &mut DbConnection, id: &str, players: &Players, days: i32, now: i64) {
     let row = game::new_game(
-        id.to_owned(),
+        id.into(),
         kingpost_core::Rules::Standard,
         &StartSpec::Standard {},
         players.clone(),
@@ -577,7 +577,7 @@ async fn deadline_warnings_reach_every_game_due(db: Db) {
     })
     .unwrap();
     sweep_once(&state).await.unwrap();
-    let warned = |conn: &mut _, id| rows::find(conn, id).unwrap().unwrap().warned_ply;
+    let warned = |conn: &mut _, id: &str| rows::find(conn, &id.into()).unwrap().unwrap().warned_ply;
     assert_eq!(warned(&mut conn, "slow"), Some(0));
     assert_eq!(warned(&mut conn, "fast0"), None);
 }
@@ -616,7 +616,8 @@ async fn sweep_reaches_games_behind_vacations(db: Db) {
     .unwrap();
     clock.advance(DAY + HOUR);
     assert_eq!(sweep_once(&state).await.unwrap(), 1);
-    let status = |conn: &mut _, id| rows::find(conn, id).unwrap().unwrap().status.key();
+    let status =
+        |conn: &mut _, id: &str| rows::find(conn, &id.into()).unwrap().unwrap().status.key();
     assert_eq!(status(&mut conn, "due"), "finished");
     assert_eq!(status(&mut conn, "held0"), "started");
 }

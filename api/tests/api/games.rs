@@ -27,14 +27,15 @@ async fn a_stored_value_nobody_knows_is_an_error_that_names_the_game(db: Db) {
     let bob = sign_up(&app, "bob").await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
     let id = game["id"].as_str().unwrap();
+    let game_id = id.into();
     let mut conn = state.pool.get().unwrap();
-    assert!(kingpost_api::domain::game::find_game(&mut conn, id).is_ok());
+    assert!(kingpost_api::domain::game::find_game(&mut conn, &game_id).is_ok());
     diesel::sql_query(format!(
         "UPDATE games SET status = 'paused' WHERE id = '{id}'"
     ))
     .execute(&mut *conn)
     .unwrap();
-    let error = kingpost_api::domain::game::find_game(&mut conn, id).unwrap_err();
+    let error = kingpost_api::domain::game::find_game(&mut conn, &game_id).unwrap_err();
     assert_eq!(
         error.to_string(),
         format!(
@@ -45,7 +46,7 @@ async fn a_stored_value_nobody_knows_is_an_error_that_names_the_game(db: Db) {
     let alice_id = account.body["id"].as_str().unwrap();
     let listed = kingpost_api::domain::game::listing::list(
         &mut conn,
-        alice_id,
+        &alice_id.into(),
         kingpost_api::models::game::Listing::Finished,
         None,
         50,

@@ -12,6 +12,7 @@ use crate::{
     error::{ApiError, Code},
     models::game::{GameStatus, Termination},
     notify::Outbox,
+    stored::{AccountId, GameId},
     views::{EventKind, Side},
 };
 
@@ -33,8 +34,8 @@ fn carry_out(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
     now: Millis,
-    game_id: &str,
-    account_id: &str,
+    game_id: &GameId,
+    account_id: &AccountId,
     request: Request<'_>,
 ) -> Result<Loaded, ApiError> {
     write_transaction(conn, |conn| {
@@ -47,7 +48,7 @@ fn carry_out(
             return Ok(Err(ApiError::GameFinished));
         }
         let offer = game.row.draw_offer_by.clone();
-        let by_opponent = offer.is_some() && offer.as_deref() == game.row.player(!color);
+        let by_opponent = offer.is_some() && offer.as_ref() == game.row.player(!color);
         match request {
             Request::Move(&Play {
                 ref text,
@@ -166,8 +167,8 @@ pub fn play_move(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
     now: Millis,
-    game_id: &str,
-    account_id: &str,
+    game_id: &GameId,
+    account_id: &AccountId,
     play: &Play,
 ) -> Result<Loaded, ApiError> {
     carry_out(conn, outbox, now, game_id, account_id, Request::Move(play))
@@ -202,8 +203,8 @@ pub fn act(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
     now: Millis,
-    game_id: &str,
-    account_id: &str,
+    game_id: &GameId,
+    account_id: &AccountId,
     action: Action,
 ) -> Result<Loaded, ApiError> {
     carry_out(conn, outbox, now, game_id, account_id, Request::Act(action))

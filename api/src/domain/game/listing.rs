@@ -8,6 +8,7 @@ use crate::{
     db::DbConnection,
     error::{ApiError, Code},
     models::game::{self as rows, GameRow, Listing},
+    stored::AccountId,
     views::{GameList, GameSummary, PlayerView, Side},
 };
 
@@ -21,7 +22,7 @@ pub const MAX_PAGE: i64 = 100;
 /// One page of `me`'s games of `listing`, after `after`, at most `limit`.
 pub fn list(
     conn: &mut DbConnection,
-    me: &str,
+    me: &AccountId,
     listing: Listing,
     after: Option<(i64, String)>,
     limit: i64,
@@ -60,7 +61,7 @@ pub fn decode_cursor(cursor: &str) -> Result<(i64, String), ApiError> {
     Ok((key.parse().map_err(|_| bad())?, id.to_owned()))
 }
 
-fn summary(row: GameRow, me: &str) -> Result<GameSummary, ApiError> {
+fn summary(row: GameRow, me: &AccountId) -> Result<GameSummary, ApiError> {
     let pos = position_of(&row)?;
     let start = start_of(&row);
     Ok(GameSummary {
@@ -78,7 +79,7 @@ fn summary(row: GameRow, me: &str) -> Result<GameSummary, ApiError> {
         deadline: row.deadline_at.map(rfc3339),
         updated_at: rfc3339(row.updated_at),
         fen: row.current_fen,
-        id: row.id,
+        id: row.id.into(),
         rules: row.rules,
         ply: row.ply,
         result: row.result,

@@ -19,6 +19,7 @@ use crate::{
         game::{self, GameResult, GameRow, GameStatus, MoveRow, Termination},
     },
     notify::{Outbox, game_signal},
+    stored::{AccountId, GameId},
     views::EventKind,
 };
 
@@ -81,7 +82,7 @@ pub struct Loaded {
     /// Moves played by this change, stored once the game row is.
     pub(crate) new_moves: Vec<MoveRow>,
     /// Events of this change, for accounts, recorded once the row is stored.
-    pub(super) events: Vec<(String, EventKind, serde_json::Value)>,
+    pub(super) events: Vec<(AccountId, EventKind, serde_json::Value)>,
     /// The occurrences of the position counted at a ply, kept for the
     /// answer (the count is the same once the change is stored).
     pub(super) counted: Option<(i32, usize)>,
@@ -91,7 +92,7 @@ impl Loaded {
     /// The game, locked for the change about to be made.
     pub(super) fn read_for_update(
         conn: &mut DbConnection,
-        game_id: &str,
+        game_id: &GameId,
     ) -> Result<Loaded, ApiError> {
         Loaded::from_row(find_game_for_update(conn, game_id)?)
     }
@@ -112,7 +113,7 @@ impl Loaded {
     /// An event for the player of `color`, if the game has accounts.
     pub(super) fn tell(&mut self, color: Color, kind: EventKind, data: serde_json::Value) {
         if let Some(account) = self.row.player(color) {
-            self.events.push((account.to_owned(), kind, data));
+            self.events.push((account.clone(), kind, data));
         }
     }
 
@@ -175,14 +176,14 @@ impl Loaded {
     ) -> Result<(), ApiError> {
         let legal = self.pos.legal_moves();
         let (uci, san) = (self.pos.uci(&m), self.pos.san_among(&m, &legal));
-        let mover = self.row.player(self.pos.turn()).map(str::to_owned);
+        let mover = self.row.player(self.pos.turn()).cloned();
         self.pos.play_unchecked(m);
         let row = &mut self.row;
         row.ply += 1;
         row.current_fen = self.pos.fen();
         row.updated_at = now;
         row.turn_started_at = now;
-        row.to_move_id = row.player(self.pos.turn()).map(str::to_owned);
+        row.to_move_id = row.player(self.pos.turn()).cloned();
         row.deadline_at = Some(now + i64::from(row.days_per_move) * DAY);
         // An offer lapses when the offerer's opponent moves without accepting.
         if row.draw_offer_by != mover {
@@ -244,7 +245,7 @@ impl Loaded {
 }
 
 /// The game's row, or `404` for an unknown id.
-pub fn find_game(conn: &mut DbConnection, game_id: &str) -> Result<GameRow, ApiError> {
+pub fn find_game(conn: &mut DbConnection, game_id: &GameId) -> Result<GameRow, ApiError> {
     found(game_id, game::find(conn, game_id))
 }
 
@@ -252,13 +253,19 @@ pub fn find_game(conn: &mut DbConnection, game_id: &str) -> Result<GameRow, ApiE
 /// [`game::find_for_update`]), or `404`: every change that reads the game
 /// before writing it reads it so, so that none acts on a state another has
 /// just replaced.
-pub fn find_game_for_update(conn: &mut DbConnection, game_id: &str) -> Result<GameRow, ApiError> {
+pub fn find_game_for_update(
+    conn: &mut DbConnection,
+    game_id: &GameId,
+) -> Result<GameRow, ApiError> {
     found(game_id, game::find_for_update(conn, game_id))
 }
 
 /// The game read, or why not: a stored value the code does not know is an
 /// error that names the game, never a guess.
-fn found(game_id: &str, read: diesel::QueryResult<Option<GameRow>>) -> Result<GameRow, ApiError> {
+fn found(
+    game_id: &GameId,
+    read: diesel::QueryResult<Option<GameRow>>,
+) -> Result<GameRow, ApiError> {
     match read {
         Ok(Some(row)) => Ok(row),
         Ok(None) => Err(ApiError::NotFound(format!("game {game_id}"))),

@@ -6,6 +6,7 @@ use crate::{
     clock::{DAY, Millis},
     error::{ApiError, Code},
     models::game::{GameRow, GameStatus, StartKind},
+    stored::{AccountId, GameId},
     views::StartSpec,
 };
 
@@ -76,15 +77,15 @@ pub fn position_of(row: &GameRow) -> Result<Position, ApiError> {
 /// The two sides of a new game: account ids and names.
 #[derive(Debug, Clone)]
 pub struct Players {
-    pub white_id: String,
+    pub white_id: AccountId,
     pub white_name: String,
-    pub black_id: String,
+    pub black_id: AccountId,
     pub black_name: String,
 }
 
 /// A new game row from a resolved start, with the first deadline set.
 pub fn new_game(
-    id: String,
+    id: GameId,
     rules: Rules,
     start: &StartSpec,
     players: Players,
@@ -122,7 +123,7 @@ pub fn new_game(
         draw_offer_by: None,
         warned_ply: None,
     };
-    row.to_move_id = row.player(pos.turn()).map(str::to_owned);
+    row.to_move_id = row.player(pos.turn()).cloned();
     if let Some(outcome) = pos.outcome() {
         end_in(&mut row, outcome);
     }

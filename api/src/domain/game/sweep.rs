@@ -13,8 +13,7 @@ use crate::{
         game::{self, GameRow, GameStatus},
     },
     notify::Outbox,
-    views::DAYS_PER_MOVE,
-    views::EventKind,
+    views::{DAYS_PER_MOVE, EventKind},
 };
 
 use super::{Loaded, effective_deadline};
@@ -57,7 +56,7 @@ fn for_each_by_deadline(
         let rows = page(conn, after.as_ref(), SWEEP_PAGE)?;
         let last_page = rows.len() < SWEEP_PAGE as usize;
         for row in rows {
-            after = Some((row.deadline_at.unwrap_or_default(), row.id.clone()));
+            after = Some((row.deadline_at.unwrap_or_default(), row.id.to_string()));
             each(conn, row)?;
         }
         if last_page {

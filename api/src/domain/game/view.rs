@@ -12,6 +12,7 @@ use crate::{
         game::{self, GameStatus, MoveRow},
     },
     notify::Outbox,
+    stored::{AccountId, GameId},
     views::{GamePlayerView, GameState, GameView, LegalMoveView, MoveAnswer, MoveView, Side},
 };
 
@@ -22,7 +23,7 @@ use super::{Loaded, effective_deadline, find_game, start_of, sweep::is_due, vari
 pub fn view(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
-    game_id: &str,
+    game_id: &GameId,
     now: Millis,
 ) -> Result<GameView, ApiError> {
     if let Some(view) = view_unless_due(conn, game_id, now)? {
@@ -39,7 +40,7 @@ pub fn view(
 /// be ended on time first, which only `view` does.
 pub fn view_unless_due(
     conn: &mut DbConnection,
-    game_id: &str,
+    game_id: &GameId,
     now: Millis,
 ) -> Result<Option<GameView>, ApiError> {
     let found = find_game(conn, game_id)?;
@@ -85,7 +86,7 @@ impl From<MoveRow> for MoveView {
 
 fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<GameState, ApiError> {
     // The players' accounts, for vacations; an imported game has none.
-    let ids: Vec<&str> = Color::ALL
+    let ids: Vec<&AccountId> = Color::ALL
         .iter()
         .filter_map(|&c| game.row.player(c))
         .collect();
@@ -96,7 +97,7 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
     };
     let account_of = |color| {
         let id = game.row.player(color)?;
-        accounts.iter().find(|a| a.id == id).cloned()
+        accounts.iter().find(|a| a.id == *id).cloned()
     };
     let (white, black) = (account_of(Color::White), account_of(Color::Black));
     let player = |name: &str, account: &Option<Account>| GamePlayerView {
@@ -129,7 +130,7 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
     let rules = row.rules.0;
     let start = start_of(row);
     Ok(GameState {
-        id: row.id.clone(),
+        id: row.id.to_string(),
         rules: row.rules,
         variant: variant_name(rules, &start).to_owned(),
         start,
@@ -148,7 +149,7 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
         time_left_seconds: deadline.map(|d| (d - now).max(0) / SECOND),
         draw_offer: row
             .draw_offer_by
-            .as_deref()
+            .as_ref()
             .and_then(|id| row.color_of(id))
             .map(Side::from),
         claimable_draw,
