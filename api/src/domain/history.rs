@@ -5,7 +5,7 @@ use kingpost_core::Position;
 
 use crate::{
     db::DbConnection,
-    domain::game::{core_start, find_game, start_of},
+    domain::game::{core_start, corrupt, find_game, start_of},
     error::ApiError,
     models::game,
     stored::GameId,
@@ -15,10 +15,8 @@ use crate::{
 /// The positions of game `game_id`, its stored moves replayed.
 pub fn history(conn: &mut DbConnection, game_id: &GameId) -> Result<HistoryView, ApiError> {
     let row = find_game(conn, game_id)?;
-    let corrupt = |what: String| ApiError::Internal(format!("game {}: {what}", row.id));
-    let rules = row.rules.0;
-    let mut pos = Position::from_start(rules, &core_start(&start_of(&row)))
-        .map_err(|e| corrupt(e.to_string()))?;
+    let mut pos = Position::from_start(row.rules.0, &core_start(&start_of(&row)))
+        .map_err(|e| corrupt(&row, e))?;
     let moves = game::moves_of(conn, game_id)?;
     let mut positions = Vec::with_capacity(moves.len() + 1);
     positions.push(PlyView {
@@ -30,7 +28,7 @@ pub fn history(conn: &mut DbConnection, game_id: &GameId) -> Result<HistoryView,
     for stored in moves {
         let m = pos
             .parse_move(&stored.uci)
-            .map_err(|e| corrupt(format!("ply {}: {e}", stored.ply)))?;
+            .map_err(|e| corrupt(&row, format!("ply {}: {e}", stored.ply)))?;
         pos.play_unchecked(m);
         positions.push(PlyView {
             ply: stored.ply,
