@@ -723,9 +723,12 @@ async fn webhooks_reach_public_addresses_only(db: Db) {
 
 // Ten webhooks of one account that never answer do not hold another
 // account's delivery back: attempts run at once, each with its own timeout.
+// Two instances deliver from the same database at once: each delivery is
+// claimed by one of them, so none is sent twice.
 async fn a_slow_webhook_delays_only_its_own(db: Db) {
     let clock = clock();
     let shared = state(&db, clock.clone());
+    let other = state(&db, clock.clone());
     let app = init(shared.clone()).await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let slow = sign_up_for_a_year(&app, "slow").await;
@@ -761,8 +764,11 @@ async fn a_slow_webhook_delays_only_its_own(db: Db) {
             .assert_status(201);
     }
     let started = std::time::Instant::now();
-    let (state, sender) = (shared.clone(), webhooks::Sender::new(true));
-    let batch = actix_web::rt::spawn(async move { deliver_once(&state, &sender).await });
+    let batch = |state: actix_web::web::Data<kingpost_api::state::AppState>| {
+        let sender = webhooks::Sender::new(true);
+        actix_web::rt::spawn(async move { deliver_once(&state, &sender).await })
+    };
+    let (one, two) = (batch(shared.clone()), batch(other.clone()));
     while prompt.received.lock().unwrap().is_empty() {
         assert!(
             started.elapsed() < Duration::from_secs(5),
@@ -770,8 +776,22 @@ async fn a_slow_webhook_delays_only_its_own(db: Db) {
         );
         actix_web::rt::time::sleep(Duration::from_millis(20)).await;
     }
-    assert!(!batch.is_finished(), "the slow attempts are still running");
-    assert_eq!(batch.await.unwrap().unwrap(), 11);
+    assert!(
+        !one.is_finished() || !two.is_finished(),
+        "the slow attempts are still running"
+    );
+    let claimed = one.await.unwrap().unwrap() + two.await.unwrap().unwrap();
+    assert_eq!(claimed, 11, "each delivery claimed by one instance");
+    assert_eq!(prompt.received.lock().unwrap().len(), 1, "sent once");
+    let hooks = get("/api/v1/webhooks").token(&slow).send(&app).await;
+    for hook in hooks.body["webhooks"].as_array().unwrap() {
+        let id = hook["id"].as_str().unwrap();
+        let log = get(format!("/api/v1/webhooks/{id}/deliveries"))
+            .token(&slow)
+            .send(&app)
+            .await;
+        assert_eq!(log.body["deliveries"][0]["attempts"], 1, "attempted once");
+    }
 }
 
 // Streams and long polls hold a connection each: 20 at once for an account
