@@ -79,7 +79,7 @@ fn cors() -> actix_cors::Cors {
     use actix_web::http::header;
     actix_cors::Cors::default()
         .allow_any_origin()
-        .allowed_methods(["GET", "POST", "PUT", "DELETE"])
+        .allowed_methods(["GET", "POST", "PUT", "PATCH", "DELETE"])
         .allowed_headers([
             header::AUTHORIZATION,
             header::CONTENT_TYPE,

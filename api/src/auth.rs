@@ -114,3 +114,34 @@ impl FromRequest for Auth {
         })
     }
 }
+
+/// The caller of a read open to anyone, when it sends a token: a request
+/// without `Authorization` is anonymous, one with a token that fails is a
+/// `401` (never taken for anonymous), and a token without `game:read` is a
+/// `403`, as on the other reads.
+#[derive(Clone, Debug)]
+pub struct MaybeAuth(pub Option<Auth>);
+
+impl MaybeAuth {
+    /// The account reading, if any.
+    pub fn reader(&self) -> Option<&AccountId> {
+        self.0.as_ref().map(|auth| &auth.account_id)
+    }
+}
+
+impl FromRequest for MaybeAuth {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<MaybeAuth, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        if !req.headers().contains_key(header::AUTHORIZATION) {
+            return Box::pin(std::future::ready(Ok(MaybeAuth(None))));
+        }
+        let auth = Auth::from_request(req, payload);
+        Box::pin(async move {
+            let auth = auth.await?;
+            auth.require(Scope::GameRead)?;
+            Ok(MaybeAuth(Some(auth)))
+        })
+    }
+}

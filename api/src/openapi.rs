@@ -40,6 +40,7 @@ the same key and body, it gets the first answer again.",
         (name = "games", description = "Games and moves"),
         (name = "positions", description = "The rules engine"),
         (name = "pgn", description = "PGN export and import"),
+        (name = "collections", description = "Collections of imported games, for study"),
         (name = "events", description = "Event stream and webhooks"),
     ),
     components(schemas(crate::error::Problem)),
@@ -138,6 +139,7 @@ impl Modify for RateLimitAnswers {
                 &mut item.get,
                 &mut item.put,
                 &mut item.post,
+                &mut item.patch,
                 &mut item.delete,
             ]
             .into_iter()

@@ -258,3 +258,8 @@ text_id! {
     /// A game's id.
     GameId
 }
+
+text_id! {
+    /// A collection's id.
+    CollectionId
+}

@@ -164,7 +164,31 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    collections (id) {
+        id -> Text,
+        owner_id -> Text,
+        name -> Text,
+        visibility -> Text,
+        created_at -> BigInt,
+        updated_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    collection_games (collection_id, game_id) {
+        collection_id -> Text,
+        game_id -> Text,
+        ord -> BigInt,
+    }
+}
+
+diesel::joinable!(collection_games -> games (game_id));
+diesel::joinable!(collection_games -> collections (collection_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
+    collections,
+    collection_games,
     idempotency_keys,
     events,
     webhooks,

@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod challenge;
+pub mod collections;
 pub mod conditionals;
 pub mod events;
 pub mod game;

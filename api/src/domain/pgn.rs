@@ -18,8 +18,11 @@ use crate::{
     db::{DbConnection, write_transaction},
     domain::game::{core_start, corrupt, find_game, start_of, stored_start, variant_name},
     error::ApiError,
-    models::game::{self, GameResult, GameRow, GameStatus, MoveRow, Termination},
-    stored::{AccountId, GameId},
+    models::{
+        collection,
+        game::{self, GameResult, GameRow, GameStatus, MoveRow, Termination},
+    },
+    stored::{AccountId, CollectionId, GameId},
     views::{ArchivedGame, GamePlayerView, MoveView, StartSpec},
 };
 
@@ -198,7 +201,8 @@ pub fn game_pgn(conn: &mut DbConnection, game_id: &GameId) -> Result<String, Api
     Ok(out)
 }
 
-fn archived(row: GameRow, moves: Vec<MoveRow>) -> Result<ArchivedGame, ApiError> {
+/// A game with its moves, as an archive line shows it.
+pub fn archived(row: GameRow, moves: Vec<MoveRow>) -> Result<ArchivedGame, ApiError> {
     let rules = row.rules.0;
     let start = start_of(&row);
     let player = |name: &str| GamePlayerView {
@@ -445,13 +449,15 @@ pub fn store_game(conn: &mut DbConnection, game: &PreparedGame) -> Result<Import
 }
 
 /// Stores read games (or keeps the errors that refused them) in one write
-/// transaction, in order.
+/// transaction, in order, filing each stored game (new or found again) in
+/// the collection `into`.
 pub fn store_batch(
     conn: &mut DbConnection,
     games: &[ReadGame],
+    into: Option<&CollectionId>,
 ) -> Result<Vec<GameReport>, ApiError> {
     write_transaction(conn, |conn| {
-        games
+        let reports = games
             .iter()
             .map(|read| {
                 let outcome = match &read.game {
@@ -465,7 +471,18 @@ pub fn store_batch(
                     outcome,
                 })
             })
-            .collect()
+            .collect::<Result<Vec<_>, ApiError>>()?;
+        if let Some(into) = into {
+            let stored: Vec<&GameId> = reports
+                .iter()
+                .filter_map(|report| match &report.outcome {
+                    Ok(Imported::New(id) | Imported::Duplicate(id)) => Some(id),
+                    Err(_) => None,
+                })
+                .collect();
+            collection::file(conn, into, &stored)?;
+        }
+        Ok(reports)
     })
 }
 
@@ -493,5 +510,5 @@ pub fn import_batch(
         .iter()
         .map(|raw| prepare_game(raw, imported_by, now))
         .collect();
-    store_batch(conn, &read)
+    store_batch(conn, &read, None)
 }

@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod challenge;
+pub mod collection;
 pub mod conditional;
 pub mod event;
 pub mod game;

@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod challenges;
+pub mod collections;
 pub mod docs;
 pub mod events;
 pub mod games;
@@ -53,6 +54,14 @@ pub fn configure(cfg: &mut ServiceConfig<'_>) {
         .service(pgn::export_user_games)
         .service(pgn::export_monthly_archive)
         .service(pgn::create_import)
+        .service(collections::create_collection)
+        .service(collections::list_own_collections)
+        .service(collections::list_user_collections)
+        .service(collections::get_collection)
+        .service(collections::update_collection)
+        .service(collections::delete_collection)
+        .service(collections::list_collection_games)
+        .service(collections::export_collection_pgn)
         .service(events::stream_events)
         .service(events::create_webhook)
         .service(events::list_webhooks)

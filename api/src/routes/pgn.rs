@@ -15,7 +15,7 @@ use crate::{
     auth::Auth,
     clock::{DAY, Millis, parse_rfc3339},
     domain::{
-        accounts,
+        accounts, collections,
         pgn::{self, ArchiveFormat, GameReport, Imported},
     },
     error::{ApiError, Code, Problem},
@@ -288,6 +288,15 @@ impl From<&ImportError> for ImportErrorView {
     }
 }
 
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ImportQuery {
+    /// The caller's collection to file the games in, made (private) if it
+    /// does not exist; `Imported games` when left out.
+    pub collection: Option<String>,
+}
+
 /// Import PGN (one game or many, up to 10,000 a request) for study: each
 /// game replayed under the rule set its `Variant` tag names, from its
 /// `FEN` tag, up to where the rules end it (moves after are dropped and
@@ -298,6 +307,7 @@ impl From<&ImportError> for ImportErrorView {
 /// time per account.
 #[utoipa::path(
     tag = "pgn",
+    params(ImportQuery),
     request_body(content = PgnText, content_type = "application/x-chess-pgn", description = "PGN text, up to 8 MiB"),
     responses(
         (status = 200, description = "What became of each game", body = ImportReport),
@@ -309,6 +319,7 @@ impl From<&ImportError> for ImportErrorView {
 pub async fn create_import(
     state: web::Data<AppState>,
     auth: Auth,
+    query: web::Query<ImportQuery>,
     mut body: web::Payload,
 ) -> Result<web::Json<ImportReport>, ApiError> {
     let _slot = state.import_slots.acquire(&auth.account_id)?;
@@ -340,6 +351,11 @@ pub async fn create_import(
     })
     .await??
     .into_iter();
+    let owner = auth.account_id.clone();
+    let name = query.into_inner().collection;
+    let collection = state
+        .write(move |conn, _| collections::for_import(conn, &owner, name.as_deref(), now))
+        .await?;
     let mut outcomes = Vec::with_capacity(prepared.len());
     loop {
         let batch: Vec<_> = prepared.by_ref().take(IMPORT_BATCH).collect();
@@ -347,12 +363,15 @@ pub async fn create_import(
             break;
         }
         // Each batch takes the writers' turn on its own, briefly.
+        let into = collection.clone();
         let stored = state
-            .write(move |conn, _| pgn::store_batch(conn, &batch))
+            .write(move |conn, _| pgn::store_batch(conn, &batch, Some(&into)))
             .await?;
         outcomes.extend(stored);
     }
-    Ok(web::Json(report_of(&outcomes)))
+    let mut report = report_of(&outcomes);
+    report.collection_id = Some(collection.into());
+    Ok(web::Json(report))
 }
 
 /// Counts and lists what became of each game.
@@ -363,6 +382,7 @@ pub fn report_of(games: &[GameReport]) -> ImportReport {
         duplicates: 0,
         shortened: 0,
         rejected: 0,
+        collection_id: None,
         games: Vec::with_capacity(games.len()),
     };
     for (i, game) in games.iter().enumerate() {

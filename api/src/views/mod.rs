@@ -24,6 +24,7 @@ macro_rules! text_schema {
 
 mod account;
 mod challenge;
+mod collection;
 mod event;
 mod game;
 mod pgn;
@@ -32,6 +33,7 @@ mod variant;
 
 pub use account::*;
 pub use challenge::*;
+pub use collection::*;
 pub use event::*;
 pub use game::*;
 pub use pgn::*;

@@ -42,6 +42,10 @@ pub struct ImportReport {
     /// end.
     pub shortened: usize,
     pub rejected: usize,
+    /// The collection the games were filed in (the HTTP import's; none
+    /// from the command line).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub collection_id: Option<String>,
     pub games: Vec<ImportedGameView>,
 }
 

@@ -7,6 +7,7 @@ mod support;
 
 mod auth;
 mod challenges;
+mod collections;
 mod concurrency;
 mod conventions;
 mod correspondence;

@@ -1,0 +1,185 @@
+//! Collections of imported games and the games in them.
+
+use diesel::prelude::*;
+
+use crate::{
+    db::{
+        DbConnection,
+        schema::{collection_games, collections, games, moves},
+    },
+    models::game::{GameRow, GameStatus},
+    stored::{AccountId, CollectionId, GameId},
+    views::Visibility,
+};
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = collections)]
+pub struct CollectionRow {
+    pub id: CollectionId,
+    pub owner_id: AccountId,
+    pub name: String,
+    pub visibility: Visibility,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = collection_games)]
+pub struct Membership {
+    pub collection_id: CollectionId,
+    pub game_id: GameId,
+    pub ord: i64,
+}
+
+pub fn insert(conn: &mut DbConnection, row: &CollectionRow) -> QueryResult<()> {
+    diesel::insert_into(collections::table)
+        .values(row)
+        .execute(conn)
+        .map(|_| ())
+}
+
+pub fn find(conn: &mut DbConnection, id: &CollectionId) -> QueryResult<Option<CollectionRow>> {
+    collections::table
+        .find(id)
+        .select(CollectionRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+pub fn find_by_name(
+    conn: &mut DbConnection,
+    owner: &AccountId,
+    name: &str,
+) -> QueryResult<Option<CollectionRow>> {
+    collections::table
+        .filter(collections::owner_id.eq(owner))
+        .filter(collections::name.eq(name))
+        .select(CollectionRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// The owner's collections, public only unless `private_too`, by name.
+pub fn of_owner(
+    conn: &mut DbConnection,
+    owner: &AccountId,
+    private_too: bool,
+) -> QueryResult<Vec<CollectionRow>> {
+    let mut query = collections::table
+        .filter(collections::owner_id.eq(owner))
+        .order((collections::name.asc(), collections::id.asc()))
+        .select(CollectionRow::as_select())
+        .into_boxed();
+    if !private_too {
+        query = query.filter(collections::visibility.eq(Visibility::Public));
+    }
+    query.load(conn)
+}
+
+/// Stores a collection's name, visibility and change time.
+pub fn update(conn: &mut DbConnection, row: &CollectionRow) -> QueryResult<()> {
+    diesel::update(collections::table.find(&row.id))
+        .set((
+            collections::name.eq(&row.name),
+            collections::visibility.eq(row.visibility),
+            collections::updated_at.eq(row.updated_at),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// How many games each of `ids` holds.
+pub fn game_counts(
+    conn: &mut DbConnection,
+    ids: &[&CollectionId],
+) -> QueryResult<Vec<(CollectionId, i64)>> {
+    collection_games::table
+        .filter(collection_games::collection_id.eq_any(ids))
+        .group_by(collection_games::collection_id)
+        .select((collection_games::collection_id, diesel::dsl::count_star()))
+        .load(conn)
+}
+
+/// The place after the last game of the collection.
+fn next_place(conn: &mut DbConnection, id: &CollectionId) -> QueryResult<i64> {
+    let last: Option<i64> = collection_games::table
+        .filter(collection_games::collection_id.eq(id))
+        .select(diesel::dsl::max(collection_games::ord))
+        .first(conn)?;
+    Ok(last.map_or(0, |ord| ord + 1))
+}
+
+/// Files `games` in the collection after the games it holds, in their
+/// order; a game it holds already keeps its place.
+pub fn file(conn: &mut DbConnection, id: &CollectionId, games: &[&GameId]) -> QueryResult<()> {
+    let first = next_place(conn, id)?;
+    for (ord, game_id) in (first..).zip(games) {
+        let membership = Membership {
+            collection_id: id.clone(),
+            game_id: (*game_id).clone(),
+            ord,
+        };
+        add(conn, &membership)?;
+    }
+    Ok(())
+}
+
+/// Files a game in a collection, unless it is there already.
+fn add(conn: &mut DbConnection, membership: &Membership) -> QueryResult<()> {
+    let insert = diesel::insert_into(collection_games::table)
+        .values(membership)
+        .on_conflict_do_nothing();
+    match conn {
+        DbConnection::Postgresql(pg) => insert.execute(pg)?,
+        DbConnection::Sqlite(sqlite) => insert.execute(sqlite)?,
+    };
+    Ok(())
+}
+
+/// One page of a collection's games in their order, after the place
+/// `after`, with each game's place.
+pub fn games_page(
+    conn: &mut DbConnection,
+    id: &CollectionId,
+    after: Option<i64>,
+    limit: i64,
+) -> QueryResult<Vec<(i64, GameRow)>> {
+    let mut query = collection_games::table
+        .inner_join(games::table)
+        .filter(collection_games::collection_id.eq(id))
+        .order(collection_games::ord.asc())
+        .limit(limit)
+        .select((collection_games::ord, GameRow::as_select()))
+        .into_boxed();
+    if let Some(after) = after {
+        query = query.filter(collection_games::ord.gt(after));
+    }
+    query.load(conn)
+}
+
+/// Deletes a collection, and the imported games it held that no other
+/// collection holds (with their moves).
+pub fn delete(conn: &mut DbConnection, id: &CollectionId) -> QueryResult<()> {
+    let held: Vec<GameId> = collection_games::table
+        .filter(collection_games::collection_id.eq(id))
+        .select(collection_games::game_id)
+        .load(conn)?;
+    diesel::delete(collection_games::table.filter(collection_games::collection_id.eq(id)))
+        .execute(conn)?;
+    diesel::delete(collections::table.find(id)).execute(conn)?;
+    for chunk in held.chunks(500) {
+        let still_held: Vec<GameId> = collection_games::table
+            .filter(collection_games::game_id.eq_any(chunk))
+            .select(collection_games::game_id)
+            .load(conn)?;
+        let unheld: Vec<&GameId> = chunk.iter().filter(|g| !still_held.contains(g)).collect();
+        let orphans: Vec<GameId> = games::table
+            .filter(games::id.eq_any(&unheld))
+            .filter(games::status.eq(GameStatus::Imported))
+            .select(games::id)
+            .load(conn)?;
+        diesel::delete(moves::table.filter(moves::game_id.eq_any(&orphans))).execute(conn)?;
+        diesel::delete(games::table.filter(games::id.eq_any(&orphans))).execute(conn)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,313 @@
+//! Collections of imported games: filing imports, paging, export, and who
+//! may see them.
+
+use actix_web::{
+    body::MessageBody,
+    dev::{Service, ServiceResponse},
+    http::Method,
+};
+use serde_json::{Value, json};
+
+use crate::{
+    on_both_databases,
+    support::{Call, Db, clock, delete, get, init, post, sign_up_for_a_year, state},
+};
+
+on_both_databases!(
+    imports_are_filed_in_order_and_paged,
+    a_private_collection_is_seen_by_its_owner_alone,
+    renaming_and_deleting_a_collection
+);
+
+/// Three short games, told apart by their White players.
+fn three_games(tag: &str) -> String {
+    ["Anna", "Boris", "Clara"]
+        .iter()
+        .map(|white| {
+            format!(
+                "[Event \"{tag}\"]\n[White \"{white}\"]\n[Black \"Zed\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 *\n\n"
+            )
+        })
+        .collect()
+}
+
+fn import<'a>(token: &'a str, collection: Option<&str>, pgn: String) -> Call<'a> {
+    let path = match collection {
+        Some(name) => format!("/api/v1/imports?collection={}", name.replace(' ', "%20")),
+        None => "/api/v1/imports".to_owned(),
+    };
+    post(path).token(token).raw("application/x-chess-pgn", pgn)
+}
+
+fn patch(path: impl Into<String>) -> Call<'static> {
+    Call::new(Method::PATCH, path)
+}
+
+/// How many of alice's collections a reader is shown.
+async fn listed<S, B>(app: &S, token: Option<&str>) -> usize
+where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let call = get("/api/v1/users/alice/collections");
+    let call = match token {
+        Some(token) => call.token(token),
+        None => call,
+    };
+    let answer = call.send(app).await;
+    answer.assert_status(200)["collections"]
+        .as_array()
+        .unwrap()
+        .len()
+}
+
+fn whites(page: &Value) -> Vec<String> {
+    page["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["white"]["username"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+// An import names its collection, made when new; the games keep the file's
+// order, page by cursor, and export as one PGN file in that order. The same
+// file again counts duplicates and files nothing twice; an import naming
+// none goes to the default collection.
+async fn imports_are_filed_in_order_and_paged(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let report = import(&alice, Some("Open games"), three_games("first"))
+        .send(&app)
+        .await;
+    let id = report.assert_status(200)["collection_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(report.body["imported"], 3);
+    let again = import(&alice, Some("Open games"), three_games("first"))
+        .send(&app)
+        .await;
+    assert_eq!(again.assert_status(200)["duplicates"], 3);
+    assert_eq!(again.body["collection_id"], id.as_str());
+
+    let view = get(format!("/api/v1/collections/{id}"))
+        .token(&alice)
+        .send(&app)
+        .await;
+    assert_eq!(view.assert_status(200)["name"], "Open games");
+    assert_eq!(view.body["games"], 3, "duplicates are not filed twice");
+    assert_eq!(view.body["visibility"], "private");
+
+    let first = get(format!("/api/v1/collections/{id}/games?limit=2"))
+        .token(&alice)
+        .send(&app)
+        .await;
+    assert_eq!(whites(first.assert_status(200)), ["Anna", "Boris"]);
+    let cursor = first.body["next_cursor"].as_str().unwrap().to_owned();
+    let second = get(format!(
+        "/api/v1/collections/{id}/games?limit=2&cursor={cursor}"
+    ))
+    .token(&alice)
+    .send(&app)
+    .await;
+    assert_eq!(whites(second.assert_status(200)), ["Clara"]);
+    assert_eq!(second.body["next_cursor"], Value::Null);
+    assert_eq!(second.body["games"][0]["moves"][2]["san"], "Nf3");
+
+    let pgn = get(format!("/api/v1/collections/{id}/games.pgn"))
+        .token(&alice)
+        .send(&app)
+        .await;
+    let text = pgn.body.as_str().unwrap().to_owned();
+    let order: Vec<usize> = ["Anna", "Boris", "Clara"]
+        .iter()
+        .map(|white| text.find(&format!("[White \"{white}\"]")).unwrap())
+        .collect();
+    assert!(order.is_sorted(), "exported in the file's order: {text}");
+
+    let default = import(&alice, None, three_games("second")).send(&app).await;
+    let default_id = default.assert_status(200)["collection_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_ne!(default_id, id);
+    let mine = get("/api/v1/collections").token(&alice).send(&app).await;
+    let names: Vec<&str> = mine.assert_status(200)["collections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Imported games", "Open games"]);
+    get(format!("/api/v1/collections/{id}/games?cursor=later"))
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_cursor");
+}
+
+// A private collection does not exist for anyone but its owner: not to
+// another account, not to a reader without a token, in the view, the games,
+// the export and the owner's list. Made public, everyone reads it, and only
+// its owner changes it. A token that fails is refused, never read as
+// anonymous.
+async fn a_private_collection_is_seen_by_its_owner_alone(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let report = import(&alice, Some("Secret prep"), three_games("prep"))
+        .send(&app)
+        .await;
+    let id = report.assert_status(200)["collection_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let paths = [
+        format!("/api/v1/collections/{id}"),
+        format!("/api/v1/collections/{id}/games"),
+        format!("/api/v1/collections/{id}/games.pgn"),
+    ];
+    for path in &paths {
+        get(path.as_str())
+            .token(&bob)
+            .send(&app)
+            .await
+            .assert_problem(404, "not_found");
+        get(path.as_str())
+            .send(&app)
+            .await
+            .assert_problem(404, "not_found");
+        get(path.as_str())
+            .token(&alice)
+            .send(&app)
+            .await
+            .assert_status(200);
+    }
+    assert_eq!(listed(&app, Some(&bob)).await, 0, "hidden from bob");
+    assert_eq!(listed(&app, None).await, 0, "hidden from anyone");
+    assert_eq!(listed(&app, Some(&alice)).await, 1, "shown to its owner");
+    patch(format!("/api/v1/collections/{id}"))
+        .token(&bob)
+        .json(json!({"visibility": "public"}))
+        .send(&app)
+        .await
+        .assert_problem(404, "not_found");
+
+    patch(format!("/api/v1/collections/{id}"))
+        .token(&alice)
+        .json(json!({"visibility": "public"}))
+        .send(&app)
+        .await
+        .assert_status(200);
+    for path in &paths {
+        get(path.as_str())
+            .token(&bob)
+            .send(&app)
+            .await
+            .assert_status(200);
+        get(path.as_str()).send(&app).await.assert_status(200);
+    }
+    assert_eq!(listed(&app, None).await, 1);
+    patch(format!("/api/v1/collections/{id}"))
+        .token(&bob)
+        .json(json!({"name": "Mine now"}))
+        .send(&app)
+        .await
+        .assert_problem(403, "forbidden");
+    delete(format!("/api/v1/collections/{id}"))
+        .token(&bob)
+        .send(&app)
+        .await
+        .assert_problem(403, "forbidden");
+    get(paths[0].as_str())
+        .token("not-a-token")
+        .send(&app)
+        .await
+        .assert_problem(401, "unauthorized");
+}
+
+// Names are unique among an account's collections and trimmed; deleting a
+// collection deletes the games only it held, and keeps those another holds.
+async fn renaming_and_deleting_a_collection(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let made = post("/api/v1/collections")
+        .token(&alice)
+        .json(json!({"name": "  Endgames  ", "visibility": "public"}))
+        .send(&app)
+        .await;
+    assert_eq!(made.assert_status(201)["name"], "Endgames");
+    assert_eq!(made.body["visibility"], "public");
+    assert_eq!(made.body["games"], 0);
+    post("/api/v1/collections")
+        .token(&alice)
+        .json(json!({"name": "Endgames"}))
+        .send(&app)
+        .await
+        .assert_problem(409, "collection_name_taken");
+    post("/api/v1/collections")
+        .token(&alice)
+        .json(json!({"name": " "}))
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_collection_name");
+
+    let one = import(&alice, Some("One"), three_games("shared"))
+        .send(&app)
+        .await;
+    let one_id = one.assert_status(200)["collection_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let shared_game = one.body["games"][0]["id"].as_str().unwrap().to_owned();
+    let only_here = import(
+        &alice,
+        Some("One"),
+        "[White \"Solo\"]\n\n1. d4 *\n".to_owned(),
+    )
+    .send(&app)
+    .await;
+    let solo_game = only_here.assert_status(200)["games"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    import(&alice, Some("Two"), three_games("shared"))
+        .send(&app)
+        .await
+        .assert_status(200);
+    patch(format!("/api/v1/collections/{one_id}"))
+        .token(&alice)
+        .json(json!({"name": "Two"}))
+        .send(&app)
+        .await
+        .assert_problem(409, "collection_name_taken");
+    let renamed = patch(format!("/api/v1/collections/{one_id}"))
+        .token(&alice)
+        .json(json!({"name": "Openings"}))
+        .send(&app)
+        .await;
+    assert_eq!(renamed.assert_status(200)["name"], "Openings");
+    assert_eq!(renamed.body["games"], 4);
+
+    delete(format!("/api/v1/collections/{one_id}"))
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_status(204);
+    get(format!("/api/v1/collections/{one_id}"))
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_problem(404, "not_found");
+    get(format!("/api/v1/games/{solo_game}"))
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_problem(404, "not_found");
+    get(format!("/api/v1/games/{shared_game}"))
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_status(200);
+}

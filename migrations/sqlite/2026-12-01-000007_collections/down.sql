@@ -1,0 +1,2 @@
+DROP TABLE collection_games;
+DROP TABLE collections;
