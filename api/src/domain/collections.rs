@@ -88,7 +88,7 @@ fn view_of(conn: &mut DbConnection, row: CollectionRow) -> Result<CollectionView
 
 /// The collection `id` if `reader` may see it: its owner, or anyone when
 /// it is public. Otherwise, as when there is none, `404`.
-fn visible(
+pub fn visible(
     conn: &mut DbConnection,
     reader: Option<&AccountId>,
     id: &CollectionId,

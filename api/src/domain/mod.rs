@@ -9,6 +9,7 @@ pub mod events;
 pub mod game;
 pub mod history;
 pub mod pgn;
+pub mod search;
 pub mod session;
 pub mod tokens;
 pub mod vacation;

@@ -506,6 +506,14 @@ fn archive_side(
     })
 }
 
+/// The games of `ids` (those that exist), in no order.
+pub fn find_all(conn: &mut DbConnection, ids: &[&GameId]) -> QueryResult<Vec<GameRow>> {
+    games::table
+        .filter(games::id.eq_any(ids))
+        .select(GameRow::as_select())
+        .load(conn)
+}
+
 /// The moves of several games, by game and ply.
 pub fn moves_of_games(conn: &mut DbConnection, ids: &[&GameId]) -> QueryResult<Vec<MoveRow>> {
     moves::table

@@ -8,5 +8,6 @@ pub mod conditional;
 pub mod event;
 pub mod game;
 pub mod idempotency;
+pub mod search;
 pub mod setting;
 pub mod token;

@@ -9,6 +9,7 @@ pub mod events;
 pub mod games;
 pub mod pgn;
 pub mod positions;
+pub mod search;
 pub mod session;
 pub mod tokens;
 pub mod variants;
@@ -62,6 +63,7 @@ pub fn configure(cfg: &mut ServiceConfig<'_>) {
         .service(collections::delete_collection)
         .service(collections::list_collection_games)
         .service(collections::export_collection_pgn)
+        .service(search::search_positions)
         .service(events::stream_events)
         .service(events::create_webhook)
         .service(events::list_webhooks)

@@ -28,6 +28,7 @@ mod collection;
 mod event;
 mod game;
 mod pgn;
+mod search;
 mod start;
 mod variant;
 
@@ -37,5 +38,6 @@ pub use collection::*;
 pub use event::*;
 pub use game::*;
 pub use pgn::*;
+pub use search::*;
 pub use start::*;
 pub use variant::*;

@@ -19,6 +19,7 @@ mod games;
 mod hardening;
 mod openapi;
 mod pgn;
+mod search;
 mod sqlite_build;
 mod web_client;
 

@@ -1,0 +1,211 @@
+//! Games found by a position they reached, among those a reader may see.
+//!
+//! Written as SQL, with `$n` parameters in the order they appear (which
+//! both SQLite and Postgres number so): the visibility test is a correlated
+//! `EXISTS` per candidate found along the position index, which the query
+//! builder cannot say across these tables.
+
+use diesel::{
+    prelude::*,
+    sql_types::{BigInt, Integer, Text},
+};
+
+use crate::{
+    db::{DbConnection, MultiBackend},
+    stored::{AccountId, CollectionId, GameId},
+    views::{GameStatus, RuleKey, Visibility},
+};
+
+/// Which games a search looks among, beyond those the reader may see.
+#[derive(Debug, Clone)]
+pub enum Among {
+    /// Every game the reader may see: played games, games of public
+    /// collections, and the reader's own collections.
+    Visible,
+    /// The reader's played games and collections.
+    Own(AccountId),
+    /// One collection (which the reader may see).
+    Collection(CollectionId),
+}
+
+/// A search: a position of a rule set, among some games, for a reader.
+#[derive(Debug, Clone)]
+pub struct PositionQuery {
+    pub key: i64,
+    pub rules: RuleKey,
+    pub reader: Option<AccountId>,
+    pub among: Among,
+}
+
+#[derive(Debug, QueryableByName)]
+struct Hit {
+    #[diesel(sql_type = Text)]
+    game_id: String,
+    #[diesel(sql_type = Integer)]
+    ply: i32,
+}
+
+/// A query being written: its text and its parameters in order.
+struct Sql {
+    query: diesel::query_builder::BoxedSqlQuery<
+        'static,
+        MultiBackend,
+        diesel::query_builder::SqlQuery,
+    >,
+    params: usize,
+}
+
+impl Sql {
+    fn new(text: &str) -> Sql {
+        Sql {
+            query: diesel::sql_query(text).into_boxed(),
+            params: 0,
+        }
+    }
+
+    fn text(mut self, text: &str) -> Sql {
+        self.query = self.query.sql(text);
+        self
+    }
+
+    /// The next parameter's placeholder, `$n`.
+    fn placeholder(&mut self) -> String {
+        self.params += 1;
+        format!("${}", self.params)
+    }
+
+    fn text_param(mut self, before: &str, value: String) -> Sql {
+        let at = self.placeholder();
+        self.query = self
+            .query
+            .sql(format!("{before}{at}"))
+            .bind::<Text, _>(value);
+        self
+    }
+
+    fn int_param(mut self, before: &str, value: i64) -> Sql {
+        let at = self.placeholder();
+        self.query = self
+            .query
+            .sql(format!("{before}{at}"))
+            .bind::<BigInt, _>(value);
+        self
+    }
+}
+
+/// Adds the conditions on the game `g`: its rule set, that the reader may
+/// see it, and that it is among the games asked for.
+fn game_conditions(sql: Sql, query: &PositionQuery) -> Sql {
+    let imported = GameStatus::Imported.key();
+    let public = Visibility::Public.key();
+    let reader = query
+        .reader
+        .as_ref()
+        .map_or_else(String::new, ToString::to_string);
+    let sql = sql
+        .text_param(" AND g.rules = ", query.rules.0.key().to_owned())
+        .text(&format!(
+            " AND (g.status <> '{imported}' OR EXISTS (SELECT 1 FROM collection_games cg \
+             JOIN collections c ON c.id = cg.collection_id WHERE cg.game_id = g.id \
+             AND (c.visibility = '{public}'"
+        ))
+        .text_param(" OR c.owner_id = ", reader)
+        .text(")))");
+    match &query.among {
+        Among::Visible => sql,
+        Among::Own(me) => sql
+            .text_param(" AND (g.white_id = ", me.to_string())
+            .text_param(" OR g.black_id = ", me.to_string())
+            .text(
+                " OR EXISTS (SELECT 1 FROM collection_games cg JOIN collections c \
+                 ON c.id = cg.collection_id WHERE cg.game_id = g.id",
+            )
+            .text_param(" AND c.owner_id = ", me.to_string())
+            .text("))"),
+        Among::Collection(id) => sql
+            .text(" AND EXISTS (SELECT 1 FROM collection_games cg WHERE cg.game_id = g.id")
+            .text_param(" AND cg.collection_id = ", id.to_string())
+            .text(")"),
+    }
+}
+
+/// Games that reached the position after a move, with each ply where they
+/// did, by game id after `after`: at most `limit` rows.
+fn by_move(
+    conn: &mut DbConnection,
+    query: &PositionQuery,
+    after: &str,
+    limit: i64,
+) -> QueryResult<Vec<Hit>> {
+    let sql = Sql::new("SELECT m.game_id AS game_id, m.ply AS ply FROM moves m WHERE")
+        .int_param(" m.position_key = ", query.key)
+        .text_param(" AND m.game_id > ", after.to_owned())
+        .text(" AND EXISTS (SELECT 1 FROM games g WHERE g.id = m.game_id");
+    game_conditions(sql, query)
+        .text(")")
+        .int_param(" ORDER BY m.game_id, m.ply LIMIT ", limit)
+        .query
+        .load(conn)
+}
+
+/// Games that began in the position, by id after `after`: at most `limit`.
+fn by_start(
+    conn: &mut DbConnection,
+    query: &PositionQuery,
+    after: &str,
+    limit: i64,
+) -> QueryResult<Vec<Hit>> {
+    let sql = Sql::new("SELECT g.id AS game_id, 0 AS ply FROM games g WHERE")
+        .int_param(" g.initial_key = ", query.key)
+        .text_param(" AND g.id > ", after.to_owned());
+    game_conditions(sql, query)
+        .int_param(" ORDER BY g.id LIMIT ", limit)
+        .query
+        .load(conn)
+}
+
+/// The games `query` finds after the game `after`, in order of id, each with
+/// the first ply where it stood in the position (0 for its start): up to
+/// `limit`, and whether more follow.
+pub fn reaching(
+    conn: &mut DbConnection,
+    query: &PositionQuery,
+    after: Option<&GameId>,
+    limit: i64,
+) -> QueryResult<(Vec<(GameId, i32)>, bool)> {
+    let after = after.map_or("", |id| id.as_str());
+    // A game repeats a position a few times at most: twice the page's rows
+    // finds a page of games but for long runs of repetitions.
+    let rows = 2 * (limit + 1);
+    let lists = [
+        by_start(conn, query, after, limit + 1)?,
+        by_move(conn, query, after, rows)?,
+    ];
+    let full = [
+        lists[0].len() as i64 == limit + 1,
+        lists[1].len() as i64 == rows,
+    ];
+    // Beyond the last id of a list that was cut, the other list may hold
+    // games this one has not shown: keep only what both lists cover.
+    let cutoff = lists
+        .iter()
+        .zip(full)
+        .filter(|(_, cut)| *cut)
+        .filter_map(|(list, _)| list.last().map(|hit| hit.game_id.clone()))
+        .min();
+    let mut first_ply = std::collections::BTreeMap::new();
+    for hit in lists.into_iter().flatten() {
+        if cutoff.as_ref().is_some_and(|cut| hit.game_id > *cut) {
+            continue;
+        }
+        let ply = first_ply.entry(hit.game_id).or_insert(hit.ply);
+        *ply = (*ply).min(hit.ply);
+    }
+    let more = cutoff.is_some() || first_ply.len() as i64 > limit;
+    let page = first_ply
+        .into_iter()
+        .take(usize::try_from(limit).unwrap_or(usize::MAX))
+        .map(|(id, ply)| (GameId::from(id), ply))
+        .collect();
+    Ok((page, more))
+}

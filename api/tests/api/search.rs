@@ -1,0 +1,219 @@
+//! The archive searched by position: what is found, for whom, and paging.
+
+use actix_web::{
+    body::MessageBody,
+    dev::{Service, ServiceResponse},
+};
+use serde_json::{Value, json};
+
+use crate::{
+    on_both_databases,
+    support::{
+        Db, clock, get, init, play_all, post, sign_up_for_a_year, start_standard_game, state,
+    },
+};
+
+on_both_databases!(games_are_found_by_a_position_they_reached);
+
+/// Imported games: the position after 1.e4 e5 2.Nf3 reached directly, by
+/// transposition, twice, not at all, and under another rule set.
+const STUDY: &str = "\
+[Event \"direct\"]\n[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n\
+[Event \"transposed\"]\n[White \"C\"]\n[Black \"D\"]\n\n1. Nf3 e5 2. e4 Nc6 *\n\n\
+[Event \"twice\"]\n[White \"E\"]\n[Black \"F\"]\n\n1. e4 e5 2. Nf3 Nf6 3. Ng1 Ng8 4. Nf3 *\n\n\
+[Event \"elsewhere\"]\n[White \"G\"]\n[Black \"H\"]\n\n1. d4 d5 *\n\n\
+[Event \"switching\"]\n[Variant \"Switching\"]\n[White \"I\"]\n[Black \"J\"]\n\n1. e4 e5 2. Nf3 *\n\n";
+
+fn search(query: &str) -> String {
+    format!("/api/v1/search/positions?{query}")
+}
+
+/// The events (or, for played games, "played") and plies of a page.
+fn found(page: &Value) -> Vec<(String, i64)> {
+    let mut hits: Vec<(String, i64)> = page["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|hit| {
+            let event = hit["game"]["status"]
+                .as_str()
+                .filter(|status| *status != "imported")
+                .map_or_else(
+                    || {
+                        let moves = hit["game"]["moves"].as_array().unwrap();
+                        // Told apart by their players' names.
+                        let white = hit["game"]["white"]["username"].as_str().unwrap();
+                        format!("{white}:{}", moves.len())
+                    },
+                    |_| "played".to_owned(),
+                );
+            (event, hit["ply"].as_i64().unwrap())
+        })
+        .collect();
+    hits.sort();
+    hits
+}
+
+/// Every page of a search, `limit` games a page, gathered.
+async fn every_page<S, B>(app: &S, token: &str, query: &str, limit: usize) -> Vec<(String, i64)>
+where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let mut gathered = Vec::new();
+    let mut cursor = String::new();
+    loop {
+        let page = get(format!("{query}&limit={limit}{cursor}"))
+            .token(token)
+            .send(app)
+            .await;
+        page.assert_status(200);
+        assert!(page.body["games"].as_array().unwrap().len() <= limit);
+        gathered.extend(found(&page.body));
+        match page.body["next_cursor"].as_str() {
+            Some(next) => cursor = format!("&cursor={next}"),
+            None => break,
+        }
+    }
+    gathered.sort();
+    gathered
+}
+
+fn hits(list: &[(&str, i64)]) -> Vec<(String, i64)> {
+    let mut hits: Vec<(String, i64)> = list.iter().map(|(e, p)| ((*e).to_owned(), *p)).collect();
+    hits.sort();
+    hits
+}
+
+// A position is found in every game that stood in it, whatever the moves
+// that led there (RULES.md, ends of the game: positions are the same when
+// placement, side to move and rights are), with the first ply it stood
+// there; under the rule set asked for only; among played games and the
+// reader's own collections, never another's private one.
+async fn games_are_found_by_a_position_they_reached(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
+    play_all(&app, &game, &alice, &bob, &["e2e4", "e7e5", "g1f3"]).await;
+    let report = post("/api/v1/imports?collection=Prep")
+        .token(&alice)
+        .raw("application/x-chess-pgn", STUDY)
+        .send(&app)
+        .await;
+    assert_eq!(report.assert_status(200)["imported"], 5);
+    let collection = report.body["collection_id"].as_str().unwrap().to_owned();
+
+    let after_nf3 = search("rules=standard&moves=e4%20e5%20Nf3");
+    let mine = get(after_nf3.as_str()).token(&alice).send(&app).await;
+    assert_eq!(
+        found(mine.assert_status(200)),
+        hits(&[("played", 3), ("A:4", 3), ("C:4", 3), ("E:7", 3)])
+    );
+    let fen = mine.body["fen"].as_str().unwrap().to_owned();
+    let by_fen = get(search(&format!(
+        "rules=standard&fen={}",
+        fen.replace(' ', "%20")
+    )))
+    .token(&alice)
+    .send(&app)
+    .await;
+    assert_eq!(found(by_fen.assert_status(200)), found(&mine.body));
+
+    // A position reached twice is found at its first ply.
+    let after_e4 = get(search("rules=standard&moves=e4&own=true"))
+        .token(&alice)
+        .send(&app)
+        .await;
+    assert_eq!(
+        found(after_e4.assert_status(200)),
+        hits(&[("played", 1), ("A:4", 1), ("E:7", 1)])
+    );
+    let after_nf3_once = get(search("rules=standard&moves=Nf3"))
+        .token(&alice)
+        .send(&app)
+        .await;
+    assert_eq!(
+        found(after_nf3_once.assert_status(200)),
+        hits(&[("C:4", 1)])
+    );
+
+    // Another rule set's games are its own.
+    let switching = get(search("rules=switching&moves=e4%20e5%20Nf3"))
+        .token(&alice)
+        .send(&app)
+        .await;
+    assert_eq!(found(switching.assert_status(200)), hits(&[("I:3", 3)]));
+
+    // The start: every game that began there, at ply 0.
+    let start = get(search("rules=standard&moves="))
+        .token(&alice)
+        .send(&app)
+        .await;
+    assert_eq!(found(start.assert_status(200)).len(), 5);
+    assert!(found(&start.body).iter().all(|(_, ply)| *ply == 0));
+
+    // Others see the played game only, until the collection is public.
+    let theirs = get(after_nf3.as_str()).token(&bob).send(&app).await;
+    assert_eq!(found(theirs.assert_status(200)), hits(&[("played", 3)]));
+    let anyone = get(after_nf3.as_str()).send(&app).await;
+    assert_eq!(found(anyone.assert_status(200)), hits(&[("played", 3)]));
+    get(search(&format!(
+        "rules=standard&moves=e4&collection={collection}"
+    )))
+    .token(&bob)
+    .send(&app)
+    .await
+    .assert_problem(404, "not_found");
+    crate::support::Call::new(
+        actix_web::http::Method::PATCH,
+        format!("/api/v1/collections/{collection}"),
+    )
+    .token(&alice)
+    .json(json!({"visibility": "public"}))
+    .send(&app)
+    .await
+    .assert_status(200);
+    let now_public = get(after_nf3.as_str()).token(&bob).send(&app).await;
+    assert_eq!(found(now_public.assert_status(200)), found(&mine.body));
+    let in_collection = get(search(&format!(
+        "rules=standard&moves=e4%20e5%20Nf3&collection={collection}"
+    )))
+    .send(&app)
+    .await;
+    assert_eq!(
+        found(in_collection.assert_status(200)),
+        hits(&[("A:4", 3), ("C:4", 3), ("E:7", 3)])
+    );
+    let own = get(format!("{after_nf3}&own=true"))
+        .token(&bob)
+        .send(&app)
+        .await;
+    assert_eq!(found(own.assert_status(200)), hits(&[("played", 3)]));
+
+    // Pages follow each other by cursor, each game once: of moves found
+    // along the position index, and of starts (where two lists merge).
+    assert_eq!(
+        every_page(&app, &alice, &after_nf3, 1).await,
+        found(&mine.body)
+    );
+    let start_query = search("rules=standard&moves=");
+    assert_eq!(
+        every_page(&app, &alice, &start_query, 2).await,
+        found(&start.body)
+    );
+
+    for (query, code) in [
+        ("rules=standard&fen=nonsense", "invalid_fen"),
+        ("rules=standard&moves=e5", "invalid_query"),
+        ("rules=standard&moves=e4&fen=x", "invalid_query"),
+        ("rules=chesslike&moves=e4", "unknown_rules"),
+        ("rules=standard&moves=e4&limit=0", "invalid_query"),
+    ] {
+        get(search(query))
+            .token(&alice)
+            .send(&app)
+            .await
+            .assert_problem(422, code);
+    }
+}
