@@ -89,6 +89,8 @@ fn seed(conn: &mut DbConnection, from: usize, to: usize, samples: &[(Moves, Stri
                         turn_started_at: at,
                         draw_offer_by: None,
                         warned_ply: None,
+                        eco: None,
+                        opening: None,
                     },
                 )?;
                 let rows: Vec<MoveRow> = sample_moves

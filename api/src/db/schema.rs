@@ -74,6 +74,8 @@ diesel::table! {
         turn_started_at -> BigInt,
         draw_offer_by -> Nullable<Text>,
         warned_ply -> Nullable<Integer>,
+        eco -> Nullable<Text>,
+        opening -> Nullable<Text>,
     }
 }
 

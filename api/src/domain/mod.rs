@@ -8,6 +8,7 @@ pub mod conditionals;
 pub mod events;
 pub mod game;
 pub mod history;
+pub mod openings;
 pub mod pgn;
 pub mod search;
 pub mod session;

@@ -16,7 +16,10 @@ use crate::{
     clock::{Millis, parse_rfc3339, rfc3339},
     credentials::{digest, new_id},
     db::{DbConnection, write_transaction},
-    domain::game::{core_start, corrupt, find_game, start_of, stored_start, variant_name},
+    domain::{
+        game::{core_start, corrupt, find_game, start_of, stored_start, variant_name},
+        openings,
+    },
     error::ApiError,
     models::{
         collection,
@@ -119,6 +122,10 @@ fn played_tags(
         ("Result", result.to_owned()),
     ];
     tags.extend(rules_tags(rules, start, initial, false));
+    if let Some(opening) = openings::of_row(row) {
+        tags.push(("ECO", opening.eco));
+        tags.push(("Opening", opening.name));
+    }
     tags.push(("TimeControl", "-".to_owned()));
     tags.push(("CorrespondenceDaysPerMove", row.days_per_move.to_string()));
     tags.push(("UTCDate", date));
@@ -179,6 +186,13 @@ fn imported_tags(
             })
             .cloned(),
     );
+    // The source's own names win: the tables may name a line otherwise.
+    if let Some(opening) = openings::of_row(row).filter(|_| from_source("ECO").is_none()) {
+        tags.push(("ECO".to_owned(), opening.eco));
+        if from_source("Opening").is_none() {
+            tags.push(("Opening".to_owned(), opening.name));
+        }
+    }
     if from_source("TerminationReason").is_none() {
         tags.extend(
             row.termination
@@ -211,6 +225,7 @@ pub fn archived(row: GameRow, moves: Vec<MoveRow>) -> Result<ArchivedGame, ApiEr
     };
     Ok(ArchivedGame {
         variant: variant_name(rules, &start).to_owned(),
+        opening: openings::of_row(&row),
         start,
         white: player(&row.white_name),
         black: player(&row.black_name),
@@ -374,7 +389,7 @@ fn rows_of(
     let spec = spec_of(replayed);
     let (kind, number, fen) = stored_start(&spec);
     let tags = serde_json::to_string(&raw.tags).expect("tags serialise");
-    let row = GameRow {
+    let mut row = GameRow {
         id: new_id().into(),
         rules: replayed.rules.into(),
         start_kind: kind,
@@ -406,7 +421,12 @@ fn rows_of(
         turn_started_at: now,
         draw_offer_by: None,
         warned_ply: None,
+        eco: None,
+        opening: None,
     };
+    let keys = replayed.moves.iter().map(|m| m.position_key);
+    let opening = openings::of_game(replayed.rules, replayed.initial.repetition_key(), keys);
+    openings::record(&mut row, opening);
     let moves: Vec<MoveRow> = replayed
         .moves
         .iter()

@@ -64,6 +64,10 @@ pub struct GameRow {
     pub draw_offer_by: Option<AccountId>,
     /// The ply whose deadline-near event was sent.
     pub warned_ply: Option<i32>,
+    /// A standard game's ECO code and opening name, once it reached a
+    /// named position.
+    pub eco: Option<String>,
+    pub opening: Option<String>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -94,6 +98,8 @@ pub struct GameAdvance {
     pub turn_started_at: i64,
     pub draw_offer_by: Option<AccountId>,
     pub warned_ply: Option<i32>,
+    pub eco: Option<String>,
+    pub opening: Option<String>,
 }
 
 impl GameAdvance {
@@ -110,6 +116,8 @@ impl GameAdvance {
             turn_started_at: row.turn_started_at,
             draw_offer_by: row.draw_offer_by.clone(),
             warned_ply: row.warned_ply,
+            eco: row.eco.clone(),
+            opening: row.opening.clone(),
         }
     }
 }

@@ -261,6 +261,8 @@ pub struct GameState {
     /// The PGN `Variant` name.
     pub variant: String,
     pub start: StartSpec,
+    /// A standard game's opening, once it reached a named position.
+    pub opening: Option<Opening>,
     pub white: GamePlayerView,
     pub black: GamePlayerView,
     pub initial_fen: String,
@@ -413,4 +415,12 @@ pub struct Conditionals {
     /// Each line: the opponent's move, the reply, the opponent's next move,
     /// the reply... in UCI or SAN when stored, canonical UCI when read.
     pub lines: Vec<Vec<String>>,
+}
+
+/// A standard game's opening, from the lichess opening tables.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Opening {
+    /// The Encyclopaedia of Chess Openings code, `A00` to `E99`.
+    pub eco: String,
+    pub name: String,
 }

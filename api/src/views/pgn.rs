@@ -3,7 +3,9 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::{GamePlayerView, GameResult, GameStatus, MoveView, RuleKey, StartSpec, Termination};
+use super::{
+    GamePlayerView, GameResult, GameStatus, MoveView, Opening, RuleKey, StartSpec, Termination,
+};
 
 text_schema!(
     PgnText,
@@ -17,6 +19,8 @@ pub struct ArchivedGame {
     pub rules: RuleKey,
     pub variant: String,
     pub start: StartSpec,
+    /// A standard game's opening, once it reached a named position.
+    pub opening: Option<Opening>,
     pub white: GamePlayerView,
     pub black: GamePlayerView,
     pub status: GameStatus,

@@ -13,7 +13,10 @@ use crate::{
     },
 };
 
-on_both_databases!(games_are_found_by_a_position_they_reached);
+on_both_databases!(
+    games_are_found_by_a_position_they_reached,
+    games_are_named_by_their_opening
+);
 
 /// Imported games: the position after 1.e4 e5 2.Nf3 reached directly, by
 /// transposition, twice, not at all, and under another rule set.
@@ -216,4 +219,71 @@ async fn games_are_found_by_a_position_they_reached(db: Db) {
             .await
             .assert_problem(422, code);
     }
+}
+
+// A standard game takes the name of the deepest named position it has
+// reached, from the lichess opening tables, move by move; its view, its PGN
+// (`ECO`, `Opening`) and an imported game's show it; a game of another rule
+// set has none.
+async fn games_are_named_by_their_opening(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
+    assert_eq!(game["opening"], Value::Null);
+    let after = play_all(
+        &app,
+        &game,
+        &alice,
+        &bob,
+        &["e4", "e5", "Nf3", "Nc6", "Bb5"],
+    )
+    .await;
+    assert_eq!(after["opening"], json!({"eco": "C60", "name": "Ruy Lopez"}));
+    let after = play_all(&app, &after, &alice, &bob, &["a6", "h3"]).await;
+    assert_eq!(
+        after["opening"],
+        json!({"eco": "C70", "name": "Ruy Lopez: Morphy Defense"}),
+        "a move past the tables keeps the last name"
+    );
+    let id = after["id"].as_str().unwrap();
+    let pgn = get(format!("/api/v1/games/{id}/pgn")).send(&app).await;
+    let text = pgn.body.as_str().unwrap();
+    assert!(text.contains("[ECO \"C70\"]"), "{text}");
+    assert!(
+        text.contains("[Opening \"Ruy Lopez: Morphy Defense\"]"),
+        "{text}"
+    );
+
+    let report = post("/api/v1/imports")
+        .token(&alice)
+        .raw(
+            "application/x-chess-pgn",
+            "[White \"A\"]\n\n1. d4 d5 2. c4 *\n\n\
+             [White \"B\"]\n[Variant \"Switching\"]\n\n1. d4 d5 2. c4 *\n",
+        )
+        .send(&app)
+        .await;
+    let collection = report.assert_status(200)["collection_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let games = get(format!("/api/v1/collections/{collection}/games"))
+        .token(&alice)
+        .send(&app)
+        .await;
+    let games = games.assert_status(200)["games"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(
+        games[0]["opening"],
+        json!({"eco": "D06", "name": "Queen's Gambit"})
+    );
+    assert_eq!(games[1]["opening"], Value::Null, "Switching is not chess");
+    let imported = games[0]["id"].as_str().unwrap();
+    let pgn = get(format!("/api/v1/games/{imported}/pgn"))
+        .send(&app)
+        .await;
+    assert!(pgn.body.as_str().unwrap().contains("[ECO \"D06\"]"));
 }

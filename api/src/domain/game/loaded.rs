@@ -9,10 +9,7 @@ use serde_json::json;
 use crate::{
     clock::{DAY, Millis, rfc3339},
     db::DbConnection,
-    domain::{
-        events::{self},
-        vacation,
-    },
+    domain::{events, openings, vacation},
     error::ApiError,
     models::{
         account::{self, Account},
@@ -201,6 +198,7 @@ impl Loaded {
             position_key: self.pos.repetition_key() as i64,
             played_at: Some(now),
         });
+        openings::after_move(&mut self.row, self.pos.repetition_key());
         self.tell(self.pos.turn(), EventKind::OpponentMoved, data);
         let outcome = match self.pos.outcome() {
             Some(outcome) => Some(outcome),

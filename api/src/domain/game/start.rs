@@ -122,6 +122,8 @@ pub fn new_game(
         turn_started_at: now,
         draw_offer_by: None,
         warned_ply: None,
+        eco: None,
+        opening: None,
     };
     row.to_move_id = row.player(pos.turn()).cloned();
     if let Some(outcome) = pos.outcome() {

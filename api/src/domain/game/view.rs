@@ -5,7 +5,7 @@ use kingpost_core::Color;
 use crate::{
     clock::{Millis, SECOND, rfc3339},
     db::{DbConnection, write_transaction},
-    domain::vacation,
+    domain::{openings, vacation},
     error::ApiError,
     models::{
         account::{self, Account},
@@ -134,6 +134,7 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
         rules: row.rules,
         variant: variant_name(rules, &start).to_owned(),
         start,
+        opening: openings::of_row(row),
         white: player(&row.white_name, &white),
         black: player(&row.black_name, &black),
         initial_fen: row.initial_fen.clone(),
