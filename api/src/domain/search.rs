@@ -15,7 +15,7 @@ use crate::{
         search::{self, Among, PositionQuery},
     },
     stored::{AccountId, CollectionId, GameId},
-    views::{PositionHit, PositionSearch},
+    views::{ExplorerMove, ExplorerView, GameResult, PositionHit, PositionSearch},
 };
 
 /// Hits on a page unless the caller asks for another number.
@@ -61,17 +61,14 @@ pub fn position_of(rules: Rules, target: &Target) -> Result<Position, ApiError> 
     }
 }
 
-/// One page of the games that reached `target` under `rules`, after the
-/// game `after`.
-pub fn positions(
+/// The position `target` names and the query for it among `scope`.
+fn query_for(
     conn: &mut DbConnection,
     reader: Option<&AccountId>,
     rules: Rules,
     target: &Target,
     scope: Scope,
-    after: Option<&GameId>,
-    limit: i64,
-) -> Result<PositionSearch, ApiError> {
+) -> Result<(Position, PositionQuery), ApiError> {
     let pos = position_of(rules, target)?;
     let among = match scope {
         Scope::Visible => Among::Visible,
@@ -89,6 +86,21 @@ pub fn positions(
         reader: reader.cloned(),
         among,
     };
+    Ok((pos, query))
+}
+
+/// One page of the games that reached `target` under `rules`, after the
+/// game `after`.
+pub fn positions(
+    conn: &mut DbConnection,
+    reader: Option<&AccountId>,
+    rules: Rules,
+    target: &Target,
+    scope: Scope,
+    after: Option<&GameId>,
+    limit: i64,
+) -> Result<PositionSearch, ApiError> {
+    let (pos, query) = query_for(conn, reader, rules, target, scope)?;
     let (hits, more) = search::reaching(conn, &query, after, limit)?;
     let ids: Vec<&GameId> = hits.iter().map(|(id, _)| id).collect();
     let mut rows: HashMap<GameId, _> = game::find_all(conn, &ids)?
@@ -112,5 +124,48 @@ pub fn positions(
         fen: pos.fen(),
         games,
         next_cursor,
+    })
+}
+
+/// The moves played from `target` under `rules` in the games of `scope`,
+/// most played first, with how their games ended.
+pub fn explore(
+    conn: &mut DbConnection,
+    reader: Option<&AccountId>,
+    rules: Rules,
+    target: &Target,
+    scope: Scope,
+) -> Result<ExplorerView, ApiError> {
+    let (pos, query) = query_for(conn, reader, rules, target, scope)?;
+    let mut by_move: HashMap<String, ExplorerMove> = HashMap::new();
+    for tally in search::moves_from(conn, &query)? {
+        let entry = by_move
+            .entry(tally.uci.clone())
+            .or_insert_with(|| ExplorerMove {
+                uci: tally.uci,
+                san: tally.san,
+                games: 0,
+                white: 0,
+                draws: 0,
+                black: 0,
+            });
+        entry.games += tally.games;
+        match tally.result.as_deref().map(str::parse::<GameResult>) {
+            Some(Ok(GameResult::WhiteWon)) => entry.white += tally.games,
+            Some(Ok(GameResult::Draw)) => entry.draws += tally.games,
+            Some(Ok(GameResult::BlackWon)) => entry.black += tally.games,
+            Some(Ok(GameResult::Unknown)) | None => {}
+            Some(Err(why)) => return Err(ApiError::Internal(why)),
+        }
+    }
+    let mut moves: Vec<ExplorerMove> = by_move.into_values().collect();
+    moves.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.san.cmp(&b.san)));
+    Ok(ExplorerView {
+        fen: pos.fen(),
+        games: moves.iter().map(|m| m.games).sum(),
+        white: moves.iter().map(|m| m.white).sum(),
+        draws: moves.iter().map(|m| m.draws).sum(),
+        black: moves.iter().map(|m| m.black).sum(),
+        moves,
     })
 }

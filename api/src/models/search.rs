@@ -209,3 +209,47 @@ pub fn reaching(
         .collect();
     Ok((page, more))
 }
+
+/// How often one move was played from a position, and how those games
+/// ended, as one query row.
+#[derive(Debug, QueryableByName)]
+pub struct MoveTally {
+    #[diesel(sql_type = Text)]
+    pub uci: String,
+    #[diesel(sql_type = Text)]
+    pub san: String,
+    /// `1-0`, `0-1`, `1/2-1/2`, `*`, or none for a game under way.
+    #[diesel(sql_type = diesel::sql_types::Nullable<Text>)]
+    pub result: Option<String>,
+    #[diesel(sql_type = BigInt)]
+    pub games: i64,
+}
+
+/// The moves played from the position of `query` in the games it finds,
+/// by move and result: once where a game stood there after a move, once
+/// where it began there (a game both began there and came back to it is
+/// in both).
+pub fn moves_from(conn: &mut DbConnection, query: &PositionQuery) -> QueryResult<Vec<MoveTally>> {
+    let tally = "SELECT n.uci AS uci, MAX(n.san) AS san, g.result AS result, \
+                 COUNT(DISTINCT g.id) AS games FROM ";
+    let after_move = Sql::new(tally)
+        .text(
+            "moves m JOIN moves n ON n.game_id = m.game_id AND n.ply = m.ply + 1 \
+             JOIN games g ON g.id = m.game_id WHERE",
+        )
+        .int_param(" m.position_key = ", query.key);
+    let mut tallies: Vec<MoveTally> = game_conditions(after_move, query)
+        .text(" GROUP BY n.uci, g.result")
+        .query
+        .load(conn)?;
+    let at_start = Sql::new(tally)
+        .text("games g JOIN moves n ON n.game_id = g.id AND n.ply = 1 WHERE")
+        .int_param(" g.initial_key = ", query.key);
+    tallies.extend(
+        game_conditions(at_start, query)
+            .text(" GROUP BY n.uci, g.result")
+            .query
+            .load::<MoveTally>(conn)?,
+    );
+    Ok(tallies)
+}

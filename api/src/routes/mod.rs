@@ -64,6 +64,7 @@ pub fn configure(cfg: &mut ServiceConfig<'_>) {
         .service(collections::list_collection_games)
         .service(collections::export_collection_pgn)
         .service(search::search_positions)
+        .service(search::explore_position)
         .service(events::stream_events)
         .service(events::create_webhook)
         .service(events::list_webhooks)

@@ -11,7 +11,7 @@ use crate::{
     error::{ApiError, Code, Problem},
     state::AppState,
     stored::GameId,
-    views::{PositionSearch, RuleKey},
+    views::{ExplorerView, PositionSearch, RuleKey},
 };
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -59,33 +59,13 @@ pub async fn search_positions(
     query: web::Query<PositionSearchQuery>,
 ) -> Result<web::Json<PositionSearch>, ApiError> {
     let query = query.into_inner();
-    let rules: Rules = query
-        .rules
-        .parse()
-        .map_err(|e: kingpost_core::UnknownRules| {
-            ApiError::invalid(Code::UnknownRules, e.to_string())
-        })?;
-    let target = match (query.fen, query.moves) {
-        (Some(fen), None) => Target::Fen(fen),
-        (None, Some(moves)) => Target::Moves(moves.split_whitespace().map(str::to_owned).collect()),
-        _ => {
-            return Err(ApiError::invalid(
-                Code::InvalidQuery,
-                "give the position as `fen` or as `moves`, one of them",
-            ));
-        }
-    };
-    let scope = match (query.own, query.collection) {
-        (false, None) => Scope::Visible,
-        (true, None) => Scope::Own,
-        (false, Some(id)) => Scope::Collection(id.into()),
-        (true, Some(_)) => {
-            return Err(ApiError::invalid(
-                Code::InvalidQuery,
-                "`own` and `collection` are two scopes: give one",
-            ));
-        }
-    };
+    let (rules, target, scope) = parse_position(
+        &query.rules,
+        query.fen,
+        query.moves,
+        query.own,
+        query.collection,
+    )?;
     let limit = query.limit.unwrap_or(search::DEFAULT_PAGE);
     if !(1..=search::MAX_PAGE).contains(&limit) {
         return Err(ApiError::invalid(
@@ -109,4 +89,92 @@ pub async fn search_positions(
         })
         .await?;
     Ok(web::Json(page))
+}
+
+/// The rule set, position and scope a search names in its query string.
+fn parse_position(
+    rules: &str,
+    fen: Option<String>,
+    moves: Option<String>,
+    own: bool,
+    collection: Option<String>,
+) -> Result<(Rules, Target, Scope), ApiError> {
+    let rules: Rules = rules.parse().map_err(|e: kingpost_core::UnknownRules| {
+        ApiError::invalid(Code::UnknownRules, e.to_string())
+    })?;
+    let target = match (fen, moves) {
+        (Some(fen), None) => Target::Fen(fen),
+        (None, Some(moves)) => Target::Moves(moves.split_whitespace().map(str::to_owned).collect()),
+        _ => {
+            return Err(ApiError::invalid(
+                Code::InvalidQuery,
+                "give the position as `fen` or as `moves`, one of them",
+            ));
+        }
+    };
+    let scope = match (own, collection) {
+        (false, None) => Scope::Visible,
+        (true, None) => Scope::Own,
+        (false, Some(id)) => Scope::Collection(id.into()),
+        (true, Some(_)) => {
+            return Err(ApiError::invalid(
+                Code::InvalidQuery,
+                "`own` and `collection` are two scopes: give one",
+            ));
+        }
+    };
+    Ok((rules, target, scope))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ExplorerQuery {
+    /// The rule set.
+    #[param(value_type = RuleKey)]
+    pub rules: String,
+    /// The position, as an extended FEN of the rule set.
+    pub fen: Option<String>,
+    /// Or the position after these moves (UCI or SAN, separated by spaces)
+    /// from the rule set's usual start.
+    pub moves: Option<String>,
+    /// Only the caller's own played games and collections.
+    #[serde(default)]
+    pub own: bool,
+    /// Only this collection's games.
+    pub collection: Option<String>,
+}
+
+/// The opening explorer, for every rule set: the moves played from a
+/// position (reached by any move order) in the games the caller may see,
+/// how often, and how those games ended, most played first.
+#[utoipa::path(
+    tag = "search",
+    params(ExplorerQuery),
+    responses(
+        (status = 200, description = "The moves played from the position", body = ExplorerView),
+        (status = 404, description = "No such collection the caller may see", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A bad rule set, FEN or move", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["game:read"]), ())
+)]
+#[get("/explorer")]
+pub async fn explore_position(
+    state: web::Data<AppState>,
+    auth: MaybeAuth,
+    query: web::Query<ExplorerQuery>,
+) -> Result<web::Json<ExplorerView>, ApiError> {
+    let query = query.into_inner();
+    let (rules, target, scope) = parse_position(
+        &query.rules,
+        query.fen,
+        query.moves,
+        query.own,
+        query.collection,
+    )?;
+    let reader = auth.reader().cloned();
+    let view = state
+        .db(move |conn| search::explore(conn, reader.as_ref(), rules, &target, scope))
+        .await?;
+    Ok(web::Json(view))
 }

@@ -15,7 +15,8 @@ use crate::{
 
 on_both_databases!(
     games_are_found_by_a_position_they_reached,
-    games_are_named_by_their_opening
+    games_are_named_by_their_opening,
+    the_explorer_counts_moves_and_results
 );
 
 /// Imported games: the position after 1.e4 e5 2.Nf3 reached directly, by
@@ -286,4 +287,92 @@ async fn games_are_named_by_their_opening(db: Db) {
         .send(&app)
         .await;
     assert!(pgn.body.as_str().unwrap().contains("[ECO \"D06\"]"));
+}
+
+/// The moves of an explorer answer: san, games, white, draws, black.
+fn tallies(view: &Value) -> Vec<(String, i64, i64, i64, i64)> {
+    view["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let n = |field: &str| m[field].as_i64().unwrap();
+            (
+                m["san"].as_str().unwrap().to_owned(),
+                n("games"),
+                n("white"),
+                n("draws"),
+                n("black"),
+            )
+        })
+        .collect()
+}
+
+// The explorer answers the moves played from a position, reached by any
+// move order (RULES.md, ends of the game: the same position), with how the
+// games ended, most played first; under one rule set; never from another's
+// private collection.
+async fn the_explorer_counts_moves_and_results(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
+    play_all(&app, &game, &alice, &bob, &["e4", "e5", "Nf3"]).await;
+    let lines = "\
+        [Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n\n\
+        [Result \"0-1\"]\n\n1. e4 e5 2. Nf3 0-1\n\n\
+        [Result \"1/2-1/2\"]\n\n1. e4 e5 2. Bc4 1/2-1/2\n\n\
+        [Result \"1-0\"]\n\n1. Nf3 e5 2. e4 Nc6 1-0\n\n\
+        [Variant \"Switching\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n\n";
+    post("/api/v1/imports?collection=Lines")
+        .token(&alice)
+        .raw("application/x-chess-pgn", lines)
+        .send(&app)
+        .await
+        .assert_status(200);
+    let explore = |query: &str| get(format!("/api/v1/explorer?rules=standard&{query}"));
+
+    let start = explore("moves=").token(&alice).send(&app).await;
+    assert_eq!(
+        tallies(start.assert_status(200)),
+        [
+            ("e4".to_owned(), 4, 1, 1, 1),
+            ("Nf3".to_owned(), 1, 1, 0, 0)
+        ]
+    );
+    assert_eq!(start.body["games"], 5);
+    let open = explore("moves=e4%20e5").token(&alice).send(&app).await;
+    assert_eq!(
+        tallies(open.assert_status(200)),
+        [
+            ("Nf3".to_owned(), 3, 1, 0, 1),
+            ("Bc4".to_owned(), 1, 0, 1, 0)
+        ]
+    );
+    let transposed = explore("moves=e4%20e5%20Nf3")
+        .token(&alice)
+        .send(&app)
+        .await;
+    assert_eq!(
+        tallies(transposed.assert_status(200)),
+        [("Nc6".to_owned(), 1, 1, 0, 0)],
+        "reached from 1. Nf3 e5 2. e4"
+    );
+    let switching = get("/api/v1/explorer?rules=switching&moves=e4%20e5")
+        .token(&alice)
+        .send(&app)
+        .await;
+    assert_eq!(
+        tallies(switching.assert_status(200)),
+        [("Nf3".to_owned(), 1, 1, 0, 0)]
+    );
+
+    let theirs = explore("moves=e4%20e5").token(&bob).send(&app).await;
+    assert_eq!(
+        tallies(theirs.assert_status(200)),
+        [("Nf3".to_owned(), 1, 0, 0, 0)],
+        "the played game only"
+    );
+    let anyone = explore("moves=e4%20e5").send(&app).await;
+    assert_eq!(tallies(anyone.assert_status(200)), tallies(&theirs.body));
 }
