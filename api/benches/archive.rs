@@ -91,6 +91,7 @@ fn seed(conn: &mut DbConnection, from: usize, to: usize, samples: &[(Moves, Stri
                         warned_ply: None,
                         eco: None,
                         opening: None,
+                        played_on: None,
                     },
                 )?;
                 let rows: Vec<MoveRow> = sample_moves

@@ -76,6 +76,7 @@ diesel::table! {
         warned_ply -> Nullable<Integer>,
         eco -> Nullable<Text>,
         opening -> Nullable<Text>,
+        played_on -> Nullable<Text>,
     }
 }
 

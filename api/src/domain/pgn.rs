@@ -13,7 +13,7 @@ use kingpost_core::{
 };
 
 use crate::{
-    clock::{Millis, parse_rfc3339, rfc3339},
+    clock::{Millis, parse_rfc3339, pgn_date, rfc3339},
     credentials::{digest, new_id},
     db::{DbConnection, write_transaction},
     domain::{
@@ -31,8 +31,18 @@ use crate::{
 
 /// `2026.11.30` and `12:00:00` of a time, as PGN dates and times are written.
 fn pgn_date_time(at: Millis) -> (String, String) {
-    let stamp = rfc3339(at);
-    (stamp[..10].replace('-', "."), stamp[11..19].to_owned())
+    (pgn_date(at), rfc3339(at)[11..19].to_owned())
+}
+
+/// Whether `text` is a date as the PGN standard writes one: `YYYY.MM.DD`,
+/// each part digits or all `?`.
+fn is_pgn_date(text: &str) -> bool {
+    let parts: Vec<&str> = text.split('.').collect();
+    let part = |text: &str, len: usize| {
+        text.len() == len
+            && (text.bytes().all(|b| b.is_ascii_digit()) || text.bytes().all(|b| b == b'?'))
+    };
+    matches!(parts.as_slice(), [y, m, d] if part(y, 4) && part(m, 2) && part(d, 2))
 }
 
 /// The `{[%ts ...]}` time of a move: RFC 3339 to the second.
@@ -423,6 +433,10 @@ fn rows_of(
         warned_ply: None,
         eco: None,
         opening: None,
+        played_on: raw
+            .tag("Date")
+            .filter(|date| is_pgn_date(date))
+            .map(str::to_owned),
     };
     let keys = replayed.moves.iter().map(|m| m.position_key);
     let opening = openings::of_game(replayed.rules, replayed.initial.repetition_key(), keys);

@@ -8,14 +8,14 @@ use kingpost_core::{Position, Rules, Start};
 
 use crate::{
     db::DbConnection,
-    domain::{collections, pgn::archived},
+    domain::{collections, game::listing, pgn::archived},
     error::{ApiError, Code},
     models::{
-        game::{self, MoveRow},
-        search::{self, Among, PositionQuery},
+        game::{self, GameRow, MoveRow},
+        search::{self, Among, GameFilter, PositionQuery},
     },
     stored::{AccountId, CollectionId, GameId},
-    views::{ExplorerMove, ExplorerView, GameResult, PositionHit, PositionSearch},
+    views::{ExplorerMove, ExplorerView, GameResult, GameSearch, PositionHit, PositionSearch},
 };
 
 /// Hits on a page unless the caller asks for another number.
@@ -61,6 +61,25 @@ pub fn position_of(rules: Rules, target: &Target) -> Result<Position, ApiError> 
     }
 }
 
+/// The games of `scope`, checked: one's own need a reader, a collection
+/// must be one the reader may see.
+fn among_of(
+    conn: &mut DbConnection,
+    reader: Option<&AccountId>,
+    scope: Scope,
+) -> Result<Among, ApiError> {
+    Ok(match scope {
+        Scope::Visible => Among::Visible,
+        Scope::Own => Among::Own(reader.cloned().ok_or_else(|| {
+            ApiError::Unauthorized("searching one's own games needs a token".to_owned())
+        })?),
+        Scope::Collection(id) => {
+            collections::visible(conn, reader, &id)?;
+            Among::Collection(id)
+        }
+    })
+}
+
 /// The position `target` names and the query for it among `scope`.
 fn query_for(
     conn: &mut DbConnection,
@@ -70,16 +89,7 @@ fn query_for(
     scope: Scope,
 ) -> Result<(Position, PositionQuery), ApiError> {
     let pos = position_of(rules, target)?;
-    let among = match scope {
-        Scope::Visible => Among::Visible,
-        Scope::Own => Among::Own(reader.cloned().ok_or_else(|| {
-            ApiError::Unauthorized("searching one's own games needs a token".to_owned())
-        })?),
-        Scope::Collection(id) => {
-            collections::visible(conn, reader, &id)?;
-            Among::Collection(id)
-        }
-    };
+    let among = among_of(conn, reader, scope)?;
     let query = PositionQuery {
         key: pos.repetition_key() as i64,
         rules: rules.into(),
@@ -168,4 +178,39 @@ pub fn explore(
         black: moves.iter().map(|m| m.black).sum(),
         moves,
     })
+}
+
+/// One page of the games `filter` finds in `scope`, newest first, after
+/// the cursor `after` (from [`listing::decode_cursor`]).
+pub fn games(
+    conn: &mut DbConnection,
+    reader: Option<&AccountId>,
+    filter: &GameFilter,
+    scope: Scope,
+    after: Option<(i64, String)>,
+    limit: i64,
+) -> Result<GameSearch, ApiError> {
+    let among = among_of(conn, reader, scope)?;
+    let after = after.map(|(created, id)| (created, GameId::from(id)));
+    let ids = search::games_matching(conn, reader, &among, filter, after.as_ref(), limit + 1)?;
+    let more = ids.len() as i64 > limit;
+    let ids: Vec<&GameId> = ids.iter().take(limit as usize).collect();
+    let mut rows: HashMap<GameId, GameRow> = game::find_all(conn, &ids)?
+        .into_iter()
+        .map(|row| (row.id.clone(), row))
+        .collect();
+    let mut moves: HashMap<GameId, Vec<MoveRow>> = HashMap::new();
+    for m in game::moves_of_games(conn, &ids)? {
+        moves.entry(m.game_id.clone()).or_default().push(m);
+    }
+    let mut next_cursor = None;
+    let mut games = Vec::with_capacity(ids.len());
+    for id in ids {
+        let Some(row) = rows.remove(id) else { continue };
+        if more {
+            next_cursor = Some(listing::encode_cursor(row.created_at, &row.id));
+        }
+        games.push(archived(row, moves.remove(id).unwrap_or_default())?);
+    }
+    Ok(GameSearch { games, next_cursor })
 }

@@ -68,6 +68,9 @@ pub struct GameRow {
     /// named position.
     pub eco: Option<String>,
     pub opening: Option<String>,
+    /// The day it was played, in PGN's form: the day a played game began,
+    /// an imported game's `Date` tag (when it is one).
+    pub played_on: Option<String>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]

@@ -12,8 +12,9 @@ use diesel::{
 
 use crate::{
     db::{DbConnection, MultiBackend},
+    models::game::StartKind,
     stored::{AccountId, CollectionId, GameId},
-    views::{GameStatus, RuleKey, Visibility},
+    views::{GameResult, GameStatus, RuleKey, Termination, Visibility},
 };
 
 /// Which games a search looks among, beyond those the reader may see.
@@ -96,14 +97,17 @@ impl Sql {
 /// Adds the conditions on the game `g`: its rule set, that the reader may
 /// see it, and that it is among the games asked for.
 fn game_conditions(sql: Sql, query: &PositionQuery) -> Sql {
+    let sql = sql.text_param(" AND g.rules = ", query.rules.0.key().to_owned());
+    visible_among(sql, query.reader.as_ref(), &query.among)
+}
+
+/// Adds that the reader may see the game `g` (played, or in a public
+/// collection or one of the reader's), and that it is among `among`.
+fn visible_among(sql: Sql, reader: Option<&AccountId>, among: &Among) -> Sql {
     let imported = GameStatus::Imported.key();
     let public = Visibility::Public.key();
-    let reader = query
-        .reader
-        .as_ref()
-        .map_or_else(String::new, ToString::to_string);
+    let reader = reader.map_or_else(String::new, ToString::to_string);
     let sql = sql
-        .text_param(" AND g.rules = ", query.rules.0.key().to_owned())
         .text(&format!(
             " AND (g.status <> '{imported}' OR EXISTS (SELECT 1 FROM collection_games cg \
              JOIN collections c ON c.id = cg.collection_id WHERE cg.game_id = g.id \
@@ -111,7 +115,7 @@ fn game_conditions(sql: Sql, query: &PositionQuery) -> Sql {
         ))
         .text_param(" OR c.owner_id = ", reader)
         .text(")))");
-    match &query.among {
+    match among {
         Among::Visible => sql,
         Among::Own(me) => sql
             .text_param(" AND (g.white_id = ", me.to_string())
@@ -252,4 +256,113 @@ pub fn moves_from(conn: &mut DbConnection, query: &PositionQuery) -> QueryResult
             .load::<MoveTally>(conn)?,
     );
     Ok(tallies)
+}
+
+/// What a search by the games' own data asks for; each is left out when
+/// none.
+#[derive(Debug, Clone, Default)]
+pub struct GameFilter {
+    pub rules: Option<RuleKey>,
+    /// A player's name, in any case (ASCII case on SQLite).
+    pub player: Option<String>,
+    /// With `player`: the player's opponent.
+    pub opponent: Option<String>,
+    pub start: Option<StartKind>,
+    pub result: Option<GameResult>,
+    pub termination: Option<Termination>,
+    /// Played on or after this day, in PGN's form or a prefix of it.
+    pub since: Option<String>,
+    /// Played before this day, in PGN's form or a prefix of it.
+    pub until: Option<String>,
+    /// An ECO code or its prefix (`B`, `B9`, `B90`).
+    pub eco: Option<String>,
+    /// Words of the opening's name, in any case.
+    pub opening: Option<String>,
+    pub min_plies: Option<i32>,
+    pub max_plies: Option<i32>,
+}
+
+/// `text` for a `LIKE` pattern, its wildcards escaped with `\`.
+fn like_escaped(text: &str) -> String {
+    text.replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_")
+}
+
+/// The ids of the games `filter` finds among those `reader` may see in
+/// `among`, newest first, after the cursor `(created_at, id)`.
+pub fn games_matching(
+    conn: &mut DbConnection,
+    reader: Option<&AccountId>,
+    among: &Among,
+    filter: &GameFilter,
+    after: Option<&(i64, GameId)>,
+    limit: i64,
+) -> QueryResult<Vec<GameId>> {
+    let mut sql = Sql::new("SELECT g.id AS game_id, 0 AS ply FROM games g WHERE 1 = 1");
+    if let Some(rules) = filter.rules {
+        sql = sql.text_param(" AND g.rules = ", rules.0.key().to_owned());
+    }
+    match (&filter.player, &filter.opponent) {
+        (Some(player), Some(opponent)) => {
+            sql = sql
+                .text_param(" AND ((lower(g.white_name) = lower(", player.clone())
+                .text_param(") AND lower(g.black_name) = lower(", opponent.clone())
+                .text_param(")) OR (lower(g.black_name) = lower(", player.clone())
+                .text_param(") AND lower(g.white_name) = lower(", opponent.clone())
+                .text(")))");
+        }
+        (Some(player), None) => {
+            sql = sql
+                .text_param(" AND (lower(g.white_name) = lower(", player.clone())
+                .text_param(") OR lower(g.black_name) = lower(", player.clone())
+                .text("))");
+        }
+        (None, _) => {}
+    }
+    if let Some(start) = filter.start {
+        sql = sql.text_param(" AND g.start_kind = ", start.key().to_owned());
+    }
+    if let Some(result) = filter.result {
+        sql = sql.text_param(" AND g.result = ", result.key().to_owned());
+    }
+    if let Some(termination) = filter.termination {
+        sql = sql.text_param(" AND g.termination = ", termination.key().to_owned());
+    }
+    if let Some(since) = &filter.since {
+        sql = sql.text_param(" AND g.played_on >= ", since.clone());
+    }
+    if let Some(until) = &filter.until {
+        sql = sql.text_param(" AND g.played_on < ", until.clone());
+    }
+    if let Some(eco) = &filter.eco {
+        sql = sql.text_param(" AND g.eco LIKE ", format!("{}%", like_escaped(eco)));
+    }
+    if let Some(words) = &filter.opening {
+        let pattern = format!("%{}%", like_escaped(&words.to_lowercase()));
+        sql = sql
+            .text_param(" AND lower(g.opening) LIKE ", pattern)
+            .text(" ESCAPE '\\'");
+    }
+    if let Some(min) = filter.min_plies {
+        sql = sql.int_param(" AND g.ply >= ", i64::from(min));
+    }
+    if let Some(max) = filter.max_plies {
+        sql = sql.int_param(" AND g.ply <= ", i64::from(max));
+    }
+    if let Some((created, id)) = after {
+        sql = sql
+            .int_param(" AND (g.created_at < ", *created)
+            .int_param(" OR (g.created_at = ", *created)
+            .text_param(" AND g.id < ", id.to_string())
+            .text("))");
+    }
+    let hits: Vec<Hit> = visible_among(sql, reader, among)
+        .int_param(" ORDER BY g.created_at DESC, g.id DESC LIMIT ", limit)
+        .query
+        .load(conn)?;
+    Ok(hits
+        .into_iter()
+        .map(|hit| GameId::from(hit.game_id))
+        .collect())
 }

@@ -65,6 +65,7 @@ pub fn configure(cfg: &mut ServiceConfig<'_>) {
         .service(collections::export_collection_pgn)
         .service(search::search_positions)
         .service(search::explore_position)
+        .service(search::search_games)
         .service(events::stream_events)
         .service(events::create_webhook)
         .service(events::list_webhooks)

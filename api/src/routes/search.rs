@@ -7,11 +7,15 @@ use utoipa::IntoParams;
 
 use crate::{
     auth::MaybeAuth,
-    domain::search::{self, Scope, Target},
+    domain::{
+        game::listing,
+        search::{self, Scope, Target},
+    },
     error::{ApiError, Code, Problem},
+    models::search::GameFilter,
     state::AppState,
     stored::GameId,
-    views::{ExplorerView, PositionSearch, RuleKey},
+    views::{ExplorerView, GameResult, GameSearch, PositionSearch, RuleKey, Termination},
 };
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -177,4 +181,171 @@ pub async fn explore_position(
         .db(move |conn| search::explore(conn, reader.as_ref(), rules, &target, scope))
         .await?;
     Ok(web::Json(view))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct GameSearchQuery {
+    /// Only games of this rule set.
+    #[param(value_type = Option<RuleKey>)]
+    pub rules: Option<String>,
+    /// A player's name (a username, or a name as an imported game's PGN
+    /// gives it), in any case.
+    pub player: Option<String>,
+    /// With `player`: only games against this opponent.
+    pub opponent: Option<String>,
+    /// Only games from this kind of start.
+    #[param(value_type = Option<String>, example = "chess960")]
+    pub start: Option<String>,
+    /// Only games with this result: `1-0`, `0-1`, `1/2-1/2` or `*`.
+    #[param(value_type = Option<GameResult>)]
+    pub result: Option<String>,
+    /// Only games that ended so.
+    #[param(value_type = Option<Termination>)]
+    pub termination: Option<String>,
+    /// Played on or after this day: `2026-12-01`, `2026-12` or `2026`.
+    pub since: Option<String>,
+    /// Played before this day, in the same forms.
+    pub until: Option<String>,
+    /// An ECO code or its first letters: `B90`, `B9`, `B`.
+    pub eco: Option<String>,
+    /// Words of the opening's name, in any case: `najdorf`.
+    pub opening: Option<String>,
+    /// At least this many plies.
+    pub min_plies: Option<i32>,
+    /// At most this many plies.
+    pub max_plies: Option<i32>,
+    /// Only the caller's own played games and collections.
+    #[serde(default)]
+    pub own: bool,
+    /// Only this collection's games.
+    pub collection: Option<String>,
+    /// Games per page, 1 to 100 (default 20).
+    pub limit: Option<i64>,
+    /// The `next_cursor` of the previous page.
+    pub cursor: Option<String>,
+}
+
+fn invalid_query(detail: impl Into<String>) -> ApiError {
+    ApiError::invalid(Code::InvalidQuery, detail)
+}
+
+/// A day of a query, `2026-12-01`, `2026-12` or `2026`, in PGN's form (or
+/// its prefix), so that it compares with stored days as text.
+fn pgn_day(name: &str, text: &str) -> Result<String, ApiError> {
+    let parts: Vec<&str> = text.split('-').collect();
+    let digits =
+        |part: &str, len: usize| part.len() == len && part.bytes().all(|b| b.is_ascii_digit());
+    let well_formed = match parts.as_slice() {
+        [y] => digits(y, 4),
+        [y, m] => digits(y, 4) && digits(m, 2),
+        [y, m, d] => digits(y, 4) && digits(m, 2) && digits(d, 2),
+        _ => false,
+    };
+    if !well_formed {
+        return Err(invalid_query(format!(
+            "`{name}` is a day (2026-12-01), a month (2026-12) or a year (2026)"
+        )));
+    }
+    Ok(parts.join("."))
+}
+
+/// A query's value of a type that reads from text, or a 422 naming it.
+fn parsed<T: std::str::FromStr<Err = String>>(
+    name: &str,
+    text: Option<String>,
+) -> Result<Option<T>, ApiError> {
+    text.map(|text| {
+        text.parse()
+            .map_err(|e| invalid_query(format!("`{name}`: {e}")))
+    })
+    .transpose()
+}
+
+/// The games found by their own data: players, rule set, start, result,
+/// how they ended, the day they were played (an imported game's `Date`
+/// tag), ECO code or opening name, length; newest first, among played
+/// games, public collections and the caller's own collections.
+#[utoipa::path(
+    tag = "search",
+    params(GameSearchQuery),
+    responses(
+        (status = 200, description = "A page of games, newest first", body = GameSearch),
+        (status = 404, description = "No such collection the caller may see", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A bad filter, limit or cursor", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["game:read"]), ())
+)]
+#[get("/search/games")]
+pub async fn search_games(
+    state: web::Data<AppState>,
+    auth: MaybeAuth,
+    query: web::Query<GameSearchQuery>,
+) -> Result<web::Json<GameSearch>, ApiError> {
+    let query = query.into_inner();
+    if query.opponent.is_some() && query.player.is_none() {
+        return Err(invalid_query("`opponent` needs `player`"));
+    }
+    if let Some(eco) = &query.eco {
+        let mut chars = eco.chars();
+        let volume = chars.next().is_some_and(|c| ('A'..='E').contains(&c));
+        if !volume || eco.len() > 3 || !chars.all(|c| c.is_ascii_digit()) {
+            return Err(invalid_query(
+                "`eco` is an ECO code or its start: B90, B9, B",
+            ));
+        }
+    }
+    let rules = query
+        .rules
+        .as_deref()
+        .map(str::parse::<Rules>)
+        .transpose()
+        .map_err(|e| ApiError::invalid(Code::UnknownRules, e.to_string()))?;
+    let filter = GameFilter {
+        rules: rules.map(RuleKey::from),
+        player: query.player,
+        opponent: query.opponent,
+        start: parsed("start", query.start)?,
+        result: parsed("result", query.result)?,
+        termination: parsed("termination", query.termination)?,
+        since: query
+            .since
+            .as_deref()
+            .map(|t| pgn_day("since", t))
+            .transpose()?,
+        until: query
+            .until
+            .as_deref()
+            .map(|t| pgn_day("until", t))
+            .transpose()?,
+        eco: query.eco,
+        opening: query.opening,
+        min_plies: query.min_plies,
+        max_plies: query.max_plies,
+    };
+    let scope = match (query.own, query.collection) {
+        (false, None) => Scope::Visible,
+        (true, None) => Scope::Own,
+        (false, Some(id)) => Scope::Collection(id.into()),
+        (true, Some(_)) => {
+            return Err(invalid_query(
+                "`own` and `collection` are two scopes: give one",
+            ));
+        }
+    };
+    let limit = query.limit.unwrap_or(search::DEFAULT_PAGE);
+    if !(1..=search::MAX_PAGE).contains(&limit) {
+        return Err(invalid_query(format!("limit is 1 to {}", search::MAX_PAGE)));
+    }
+    let after = query
+        .cursor
+        .as_deref()
+        .map(listing::decode_cursor)
+        .transpose()?;
+    let reader = auth.reader().cloned();
+    let page = state
+        .db(move |conn| search::games(conn, reader.as_ref(), &filter, scope, after, limit))
+        .await?;
+    Ok(web::Json(page))
 }

@@ -23,3 +23,11 @@ pub struct PositionSearch {
     /// Pass as `cursor` for the next page; null on the last.
     pub next_cursor: Option<String>,
 }
+
+/// One page of the games a search by their data found, newest first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameSearch {
+    pub games: Vec<ArchivedGame>,
+    /// Pass as `cursor` for the next page; null on the last.
+    pub next_cursor: Option<String>,
+}

@@ -16,7 +16,8 @@ use crate::{
 on_both_databases!(
     games_are_found_by_a_position_they_reached,
     games_are_named_by_their_opening,
-    the_explorer_counts_moves_and_results
+    the_explorer_counts_moves_and_results,
+    games_are_found_by_their_data
 );
 
 /// Imported games: the position after 1.e4 e5 2.Nf3 reached directly, by
@@ -375,4 +376,172 @@ async fn the_explorer_counts_moves_and_results(db: Db) {
     );
     let anyone = explore("moves=e4%20e5").send(&app).await;
     assert_eq!(tallies(anyone.assert_status(200)), tallies(&theirs.body));
+}
+
+/// A query string of `pairs`, encoded.
+fn encoded(pairs: &[(&str, &str)]) -> String {
+    url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(pairs)
+        .finish()
+}
+
+/// The White players of the first page a search by data finds, sorted.
+async fn found_whites<S, B>(app: &S, token: &str, pairs: &[(&str, &str)]) -> Vec<String>
+where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let answer = get(format!("/api/v1/search/games?{}", encoded(pairs)))
+        .token(token)
+        .send(app)
+        .await;
+    let mut whites = whites_of(answer.assert_status(200));
+    whites.sort();
+    whites
+}
+
+/// The White players of a page of found games, in its order.
+fn whites_of(page: &Value) -> Vec<String> {
+    page["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["white"]["username"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+// Games are found by their own data: players (in any case, as either
+// colour, against an opponent), rule set, result, ECO code or its start,
+// words of the opening's name, the day played (an imported game's Date
+// tag, partial dates within their year or month), the number of plies;
+// newest first, paged, and never from another's private collection.
+async fn games_are_found_by_their_data(db: Db) {
+    let clock = clock();
+    let app = init(state(&db, clock.clone())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
+    play_all(&app, &game, &alice, &bob, &["e4", "e5", "Nf3"]).await;
+    clock.advance(kingpost_api::clock::MINUTE);
+    let study = "\
+        [White \"Carlsen, Magnus\"]\n[Black \"Anand, Viswanathan\"]\n[Date \"2014.11.09\"]\n[Result \"1/2-1/2\"]\n\n\
+        1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 1/2-1/2\n\n\
+        [White \"Anand, Viswanathan\"]\n[Black \"Carlsen, Magnus\"]\n[Date \"2014.11.??\"]\n[Result \"0-1\"]\n\n\
+        1. d4 d5 2. c4 0-1\n\n\
+        [White \"Kasparov\"]\n[Black \"Karpov\"]\n[Date \"1985.??.??\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n\
+        [White \"Carlsen, Magnus\"]\n[Black \"X\"]\n[Variant \"Switching\"]\n[Date \"2020.01.01\"]\n\n1. e4 *\n";
+    post("/api/v1/imports?collection=Study")
+        .token(&alice)
+        .raw("application/x-chess-pgn", study)
+        .send(&app)
+        .await
+        .assert_status(200);
+    let carlsen = "Carlsen, Magnus";
+    let find = |pairs: &[(&str, &str)]| get(format!("/api/v1/search/games?{}", encoded(pairs)));
+    let names = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+
+    assert_eq!(
+        found_whites(&app, &alice, &[("player", "carlsen, MAGNUS")]).await,
+        names(&["Anand, Viswanathan", carlsen, carlsen])
+    );
+    assert_eq!(
+        found_whites(
+            &app,
+            &alice,
+            &[("player", carlsen), ("opponent", "anand, viswanathan")]
+        )
+        .await,
+        names(&["Anand, Viswanathan", carlsen])
+    );
+    assert_eq!(
+        found_whites(&app, &alice, &[("player", carlsen), ("rules", "switching")]).await,
+        names(&[carlsen])
+    );
+    assert_eq!(
+        found_whites(&app, &alice, &[("result", "0-1")]).await,
+        names(&["Anand, Viswanathan"])
+    );
+    for eco in ["B", "B9", "B90"] {
+        assert_eq!(
+            found_whites(&app, &alice, &[("eco", eco)]).await,
+            names(&[carlsen]),
+            "{eco}"
+        );
+    }
+    assert_eq!(
+        found_whites(&app, &alice, &[("opening", "NAJDORF")]).await,
+        names(&[carlsen])
+    );
+    assert_eq!(
+        found_whites(&app, &alice, &[("since", "2014"), ("until", "2015")]).await,
+        names(&["Anand, Viswanathan", carlsen])
+    );
+    assert_eq!(
+        found_whites(
+            &app,
+            &alice,
+            &[("since", "2014-11-10"), ("until", "2014-12")]
+        )
+        .await,
+        names(&["Anand, Viswanathan"]),
+        "a day unknown counts within its month"
+    );
+    assert_eq!(
+        found_whites(&app, &alice, &[("until", "1986")]).await,
+        names(&["Kasparov"])
+    );
+    assert_eq!(
+        found_whites(&app, &alice, &[("min_plies", "10")]).await,
+        names(&[carlsen])
+    );
+    assert_eq!(
+        found_whites(&app, &alice, &[("max_plies", "2")]).await,
+        names(&[carlsen, "Kasparov"])
+    );
+
+    // Bob sees the played game, never alice's private collection.
+    assert_eq!(
+        found_whites(&app, &bob, &[("player", carlsen)]).await,
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        found_whites(&app, &bob, &[("player", "ALICE")]).await,
+        names(&["alice"])
+    );
+
+    // Newest first, page by page, each game once.
+    let mut seen = Vec::new();
+    let mut cursor = None::<String>;
+    loop {
+        let mut pairs = vec![("rules", "standard"), ("limit", "2")];
+        if let Some(next) = &cursor {
+            pairs.push(("cursor", next));
+        }
+        let page = find(&pairs).token(&alice).send(&app).await;
+        seen.extend(whites_of(page.assert_status(200)));
+        match page.body["next_cursor"].as_str() {
+            Some(next) => cursor = Some(next.to_owned()),
+            None => break,
+        }
+    }
+    assert_eq!(seen.len(), 4, "{seen:?}");
+    assert_eq!(
+        seen.last().map(String::as_str),
+        Some("alice"),
+        "the oldest last: {seen:?}"
+    );
+
+    for pairs in [
+        vec![("eco", "Z1")],
+        vec![("since", "2014/11")],
+        vec![("opponent", "Karpov")],
+        vec![("result", "2-0")],
+        vec![("termination", "boredom")],
+    ] {
+        find(&pairs)
+            .token(&alice)
+            .send(&app)
+            .await
+            .assert_problem(422, "invalid_query");
+    }
 }

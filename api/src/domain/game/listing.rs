@@ -49,7 +49,8 @@ pub fn list(
     })
 }
 
-fn encode_cursor(key: i64, id: &str) -> String {
+/// The opaque cursor after the game `id` whose sort key is `key`.
+pub fn encode_cursor(key: i64, id: &str) -> String {
     URL_SAFE_NO_PAD.encode(format!("{key}:{id}"))
 }
 

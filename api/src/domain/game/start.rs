@@ -3,7 +3,7 @@
 use kingpost_core::{Position, Rules, Start};
 
 use crate::{
-    clock::{DAY, Millis},
+    clock::{DAY, Millis, pgn_date},
     error::{ApiError, Code},
     models::game::{GameRow, GameStatus, StartKind},
     stored::{AccountId, GameId},
@@ -124,6 +124,7 @@ pub fn new_game(
         warned_ply: None,
         eco: None,
         opening: None,
+        played_on: Some(pgn_date(now)),
     };
     row.to_move_id = row.player(pos.turn()).cloned();
     if let Some(outcome) = pos.outcome() {
