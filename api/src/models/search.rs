@@ -1,9 +1,11 @@
-//! Games found by a position they reached, among those a reader may see.
+//! The archive's searches: games by a position they reached, by their own
+//! data, and the moves played from a position, among the games a reader
+//! may see.
 //!
 //! Written as SQL, with `$n` parameters in the order they appear (which
 //! both SQLite and Postgres number so): the visibility test is a correlated
-//! `EXISTS` per candidate found along the position index, which the query
-//! builder cannot say across these tables.
+//! `EXISTS` per candidate found along an index, which the query builder
+//! cannot say across these tables.
 
 use diesel::{
     prelude::*,
@@ -133,6 +135,17 @@ fn visible_among(sql: Sql, reader: Option<&AccountId>, among: &Among) -> Sql {
     }
 }
 
+/// The collation that orders text by its bytes, as the merge of a position
+/// search's two lists compares game ids and as PGN's days sort: SQLite's
+/// own; on Postgres "C", whatever the database's collation (the indexes
+/// these searches use are in it).
+fn byte_order(conn: &DbConnection) -> &'static str {
+    match conn {
+        DbConnection::Postgresql(_) => " COLLATE \"C\"",
+        DbConnection::Sqlite(_) => "",
+    }
+}
+
 /// Games that reached the position after a move, with each ply where they
 /// did, by game id after `after`: at most `limit` rows.
 fn by_move(
@@ -141,13 +154,14 @@ fn by_move(
     after: &str,
     limit: i64,
 ) -> QueryResult<Vec<Hit>> {
+    let order = byte_order(conn);
     let sql = Sql::new("SELECT m.game_id AS game_id, m.ply AS ply FROM moves m WHERE")
         .int_param(" m.position_key = ", query.key)
-        .text_param(" AND m.game_id > ", after.to_owned())
+        .text_param(&format!(" AND m.game_id{order} > "), after.to_owned())
         .text(" AND EXISTS (SELECT 1 FROM games g WHERE g.id = m.game_id");
     game_conditions(sql, query)
         .text(")")
-        .int_param(" ORDER BY m.game_id, m.ply LIMIT ", limit)
+        .int_param(&format!(" ORDER BY m.game_id{order}, m.ply LIMIT "), limit)
         .query
         .load(conn)
 }
@@ -159,11 +173,12 @@ fn by_start(
     after: &str,
     limit: i64,
 ) -> QueryResult<Vec<Hit>> {
+    let order = byte_order(conn);
     let sql = Sql::new("SELECT g.id AS game_id, 0 AS ply FROM games g WHERE")
         .int_param(" g.initial_key = ", query.key)
-        .text_param(" AND g.id > ", after.to_owned());
+        .text_param(&format!(" AND g.id{order} > "), after.to_owned());
     game_conditions(sql, query)
-        .int_param(" ORDER BY g.id LIMIT ", limit)
+        .int_param(&format!(" ORDER BY g.id{order} LIMIT "), limit)
         .query
         .load(conn)
 }
@@ -329,11 +344,13 @@ pub fn games_matching(
     if let Some(termination) = filter.termination {
         sql = sql.text_param(" AND g.termination = ", termination.key().to_owned());
     }
+    // Days compare by their bytes: a `?` of a partial date after digits.
+    let order = byte_order(conn);
     if let Some(since) = &filter.since {
-        sql = sql.text_param(" AND g.played_on >= ", since.clone());
+        sql = sql.text_param(&format!(" AND g.played_on{order} >= "), since.clone());
     }
     if let Some(until) = &filter.until {
-        sql = sql.text_param(" AND g.played_on < ", until.clone());
+        sql = sql.text_param(&format!(" AND g.played_on{order} < "), until.clone());
     }
     if let Some(eco) = &filter.eco {
         sql = sql.text_param(" AND g.eco LIKE ", format!("{}%", like_escaped(eco)));
