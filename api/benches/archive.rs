@@ -9,6 +9,8 @@
 
 mod common;
 
+use common::seeding::{self, sample_games, seed};
+
 use std::{
     io::{BufRead, BufReader},
     time::Instant,
@@ -17,102 +19,10 @@ use std::{
 use common::Server;
 use diesel::prelude::*;
 use kingpost_api::{
-    db::{DbConnection, schema::moves, write_transaction},
-    models::{
-        account::{self, Account},
-        game::{self, GameRow, MoveRow},
-    },
+    db::{DbConnection, schema::moves},
+    models::game::{GameRow, MoveRow},
     server::open_database,
 };
-use kingpost_core::{Game, Position, Rules};
-use rand::{Rng, SeedableRng, rngs::SmallRng};
-
-/// A played game's moves: UCI, SAN, key.
-type Moves = Vec<(String, String, i64)>;
-
-fn sample_games(count: usize) -> Vec<(Moves, String)> {
-    let mut rng = SmallRng::seed_from_u64(9);
-    (0..count)
-        .map(|_| {
-            let mut game = Game::new(Position::new(Rules::Standard));
-            let mut moves = Vec::new();
-            for _ in 0..rng.random_range(40..120) {
-                if game.outcome().is_some() {
-                    break;
-                }
-                let pos = game.position().clone();
-                let legal = pos.legal_moves();
-                let m = legal[rng.random_range(0..legal.len())];
-                let (uci, san) = (pos.uci(&m), pos.san_among(&m, &legal));
-                game.play_unchecked(m);
-                moves.push((uci, san, game.position().repetition_key() as i64));
-            }
-            (moves, game.position().fen())
-        })
-        .collect()
-}
-
-fn seed(conn: &mut DbConnection, from: usize, to: usize, samples: &[(Moves, String)]) {
-    let initial = Position::new(Rules::Standard);
-    for batch_start in (from..to).step_by(1000) {
-        write_transaction(conn, |conn| {
-            for i in batch_start..to.min(batch_start + 1000) {
-                let (sample_moves, fen) = &samples[i % samples.len()];
-                let id = format!("bench{i:08}");
-                let at = 1_796_040_000_000 + i as i64 * 1000;
-                game::insert(
-                    conn,
-                    &GameRow {
-                        id: id.clone().into(),
-                        rules: Rules::Standard.into(),
-                        start_kind: kingpost_api::models::game::StartKind::Standard,
-                        start_number: None,
-                        initial_fen: initial.fen(),
-                        initial_key: initial.repetition_key() as i64,
-                        current_fen: fen.clone(),
-                        ply: sample_moves.len() as i32,
-                        status: kingpost_api::views::GameStatus::Finished,
-                        result: Some(kingpost_api::views::GameResult::Draw),
-                        termination: Some(kingpost_api::views::Termination::Agreement),
-                        white_id: Some("alice".into()),
-                        black_id: Some("bob".into()),
-                        white_name: "alice".into(),
-                        black_name: "bob".into(),
-                        to_move_id: None,
-                        days_per_move: 3,
-                        deadline_at: None,
-                        created_at: at,
-                        updated_at: at,
-                        imported_by: None,
-                        import_key: None,
-                        source_tags: None,
-                        turn_started_at: at,
-                        draw_offer_by: None,
-                        warned_ply: None,
-                        eco: None,
-                        opening: None,
-                        played_on: None,
-                    },
-                )?;
-                let rows: Vec<MoveRow> = sample_moves
-                    .iter()
-                    .enumerate()
-                    .map(|(ply, (uci, san, key))| MoveRow {
-                        game_id: id.clone().into(),
-                        ply: ply as i32 + 1,
-                        uci: uci.clone(),
-                        san: san.clone(),
-                        position_key: *key,
-                        played_at: Some(at),
-                    })
-                    .collect();
-                game::insert_moves(conn, &rows)?;
-            }
-            Ok::<_, diesel::result::Error>(())
-        })
-        .expect("seeding");
-    }
-}
 
 /// The server's peak resident memory (VmHWM), in MiB.
 fn peak_memory_mib(pid: u32) -> f64 {
@@ -190,22 +100,7 @@ fn main() {
     let url = dir.join("archive.sqlite3").display().to_string();
     let pool = open_database(&url).unwrap();
     let mut conn = pool.get().unwrap();
-    for name in ["alice", "bob"] {
-        account::insert(
-            &mut conn,
-            &Account {
-                id: name.into(),
-                username: name.into(),
-                username_key: name.into(),
-                password_hash: "-".into(),
-                created_at: 0,
-                vacation_balance: 0,
-                vacation_next_grant_at: 0,
-                vacation_since: None,
-            },
-        )
-        .unwrap();
-    }
+    seeding::accounts(&mut conn);
     let samples = sample_games(500);
     println!("archive export (PGN, streamed) vs the raw database read of the same rows, SQLite");
     println!(

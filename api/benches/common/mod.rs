@@ -1,4 +1,8 @@
-//! What the service benchmarks share: a `kingpost serve` child process.
+//! What the service benchmarks share: a `kingpost serve` child process,
+//! and archives of random games stored directly.
+
+#[allow(dead_code)] // Not every benchmark seeds an archive.
+pub mod seeding;
 
 use std::{
     net::TcpListener,
@@ -8,6 +12,7 @@ use std::{
 
 /// A running `kingpost serve` (the release binary when run by `cargo
 /// bench`), killed when dropped.
+#[allow(dead_code)] // Not every benchmark runs a server.
 #[derive(Debug)]
 pub struct Server {
     child: Child,
@@ -15,6 +20,7 @@ pub struct Server {
     pub base: String,
 }
 
+#[allow(dead_code)]
 impl Server {
     /// Starts a server on a free port over `database_url`, with `extra`
     /// arguments, and waits until it answers.
