@@ -13,7 +13,7 @@ use utoipa::IntoParams;
 use crate::{
     auth::{Auth, MaybeAuth},
     domain::collections,
-    error::{ApiError, Code, Problem},
+    error::{ApiError, Problem},
     routes::pgn::PGN,
     state::AppState,
     stored::CollectionId,
@@ -201,13 +201,11 @@ pub async fn list_collection_games(
     query: web::Query<CollectionGamesQuery>,
 ) -> Result<web::Json<CollectionGames>, ApiError> {
     let query = query.into_inner();
-    let limit = query.limit.unwrap_or(collections::DEFAULT_PAGE);
-    if !(1..=collections::MAX_PAGE).contains(&limit) {
-        return Err(ApiError::invalid(
-            Code::InvalidQuery,
-            format!("limit is 1 to {}", collections::MAX_PAGE),
-        ));
-    }
+    let limit = super::page_limit(
+        query.limit,
+        collections::DEFAULT_PAGE,
+        collections::MAX_PAGE,
+    )?;
     let after = query
         .cursor
         .as_deref()

@@ -61,13 +61,7 @@ pub async fn list_games(
 ) -> Result<web::Json<GameList>, ApiError> {
     auth.require(Scope::GameRead)?;
     let query = query.into_inner();
-    let limit = query.limit.unwrap_or(listing::DEFAULT_PAGE);
-    if !(1..=listing::MAX_PAGE).contains(&limit) {
-        return Err(ApiError::invalid(
-            Code::InvalidQuery,
-            format!("limit is 1 to {}", listing::MAX_PAGE),
-        ));
-    }
+    let limit = super::page_limit(query.limit, listing::DEFAULT_PAGE, listing::MAX_PAGE)?;
     let which = match (query.status, query.my_turn) {
         (StatusFilter::Finished, true) => {
             return Err(ApiError::invalid(

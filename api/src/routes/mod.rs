@@ -17,6 +17,21 @@ pub mod web_client;
 
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::error::{ApiError, Code};
+
+/// The page size a list asks for (`limit`), `default` when it asks none:
+/// 1 to `max`, or a 422 saying so.
+pub fn page_limit(asked: Option<i64>, default: i64, max: i64) -> Result<i64, ApiError> {
+    let limit = asked.unwrap_or(default);
+    if !(1..=max).contains(&limit) {
+        return Err(ApiError::invalid(
+            Code::InvalidQuery,
+            format!("limit is 1 to {max}"),
+        ));
+    }
+    Ok(limit)
+}
+
 /// Every route under `/api/v1`.
 pub fn configure(cfg: &mut ServiceConfig<'_>) {
     cfg.service(accounts::create_account)

@@ -70,13 +70,7 @@ pub async fn search_positions(
         query.own,
         query.collection,
     )?;
-    let limit = query.limit.unwrap_or(search::DEFAULT_PAGE);
-    if !(1..=search::MAX_PAGE).contains(&limit) {
-        return Err(ApiError::invalid(
-            Code::InvalidQuery,
-            format!("limit is 1 to {}", search::MAX_PAGE),
-        ));
-    }
+    let limit = super::page_limit(query.limit, search::DEFAULT_PAGE, search::MAX_PAGE)?;
     let after = query.cursor.map(GameId::from);
     let reader = auth.reader().cloned();
     let page = state
@@ -116,18 +110,20 @@ fn parse_position(
             ));
         }
     };
-    let scope = match (own, collection) {
-        (false, None) => Scope::Visible,
-        (true, None) => Scope::Own,
-        (false, Some(id)) => Scope::Collection(id.into()),
-        (true, Some(_)) => {
-            return Err(ApiError::invalid(
-                Code::InvalidQuery,
-                "`own` and `collection` are two scopes: give one",
-            ));
-        }
-    };
-    Ok((rules, target, scope))
+    Ok((rules, target, parse_scope(own, collection)?))
+}
+
+/// The games a search looks among, as its query string names them.
+fn parse_scope(own: bool, collection: Option<String>) -> Result<Scope, ApiError> {
+    match (own, collection) {
+        (false, None) => Ok(Scope::Visible),
+        (true, None) => Ok(Scope::Own),
+        (false, Some(id)) => Ok(Scope::Collection(id.into())),
+        (true, Some(_)) => Err(ApiError::invalid(
+            Code::InvalidQuery,
+            "`own` and `collection` are two scopes: give one",
+        )),
+    }
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -324,20 +320,8 @@ pub async fn search_games(
         min_plies: query.min_plies,
         max_plies: query.max_plies,
     };
-    let scope = match (query.own, query.collection) {
-        (false, None) => Scope::Visible,
-        (true, None) => Scope::Own,
-        (false, Some(id)) => Scope::Collection(id.into()),
-        (true, Some(_)) => {
-            return Err(invalid_query(
-                "`own` and `collection` are two scopes: give one",
-            ));
-        }
-    };
-    let limit = query.limit.unwrap_or(search::DEFAULT_PAGE);
-    if !(1..=search::MAX_PAGE).contains(&limit) {
-        return Err(invalid_query(format!("limit is 1 to {}", search::MAX_PAGE)));
-    }
+    let scope = parse_scope(query.own, query.collection)?;
+    let limit = super::page_limit(query.limit, search::DEFAULT_PAGE, search::MAX_PAGE)?;
     let after = query
         .cursor
         .as_deref()
