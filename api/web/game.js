@@ -46,6 +46,7 @@ export class GameView {
     this.flipped = null; // the player's choice, over the default
     this.conditionals = null;
     this.loading = 0; // reads under way besides the game's own
+    this.typed = ""; // a move being typed: kept when the page redraws
   }
 
   /** Runs a read the page waits for, counting it while under way. */
@@ -118,6 +119,7 @@ export class GameView {
     this.selected = null;
     this.pending = null;
     if (moved) {
+      this.typed = "";
       this.viewPly = null;
       this.history = null;
       this.loadHistory();
@@ -274,6 +276,8 @@ export class GameView {
     // Keep the keyboard on the board across a redraw, but never pull it
     // away from elsewhere (the move entry) when the opponent's move arrives.
     const onBoard = document.activeElement?.dataset?.square !== undefined;
+    // A move being typed keeps its text and the keyboard across a redraw.
+    const typing = document.activeElement?.name === "move";
     show(
       h(
         "section",
@@ -320,6 +324,7 @@ export class GameView {
       ),
     );
     if (onBoard && this.focus) main.querySelector(`[data-square="${this.focus}"]`)?.focus();
+    if (typing) main.querySelector('input[name="move"]')?.focus();
   }
 
   stateLine() {
@@ -545,6 +550,8 @@ export class GameView {
       list: "legal-moves",
       autocomplete: "off",
       spellcheck: "false",
+      value: this.typed || null,
+      oninput: (event) => (this.typed = event.target.value),
     });
     return h(
       "form",
@@ -555,8 +562,10 @@ export class GameView {
           event.preventDefault();
           const text = input.value.trim();
           const move = this.picker.moves.find((m) => m.san === text || m.uci === text);
-          if (move) this.pick(move);
-          else announce(`“${text}” is not a legal move here.`);
+          if (move) {
+            this.typed = "";
+            this.pick(move);
+          } else announce(`“${text}” is not a legal move here.`);
         },
       },
       h("label", {}, "Move", input),
