@@ -227,10 +227,7 @@ fn page(
     let rows: Vec<(i64, GameRow)> = rows.into_iter().take(limit as usize).collect();
     let next = rows.last().filter(|_| has_more).map(|(ord, _)| *ord);
     let ids: Vec<&GameId> = rows.iter().map(|(_, row)| &row.id).collect();
-    let mut moves: HashMap<GameId, Vec<MoveRow>> = HashMap::new();
-    for m in game::moves_of_games(conn, &ids)? {
-        moves.entry(m.game_id.clone()).or_default().push(m);
-    }
+    let mut moves = game::moves_by_game(conn, &ids)?;
     let games = rows
         .into_iter()
         .map(|(_, row)| {

@@ -1,8 +1,6 @@
 //! Games as PGN: one game, archives a page at a time (so that an archive is
 //! streamed, never built whole), and PGN imported for study.
 
-use std::collections::HashMap;
-
 use diesel::Connection;
 use kingpost_core::{
     Position, Rules, Start,
@@ -282,10 +280,7 @@ pub fn archive_page(
 ) -> Result<ArchivePage, ApiError> {
     let rows = game::archive_page(conn, filter, after, limit)?;
     let ids: Vec<&GameId> = rows.iter().map(|r| &r.id).collect();
-    let mut moves_by_game: HashMap<GameId, Vec<MoveRow>> = HashMap::new();
-    for m in game::moves_of_games(conn, &ids)? {
-        moves_by_game.entry(m.game_id.clone()).or_default().push(m);
-    }
+    let mut moves_by_game = game::moves_by_game(conn, &ids)?;
     let next = rows
         .last()
         .map(|last| (last.created_at, last.id.to_string()));

@@ -11,7 +11,7 @@ use crate::{
     domain::{collections, game::listing, pgn::archived},
     error::{ApiError, Code},
     models::{
-        game::{self, GameRow, MoveRow},
+        game::{self, GameRow},
         search::{self, Among, GameFilter, PositionQuery},
     },
     stored::{AccountId, CollectionId, GameId},
@@ -99,6 +99,17 @@ fn query_for(
     Ok((pos, query))
 }
 
+/// The stored games of `ids`, by id.
+fn rows_by_id(
+    conn: &mut DbConnection,
+    ids: &[&GameId],
+) -> Result<HashMap<GameId, GameRow>, ApiError> {
+    Ok(game::find_all(conn, ids)?
+        .into_iter()
+        .map(|row| (row.id.clone(), row))
+        .collect())
+}
+
 /// One page of the games that reached `target` under `rules`, after the
 /// game `after`.
 pub fn positions(
@@ -113,14 +124,8 @@ pub fn positions(
     let (pos, query) = query_for(conn, reader, rules, target, scope)?;
     let (hits, more) = search::reaching(conn, &query, after, limit)?;
     let ids: Vec<&GameId> = hits.iter().map(|(id, _)| id).collect();
-    let mut rows: HashMap<GameId, _> = game::find_all(conn, &ids)?
-        .into_iter()
-        .map(|row| (row.id.clone(), row))
-        .collect();
-    let mut moves: HashMap<GameId, Vec<MoveRow>> = HashMap::new();
-    for m in game::moves_of_games(conn, &ids)? {
-        moves.entry(m.game_id.clone()).or_default().push(m);
-    }
+    let mut rows = rows_by_id(conn, &ids)?;
+    let mut moves = game::moves_by_game(conn, &ids)?;
     let next_cursor = hits.last().filter(|_| more).map(|(id, _)| id.to_string());
     let games = hits
         .iter()
@@ -195,14 +200,8 @@ pub fn games(
     let ids = search::games_matching(conn, reader, &among, filter, after.as_ref(), limit + 1)?;
     let more = ids.len() as i64 > limit;
     let ids: Vec<&GameId> = ids.iter().take(limit as usize).collect();
-    let mut rows: HashMap<GameId, GameRow> = game::find_all(conn, &ids)?
-        .into_iter()
-        .map(|row| (row.id.clone(), row))
-        .collect();
-    let mut moves: HashMap<GameId, Vec<MoveRow>> = HashMap::new();
-    for m in game::moves_of_games(conn, &ids)? {
-        moves.entry(m.game_id.clone()).or_default().push(m);
-    }
+    let mut rows = rows_by_id(conn, &ids)?;
+    let mut moves = game::moves_by_game(conn, &ids)?;
     let mut next_cursor = None;
     let mut games = Vec::with_capacity(ids.len());
     for id in ids {

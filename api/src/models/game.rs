@@ -525,6 +525,18 @@ pub fn find_all(conn: &mut DbConnection, ids: &[&GameId]) -> QueryResult<Vec<Gam
         .load(conn)
 }
 
+/// The moves of several games, each game's in order of ply.
+pub fn moves_by_game(
+    conn: &mut DbConnection,
+    ids: &[&GameId],
+) -> QueryResult<std::collections::HashMap<GameId, Vec<MoveRow>>> {
+    let mut by_game: std::collections::HashMap<GameId, Vec<MoveRow>> = Default::default();
+    for m in moves_of_games(conn, ids)? {
+        by_game.entry(m.game_id.clone()).or_default().push(m);
+    }
+    Ok(by_game)
+}
+
 /// The moves of several games, by game and ply.
 pub fn moves_of_games(conn: &mut DbConnection, ids: &[&GameId]) -> QueryResult<Vec<MoveRow>> {
     moves::table
