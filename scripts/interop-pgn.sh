@@ -35,4 +35,5 @@ extracted=$(grep -c '^\[Event ' "$WORK/extracted.pgn")
 echo "pgn-extract: 300 standard games accepted"
 
 "$PYTHON" scripts/check_pgn_edge.py "$KINGPOST" core/tests/data/pgn-edge
-"$PYTHON" scripts/pgn-differential.py --kingpost "$KINGPOST" --games "${DIFFERENTIAL_GAMES:-2000}"
+"$PYTHON" scripts/pgn-differential.py --kingpost "$KINGPOST" --games "${DIFFERENTIAL_GAMES:-2000}" \
+    --files core/tests/data/annotated

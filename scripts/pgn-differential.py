@@ -2,21 +2,29 @@
 same games: imported over HTTP into a live `kingpost serve`, exported game by
 game, and read back by python-chess (and the standard games by pgn-extract).
 
-    python scripts/pgn-differential.py --kingpost target/debug/kingpost --games 2000
+    python scripts/pgn-differential.py --kingpost target/debug/kingpost --games 2000 \
+        --files core/tests/data/annotated
 
-The file holds standard and Chess960 games with comments, NAGs, variations,
-`[%clk]` and `[%eval]` commands, names in several scripts, and CRLF line ends
-in part of it; games end where python-chess's rules end them. Checked: every
-game is read and imported (none refused, none shortened); each export has
-the same moves, final position, result, players, event and date, and keeps
-`Variant "Chess960"`; pgn-extract reads every standard export without a
-complaint.
+The file holds standard and Chess960 games with comments (before the first
+move, after moves, at the start of variations, over several lines), NAGs,
+nested variations, `[%clk]` and `[%eval]` commands, names in several scripts,
+and CRLF line ends in part of it; games end where python-chess's rules end
+them. Checked: every game is read and imported (none refused, none
+shortened, no variation cut); each export is, to python-chess, the same game
+as the file: the same mainline, variations, comments and NAGs, final
+position, result, players, event and date, and keeps `Variant "Chess960"`;
+pgn-extract reads every standard export without a complaint.
+
+Then the same check on annotated files written elsewhere (`--files`): a SCID
+export, a lichess study, a ChessBase-style fragment from a FEN, an engine's
+annotation; each imported without a warning and exported as the same game.
 """
 
 import argparse
 import io
 import json
 import logging
+import os
 import random
 import shutil
 import socket
@@ -31,6 +39,33 @@ import chess
 import chess.pgn
 
 NAMES = ["Réti, Richard", "Nimzowitsch, Aron", "Капабланка, Хосе", "大山康晴", "Ødegaard, Åse", "O'Kelly", "Smith"]
+
+
+COMMENTS = ["or this", "a thought {not nested", "Überlegung: ±", "two\nlines", "  spaced  ", "[%eval #-3]"]
+
+
+def extend_line(rng, node, board, depth):
+    """Plays a few random moves after `node`, annotated, some with a
+    variation of their own."""
+    for _ in range(rng.randrange(0, 6)):
+        moves = list(board.legal_moves)
+        if not moves:
+            return
+        move = rng.choice(moves)
+        if depth < 3 and rng.random() < 0.15 and len(moves) > 1:
+            alternative = rng.choice([m for m in moves if m != move])
+            side = node.add_variation(alternative)
+            if rng.random() < 0.5:
+                side.starting_comment = rng.choice(COMMENTS)
+            after = board.copy()
+            after.push(alternative)
+            extend_line(rng, side, after, depth + 1)
+        node = node.add_main_variation(move)
+        board.push(move)
+        if rng.random() < 0.2:
+            node.comment = rng.choice(COMMENTS)
+        if rng.random() < 0.2:
+            node.nags.add(rng.choice([1, 2, 3, 4, 5, 6, 10, 13, 14, 18, 146]))
 
 
 def random_game(rng, index):
@@ -58,6 +93,11 @@ def random_game(rng, index):
             alternative = rng.choice([m for m in moves if m != move])
             side = node.add_variation(alternative)
             side.comment = "or this"
+            if rng.random() < 0.3:
+                side.starting_comment = "instead"
+            after = board.copy()
+            after.push(alternative)
+            extend_line(rng, side, after, 1)
         node = node.add_main_variation(move)
         board.push(move)
         roll = rng.random()
@@ -67,9 +107,27 @@ def random_game(rng, index):
             node.comment = f"[%eval {rng.uniform(-3, 3):.2f}]"
         if rng.random() < 0.05:
             node.nags.add(rng.choice([1, 2, 3, 4, 5, 6, 14, 18]))
+    if rng.random() < 0.1:
+        game.comment = "A study, annotated"
     outcome = board.outcome()
     game.headers["Result"] = outcome.result() if outcome else rng.choice(["1-0", "0-1", "1/2-1/2", "*"])
     return game
+
+
+def tree(node):
+    """What python-chess holds of a game beside its tags: every line of
+    moves with each move's starting comment, NAGs and comment."""
+    return [
+        (child.move.uci(), child.starting_comment, sorted(child.nags), child.comment, tree(child))
+        for child in node.variations
+    ]
+
+
+def is_annotated(node):
+    """Whether a move after `node` has a variation, a comment or a NAG."""
+    return len(node.variations) > 1 or any(
+        child.comment or child.starting_comment or child.nags or is_annotated(child) for child in node.variations
+    )
 
 
 def free_port():
@@ -99,11 +157,33 @@ def read_all(text):
     return games
 
 
+def check_files(port, token, paths, failures):
+    """Each annotated file written elsewhere comes back as the same game."""
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+        [original] = read_all(text)
+        status, body = call(port, "POST", "/imports", token, text.encode(), "application/x-chess-pgn")
+        assert status == 200, body[:500]
+        [entry] = json.loads(body)["games"]
+        if entry["id"] is None or entry["warnings"] or entry["shortened"]:
+            failures.append(f"{path}: {entry}")
+            continue
+        status, exported = call(port, "GET", f"/games/{entry['id']}/pgn")
+        [back] = read_all(exported.decode("utf-8"))
+        if (original.comment, tree(original)) != (back.comment, tree(back)):
+            failures.append(f"{path}: annotations differ\n--- exported:\n{exported.decode()}")
+        elif [m.uci() for m in original.mainline_moves()] != [m.uci() for m in back.mainline_moves()]:
+            failures.append(f"{path}: moves differ")
+    print(f"python-chess: {len(paths)} annotated files written elsewhere come back as the same games")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--kingpost", default="target/debug/kingpost")
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--files", help="a directory of annotated PGN files, one game each")
     args = parser.parse_args()
     logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)
     rng = random.Random(args.seed)
@@ -144,6 +224,9 @@ def main():
         if counts != {"read": len(games), "imported": len(games), "duplicates": 0, "shortened": 0, "rejected": 0}:
             bad = [g for g in report["games"] if g["error"] or g["shortened"]][:5]
             failures.append(f"report {counts}: {bad}")
+        warned = [g for g in report["games"] if g["warnings"]]
+        if warned:
+            failures.append(f"{len(warned)} games with warnings: {warned[:3]}")
 
         exports = []
         started = time.monotonic()
@@ -169,6 +252,11 @@ def main():
             if want != got:
                 failures.append(f"game {index}: moves differ\n{exported}")
                 continue
+            # The file as python-chess reads it, against the export read so.
+            [written] = read_all(str(original))
+            if (written.comment, tree(written)) != (back.comment, tree(back)):
+                failures.append(f"game {index}: annotations differ\n{written}\n--- exported:\n{exported}")
+                continue
             if original.end().board().fen() != back.end().board().fen():
                 failures.append(f"game {index}: final positions differ")
             for tag in ("Event", "Site", "Date", "Round", "White", "Black", "Result", "WhiteElo", "ECO"):
@@ -176,7 +264,15 @@ def main():
                     failures.append(f"game {index}: {tag} {original.headers.get(tag)!r} became {back.headers.get(tag)!r}")
             if original.headers.get("Variant") == "Chess960" and back.headers.get("Variant") != "Chess960":
                 failures.append(f"game {index}: Variant {back.headers.get('Variant')!r}")
-        print(f"python-chess: {sum(e is not None for e in exports)} exports read back, same moves, positions and tags")
+        annotated = sum(bool(g.comment) or is_annotated(g) for g in games)
+        print(
+            f"python-chess: {sum(e is not None for e in exports)} exports read back, same moves, annotations, "
+            f"positions and tags ({annotated} games annotated)"
+        )
+
+        if args.files:
+            paths = sorted(os.path.join(args.files, name) for name in os.listdir(args.files) if name.endswith(".pgn"))
+            check_files(port, token, paths, failures)
 
         extract = shutil.which("pgn-extract") or "/usr/games/pgn-extract"
         standard = "".join(e for e, g in zip(exports, games) if e and "Variant" not in g.headers)

@@ -186,10 +186,31 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    game_notes (game_id) {
+        game_id -> Text,
+        notes -> Text,
+    }
+}
+
+diesel::table! {
+    annotations (game_id, ply, author_id) {
+        game_id -> Text,
+        ply -> Integer,
+        author_id -> Text,
+        comment -> Nullable<Text>,
+        nags -> Text,
+        updated_at -> BigInt,
+    }
+}
+
+diesel::joinable!(annotations -> accounts (author_id));
 diesel::joinable!(collection_games -> games (game_id));
 diesel::joinable!(collection_games -> collections (collection_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    annotations,
+    game_notes,
     collections,
     collection_games,
     idempotency_keys,

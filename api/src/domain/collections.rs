@@ -10,7 +10,10 @@ use crate::{
     clock::{Millis, rfc3339},
     credentials::new_id,
     db::{DbConnection, write_transaction},
-    domain::pgn::{archived, write_pgn},
+    domain::{
+        annotations,
+        pgn::{archived, write_pgn},
+    },
     error::{ApiError, Code},
     models::{
         account,
@@ -265,9 +268,11 @@ pub fn pgn_page(
     limit: i64,
 ) -> Result<(String, Option<i64>), ApiError> {
     let (games, next) = page(conn, reader, id, after, limit)?;
+    let ids: Vec<&GameId> = games.iter().map(|(row, _)| &row.id).collect();
+    let notes = annotations::for_pgn(conn, &ids)?;
     let mut out = String::new();
     for (row, moves) in &games {
-        write_pgn(&mut out, row, moves)?;
+        write_pgn(&mut out, row, moves, notes.get(&row.id))?;
     }
     Ok((out, next))
 }

@@ -2,6 +2,7 @@
 //! and what it changes. Handlers call one function here per request.
 
 pub mod accounts;
+pub mod annotations;
 pub mod challenge;
 pub mod collections;
 pub mod conditionals;

@@ -15,11 +15,13 @@ use crate::{
     credentials::{digest, new_id},
     db::{DbConnection, write_transaction},
     domain::{
+        annotations::{self, GameNotes, notes_row},
         game::{core_start, corrupt, find_game, start_of, stored_start, variant_name},
         openings,
     },
     error::ApiError,
     models::{
+        annotation::{self, NotesRow},
         collection,
         game::{self, GameResult, GameRow, GameStatus, MoveRow, Termination},
     },
@@ -86,8 +88,14 @@ fn source_tags(row: &GameRow) -> Result<Vec<(String, String)>, ApiError> {
     Ok(tags)
 }
 
-/// Appends the PGN of `row`, whose moves are `moves`, to `out`.
-pub fn write_pgn(out: &mut String, row: &GameRow, moves: &[MoveRow]) -> Result<(), ApiError> {
+/// Appends the PGN of `row`, whose moves are `moves` and annotations
+/// `notes`, to `out`.
+pub fn write_pgn(
+    out: &mut String,
+    row: &GameRow,
+    moves: &[MoveRow],
+    notes: Option<&GameNotes>,
+) -> Result<(), ApiError> {
     let rules = row.rules.0;
     let start = core_start(&start_of(row));
     let initial = Position::from_start(rules, &start).map_err(|e| corrupt(row, e))?;
@@ -98,15 +106,16 @@ pub fn write_pgn(out: &mut String, row: &GameRow, moves: &[MoveRow]) -> Result<(
         played_tags(row, rules, &start, &initial, result, moves.len())
     };
     let times: Vec<Option<String>> = moves.iter().map(|m| m.played_at.map(move_time)).collect();
-    let pgn_moves: Vec<PgnMove<'_>> = moves
-        .iter()
-        .zip(&times)
-        .map(|(m, time)| PgnMove {
+    let pgn_moves: Vec<PgnMove<'_>> = (1..)
+        .zip(moves.iter().zip(&times))
+        .map(|(ply, (m, time))| PgnMove {
             san: &m.san,
             timestamp: time.as_deref(),
+            notes: notes.and_then(|n| n.of_ply(ply)),
         })
         .collect();
-    write_game(out, &tags, &initial, &pgn_moves, result);
+    let comment = notes.and_then(|n| n.comment.as_deref());
+    write_game(out, &tags, &initial, comment, &pgn_moves, result);
     Ok(())
 }
 
@@ -218,8 +227,9 @@ fn imported_tags(
 pub fn game_pgn(conn: &mut DbConnection, game_id: &GameId) -> Result<String, ApiError> {
     let row = find_game(conn, game_id)?;
     let moves = game::moves_of(conn, game_id)?;
+    let notes = annotations::for_pgn(conn, &[game_id])?;
     let mut out = String::new();
-    write_pgn(&mut out, &row, &moves)?;
+    write_pgn(&mut out, &row, &moves, notes.get(game_id))?;
     Ok(out)
 }
 
@@ -281,6 +291,10 @@ pub fn archive_page(
     let rows = game::archive_page(conn, filter, after, limit)?;
     let ids: Vec<&GameId> = rows.iter().map(|r| &r.id).collect();
     let mut moves_by_game = game::moves_by_game(conn, &ids)?;
+    let notes = match format {
+        ArchiveFormat::Pgn => annotations::for_pgn(conn, &ids)?,
+        ArchiveFormat::Ndjson => Default::default(),
+    };
     let next = rows
         .last()
         .map(|last| (last.created_at, last.id.to_string()));
@@ -289,7 +303,7 @@ pub fn archive_page(
     for row in rows {
         let moves = moves_by_game.remove(&row.id).unwrap_or_default();
         match format {
-            ArchiveFormat::Pgn => write_pgn(&mut out, &row, &moves)?,
+            ArchiveFormat::Pgn => write_pgn(&mut out, &row, &moves, notes.get(&row.id))?,
             ArchiveFormat::Ndjson => {
                 let line = serde_json::to_string(&archived(row, moves)?)
                     .map_err(|e| ApiError::Internal(e.to_string()))?;
@@ -314,8 +328,9 @@ pub enum Imported {
 }
 
 /// The key that recognises a game imported again: its rules, start, moves,
-/// result and the tags that tell games apart.
-fn import_key(raw: &RawGame, game: &ReplayedGame) -> String {
+/// result, the tags that tell games apart, and its annotations (the same
+/// game annotated otherwise is another study of it).
+fn import_key(raw: &RawGame, game: &ReplayedGame, notes: Option<&NotesRow>) -> String {
     let mut text = format!(
         "{}|{}|{}",
         game.rules.key(),
@@ -330,6 +345,10 @@ fn import_key(raw: &RawGame, game: &ReplayedGame) -> String {
         text.push('|');
         text.push_str(raw.tag(name).unwrap_or_default());
     }
+    if let Some(notes) = notes {
+        text.push('|');
+        text.push_str(&notes.notes);
+    }
     digest(&text)
 }
 
@@ -340,6 +359,7 @@ fn import_key(raw: &RawGame, game: &ReplayedGame) -> String {
 pub struct PreparedGame {
     row: GameRow,
     moves: Vec<MoveRow>,
+    notes: Option<NotesRow>,
 }
 
 /// One game of an import file as read: what names it, what the replay read
@@ -390,12 +410,14 @@ fn rows_of(
     imported_by: Option<&AccountId>,
     now: Millis,
 ) -> PreparedGame {
-    let key = import_key(raw, replayed);
+    let id: GameId = new_id().into();
+    let notes = GameNotes::of_replay(replayed).map(|notes| notes_row(&id, &notes));
+    let key = import_key(raw, replayed, notes.as_ref());
     let spec = spec_of(replayed);
     let (kind, number, fen) = stored_start(&spec);
     let tags = serde_json::to_string(&raw.tags).expect("tags serialise");
     let mut row = GameRow {
-        id: new_id().into(),
+        id,
         rules: replayed.rules.into(),
         start_kind: kind,
         start_number: number,
@@ -449,7 +471,7 @@ fn rows_of(
             played_at: m.timestamp.as_deref().and_then(parse_rfc3339),
         })
         .collect();
-    PreparedGame { row, moves }
+    PreparedGame { row, moves, notes }
 }
 
 /// Stores a prepared game, or finds the same game stored before. Its own
@@ -463,7 +485,11 @@ pub fn store_game(conn: &mut DbConnection, game: &PreparedGame) -> Result<Import
     }
     let stored = conn.transaction(|conn| {
         game::insert(conn, &game.row)?;
-        game::insert_moves(conn, &game.moves)
+        game::insert_moves(conn, &game.moves)?;
+        match &game.notes {
+            Some(notes) => annotation::insert_notes(conn, notes),
+            None => Ok(()),
+        }
     });
     match stored {
         Ok(()) => Ok(Imported::New(game.row.id.clone())),

@@ -7,7 +7,10 @@ use crate::{
         DbConnection,
         schema::{collection_games, collections, games, moves},
     },
-    models::game::{GameRow, GameStatus},
+    models::{
+        annotation,
+        game::{GameRow, GameStatus},
+    },
     stored::{AccountId, CollectionId, GameId},
     views::Visibility,
 };
@@ -179,6 +182,7 @@ pub fn delete(conn: &mut DbConnection, id: &CollectionId) -> QueryResult<()> {
             .select(games::id)
             .load(conn)?;
         diesel::delete(moves::table.filter(moves::game_id.eq_any(&orphans))).execute(conn)?;
+        annotation::delete_notes(conn, &orphans)?;
         diesel::delete(games::table.filter(games::id.eq_any(&orphans))).execute(conn)?;
     }
     Ok(())

@@ -2,6 +2,7 @@
 //! handlers turn them into views.
 
 pub mod account;
+pub mod annotation;
 pub mod challenge;
 pub mod collection;
 pub mod conditional;

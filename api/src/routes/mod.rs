@@ -2,6 +2,7 @@
 //! function, and turns the result into a response.
 
 pub mod accounts;
+pub mod annotations;
 pub mod challenges;
 pub mod collections;
 pub mod docs;
@@ -65,6 +66,9 @@ pub fn configure(cfg: &mut ServiceConfig<'_>) {
         .service(games::get_conditionals)
         .service(games::replace_conditionals)
         .service(games::delete_conditionals)
+        .service(annotations::get_annotations)
+        .service(annotations::annotate_ply)
+        .service(annotations::delete_annotation)
         .service(positions::analyze_position)
         .service(pgn::export_game_pgn)
         .service(pgn::export_user_games)

@@ -23,6 +23,7 @@ macro_rules! text_schema {
 }
 
 mod account;
+mod annotation;
 mod challenge;
 mod collection;
 mod event;
@@ -34,6 +35,7 @@ mod start;
 mod variant;
 
 pub use account::*;
+pub use annotation::*;
 pub use challenge::*;
 pub use collection::*;
 pub use event::*;

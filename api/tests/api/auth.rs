@@ -277,6 +277,7 @@ async fn refresh_rotation(db: Db) {
 fn body_for<'a>(call: crate::support::Call<'a>, operation: &str) -> crate::support::Call<'a> {
     let json = match operation {
         "play_move" => json!({"move": "e4", "ply": 0}),
+        "annotate_ply" => json!({"comment": "probe"}),
         "replace_conditionals" => json!({"lines": []}),
         "create_challenge" => json!({"rules": "standard", "days_per_move": 3}),
         "create_personal_token" => json!({"name": "probe", "scopes": ["game:read"]}),
@@ -347,7 +348,8 @@ async fn every_operation_asks_what_its_spec_says(db: Db) {
                 .replace("{id}", "nosuchthing00000")
                 .replace("{username}", "alice")
                 .replace("{year}", "2026")
-                .replace("{month}", "11");
+                .replace("{month}", "11")
+                .replace("{ply}", "1");
             let method: actix_web::http::Method = method.to_uppercase().parse().unwrap();
             let call = |token| {
                 body_for(

@@ -5,6 +5,7 @@
 mod conformance;
 mod support;
 
+mod annotations;
 mod auth;
 mod challenges;
 mod collections;

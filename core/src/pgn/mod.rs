@@ -1,12 +1,14 @@
 //! PGN: games written with RULES.md's notation and variant tags, and PGN
 //! read back and replayed under the rules, never losing a move silently.
 
+mod notes;
 mod read;
 mod replay;
 mod split;
 mod tokens;
 mod write;
 
+pub use notes::{LineMove, MAX_VARIATION_DEPTH, Notes, suffix_nag};
 pub use read::{GameLabel, MoveToken, RawGame, read_game};
 pub use replay::{
     ImportError, ImportWarning, ReplayedGame, ReplayedMove, Shortened, replay, rules_for_variant,

@@ -7,7 +7,11 @@ use std::ops::ControlFlow;
 
 use pgn_reader::{Reader, SanPlus, Visitor};
 
-use super::{GameText, tokens::tokenize};
+use super::{
+    GameText,
+    notes::Notes,
+    tokens::{Movetext, tokenize},
+};
 
 /// A mainline move token as written, with what pgn-reader read for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,6 +22,8 @@ pub struct MoveToken {
     pub san: Option<SanPlus>,
     /// The time of a `{[%ts ...]}` comment after the move.
     pub timestamp: Option<String>,
+    /// Its comments, NAGs and variations, as written.
+    pub notes: Notes<MoveToken>,
 }
 
 /// A game as read, before the rules are applied.
@@ -25,11 +31,15 @@ pub struct MoveToken {
 pub struct RawGame {
     /// Tag pairs in file order, values unescaped.
     pub tags: Vec<(String, String)>,
+    /// The comment before the first move.
+    pub comment: Option<String>,
     pub moves: Vec<MoveToken>,
     /// The game termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`), if any.
     pub result: Option<&'static str>,
     /// The game was read as Windows-1252, not being UTF-8.
     pub windows_1252: bool,
+    /// Variations the reading left out (see [`Movetext::left_out`]).
+    pub left_out_variations: usize,
 }
 
 /// What names a game in an import report: the tags of the seven-tag roster
@@ -113,7 +123,12 @@ pub fn read_game(text: &str) -> RawGame {
         .ok()
         .flatten();
     let (tags, sans) = read.unwrap_or_default();
-    let (mut moves, result) = tokenize(movetext_of(text));
+    let Movetext {
+        comment,
+        mut moves,
+        result,
+        left_out,
+    } = tokenize(movetext_of(text));
     // pgn-reader's SANs stand where they agree with the tokens in order;
     // where it skipped or misread one, the token is read by kingpost alone.
     let mut sans = sans.into_iter().peekable();
@@ -125,9 +140,11 @@ pub fn read_game(text: &str) -> RawGame {
     }
     RawGame {
         tags,
+        comment,
         moves,
         result,
         windows_1252: false,
+        left_out_variations: left_out,
     }
 }
 

@@ -7,9 +7,9 @@
 use std::fmt;
 
 use crate::{
-    FenError, Game, Outcome, Position, Rules, Start, StartKind,
+    FenError, Game, Move, MoveList, Outcome, Position, Rules, Start, StartKind,
     pgn::{
-        RawGame,
+        LineMove, MAX_VARIATION_DEPTH, MoveToken, Notes, RawGame,
         tokens::{NULL_MOVES, result_of},
     },
 };
@@ -64,6 +64,16 @@ pub enum ImportWarning {
     NotAResult(String),
     #[error("the game states {stated}, but the rules ended it {outcome}")]
     ResultOverruled { stated: String, outcome: Outcome },
+    #[error("a variation's move `{text}` at ply {ply}: {reason}; the variation is cut there")]
+    VariationCut {
+        ply: usize,
+        text: String,
+        reason: String,
+    },
+    #[error(
+        "{0} variation(s) left out: nested deeper than {MAX_VARIATION_DEPTH}, or with no move to replace"
+    )]
+    VariationsLeftOut(usize),
 }
 
 /// A move of a replayed game, in canonical notation.
@@ -74,6 +84,8 @@ pub struct ReplayedMove {
     pub timestamp: Option<String>,
     /// The repetition key of the position after the move.
     pub position_key: u64,
+    /// Its comments and NAGs, and the variations that replace it, checked.
+    pub notes: Notes<LineMove>,
 }
 
 /// A game replayed under its rules.
@@ -84,6 +96,8 @@ pub struct ReplayedGame {
     pub chess960: bool,
     pub start: Start,
     pub initial: Position,
+    /// The comment before the first move.
+    pub comment: Option<String>,
     pub moves: Vec<ReplayedMove>,
     pub position: Position,
     /// How the rules ended the game, if they did.
@@ -163,12 +177,8 @@ pub fn replay(raw: &RawGame) -> Result<ReplayedGame, ImportError> {
     let mut game = Game::new(initial.clone());
     let mut moves = Vec::with_capacity(raw.moves.len());
     let mut shortened = None;
+    let mut cuts = Vec::new();
     for (i, token) in raw.moves.iter().enumerate() {
-        let illegal = |reason: String| ImportError::IllegalMove {
-            ply: i + 1,
-            text: token.text.clone(),
-            reason,
-        };
         let legal = game.position().legal_moves();
         if let Some(outcome) = game.outcome_among(&legal) {
             shortened = Some(Shortened {
@@ -178,25 +188,15 @@ pub fn replay(raw: &RawGame) -> Result<ReplayedGame, ImportError> {
             });
             break;
         }
-        if NULL_MOVES.contains(&token.text.as_str()) {
-            return Err(illegal(
-                "a null move: no rule set lets a side pass, so the game cannot be replayed".into(),
-            ));
-        }
+        let m = parse_token(game.position(), token, &legal).map_err(|reason| {
+            ImportError::IllegalMove {
+                ply: i + 1,
+                text: token.text.clone(),
+                reason,
+            }
+        })?;
+        let variations = replay_variations(&game, &token.notes.variations, i + 1, &mut cuts);
         let position = game.position();
-        // pgn-reader's reading where it has one, kingpost's own otherwise,
-        // and kingpost's where pgn-reader read UCI (`g1f3`) as SAN.
-        let parsed = match &token.san {
-            Some(san) => position
-                .resolve_san(&token.text, &san.san, &legal)
-                .or_else(|e| {
-                    position
-                        .parse_move_among(&token.text, &legal)
-                        .map_err(|_| e)
-                }),
-            None => position.parse_move_among(&token.text, &legal),
-        };
-        let m = parsed.map_err(|e| illegal(e.to_string()))?;
         let (uci, san) = (position.uci(&m), position.san_among(&m, &legal));
         game.play_unchecked(m);
         moves.push(ReplayedMove {
@@ -204,18 +204,24 @@ pub fn replay(raw: &RawGame) -> Result<ReplayedGame, ImportError> {
             san,
             timestamp: token.timestamp.clone(),
             position_key: game.repetition_key(),
+            notes: checked_notes(&token.notes, variations),
         });
     }
     let outcome = match shortened {
         Some(shortened) => Some(shortened.outcome),
         None => game.outcome(),
     };
-    let (result, warnings) = result_and_warnings(raw, outcome);
+    let (result, mut warnings) = result_and_warnings(raw, outcome);
+    warnings.extend(cuts);
+    if raw.left_out_variations > 0 {
+        warnings.push(ImportWarning::VariationsLeftOut(raw.left_out_variations));
+    }
     Ok(ReplayedGame {
         rules,
         chess960,
         start,
         initial,
+        comment: raw.comment.clone(),
         moves,
         position: game.position().clone(),
         outcome,
@@ -223,6 +229,93 @@ pub fn replay(raw: &RawGame) -> Result<ReplayedGame, ImportError> {
         shortened,
         warnings,
     })
+}
+
+/// A move token read under the rules: pgn-reader's reading where it has
+/// one, kingpost's own otherwise, and kingpost's where pgn-reader read UCI
+/// (`g1f3`) as SAN. The error says why the move cannot be played.
+fn parse_token(position: &Position, token: &MoveToken, legal: &MoveList) -> Result<Move, String> {
+    if NULL_MOVES.contains(&token.text.as_str()) {
+        return Err(
+            "a null move: no rule set lets a side pass, so the game cannot be replayed".into(),
+        );
+    }
+    let parsed = match &token.san {
+        Some(san) => position
+            .resolve_san(&token.text, &san.san, legal)
+            .or_else(|e| position.parse_move_among(&token.text, legal).map_err(|_| e)),
+        None => position.parse_move_among(&token.text, legal),
+    };
+    parsed.map_err(|e| e.to_string())
+}
+
+/// The variations that replace a move at `ply`, each played from `before`
+/// (the position the move was played from) and cut at its first move the
+/// rules refuse, the cut said in `cuts`. A variation cut at its first move
+/// is left out.
+fn replay_variations(
+    before: &Game,
+    lines: &[Vec<MoveToken>],
+    ply: usize,
+    cuts: &mut Vec<ImportWarning>,
+) -> Vec<Vec<LineMove>> {
+    lines
+        .iter()
+        .map(|line| replay_line(before, line, ply, cuts))
+        .filter(|line| !line.is_empty())
+        .collect()
+}
+
+fn replay_line(
+    before: &Game,
+    line: &[MoveToken],
+    first_ply: usize,
+    cuts: &mut Vec<ImportWarning>,
+) -> Vec<LineMove> {
+    let mut game = before.clone();
+    let mut kept = Vec::with_capacity(line.len());
+    for (i, token) in line.iter().enumerate() {
+        let ply = first_ply + i;
+        let cut = |reason: String| ImportWarning::VariationCut {
+            ply,
+            text: token.text.clone(),
+            reason,
+        };
+        let legal = game.position().legal_moves();
+        if let Some(outcome) = game.outcome_among(&legal) {
+            cuts.push(cut(format!(
+                "the rules ended the line before it ({outcome})"
+            )));
+            break;
+        }
+        let m = match parse_token(game.position(), token, &legal) {
+            Ok(m) => m,
+            Err(reason) => {
+                cuts.push(cut(reason));
+                break;
+            }
+        };
+        let variations = replay_variations(&game, &token.notes.variations, ply, cuts);
+        let position = game.position();
+        let (uci, san) = (position.uci(&m), position.san_among(&m, &legal));
+        game.play_unchecked(m);
+        kept.push(LineMove {
+            uci,
+            san,
+            notes: checked_notes(&token.notes, variations),
+        });
+    }
+    kept
+}
+
+/// A move's notes as written, with its variations as checked.
+fn checked_notes(written: &Notes<MoveToken>, variations: Vec<Vec<LineMove>>) -> Notes<LineMove> {
+    Notes {
+        starting_comment: written.starting_comment.clone(),
+        nags: written.nags.clone(),
+        comment: written.comment.clone(),
+        variations,
+    }
 }
 
 /// The game's result, and what was read otherwise than written.

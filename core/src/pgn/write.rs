@@ -1,16 +1,22 @@
 //! Writing PGN: tags escaped, movetext numbered and wrapped at 80 columns,
-//! each move's time as a `{[%ts ...]}` comment.
+//! each move's time as a `{[%ts ...]}` comment, comments, NAGs and
+//! variations where python-chess writes them.
 
 use std::fmt::Write as _;
 
-use crate::{Color, Game, Position, Rules, Start};
+use crate::{
+    Color, Game, Position, Rules, Start,
+    pgn::{LineMove, Notes},
+};
 
-/// A move as written in movetext.
+/// A mainline move as written in movetext.
 #[derive(Clone, Debug)]
 pub struct PgnMove<'a> {
     pub san: &'a str,
-    /// RFC 3339 time of the move, written as `{[%ts ...]}`.
+    /// RFC 3339 time of the move, written as `{[%ts ...]}` unless its
+    /// comment holds one already (as an imported game's does).
     pub timestamp: Option<&'a str>,
+    pub notes: Option<&'a Notes<LineMove>>,
 }
 
 /// A tag value with `\` and `"` escaped and line breaks turned to spaces.
@@ -29,15 +35,21 @@ pub fn escape_tag_value(value: &str) -> String {
     out
 }
 
-/// Lines of at most 80 columns, made of space-separated tokens.
+/// Lines of at most 80 columns, made of space-separated tokens; a token
+/// longer than that (a long comment) stands on a line of its own.
 struct Wrapped<'a> {
     out: &'a mut String,
     line: usize,
+    /// The last token opened a variation: the next is written against it.
+    glued: bool,
 }
 
 impl Wrapped<'_> {
     fn push(&mut self, token: &str) {
-        if self.line > 0 && self.line + 1 + token.len() > 80 {
+        let width = token.chars().count();
+        if self.glued {
+            self.glued = false;
+        } else if self.line > 0 && self.line + 1 + width > 80 {
             self.out.push('\n');
             self.line = 0;
         } else if self.line > 0 {
@@ -45,16 +57,109 @@ impl Wrapped<'_> {
             self.line += 1;
         }
         self.out.push_str(token);
-        self.line += token.len();
+        self.line = match token.rfind('\n') {
+            Some(at) => token[at + 1..].chars().count(),
+            None => self.line + width,
+        };
+    }
+
+    fn open_variation(&mut self) {
+        self.push("(");
+        self.glued = true;
+    }
+
+    fn close_variation(&mut self) {
+        self.out.push(')');
+        self.line += 1;
+    }
+
+    fn comment(&mut self, text: &str) {
+        // python-chess reads `{ x }` as `x`; `}` cannot stand in a comment.
+        self.push(&format!("{{ {} }}", text.replace('}', "")));
+    }
+}
+
+/// Where a move stands: its move number and the side that plays it.
+#[derive(Clone, Copy)]
+struct Turn {
+    number: u32,
+    color: Color,
+}
+
+impl Turn {
+    fn next(self) -> Turn {
+        Turn {
+            number: self.number + u32::from(self.color == Color::Black),
+            color: !self.color,
+        }
+    }
+}
+
+/// One move and its notes, the number before it where a reader needs one:
+/// always before White's move, before Black's after a comment or variation.
+fn write_move(
+    text: &mut Wrapped<'_>,
+    turn: Turn,
+    numbered: bool,
+    san: &str,
+    timestamp: Option<&str>,
+    notes: Option<&Notes<LineMove>>,
+) {
+    let starting = notes.and_then(|n| n.starting_comment.as_deref());
+    if let Some(comment) = starting {
+        text.comment(comment);
+    }
+    match turn.color {
+        Color::White => text.push(&format!("{}.", turn.number)),
+        Color::Black if numbered || starting.is_some() => text.push(&format!("{}...", turn.number)),
+        Color::Black => {}
+    }
+    text.push(san);
+    let Some(notes) = notes else {
+        if let Some(ts) = timestamp {
+            text.push(&format!("{{[%ts {ts}]}}"));
+        }
+        return;
+    };
+    for nag in &notes.nags {
+        text.push(&format!("${nag}"));
+    }
+    let comment = notes.comment.as_deref();
+    if let Some(ts) = timestamp.filter(|_| !comment.is_some_and(|c| c.contains("[%ts "))) {
+        text.push(&format!("{{[%ts {ts}]}}"));
+    }
+    if let Some(comment) = comment {
+        text.comment(comment);
+    }
+    for line in &notes.variations {
+        text.open_variation();
+        write_line(text, turn, line);
+        text.close_variation();
+    }
+}
+
+/// Whether a Black move after these notes needs its number again.
+fn interrupts(timestamp: Option<&str>, notes: Option<&Notes<LineMove>>) -> bool {
+    timestamp.is_some() || notes.is_some_and(|n| n.comment.is_some() || !n.variations.is_empty())
+}
+
+fn write_line(text: &mut Wrapped<'_>, mut turn: Turn, line: &[LineMove]) {
+    let mut numbered = true;
+    for m in line {
+        write_move(text, turn, numbered, &m.san, None, Some(&m.notes));
+        numbered = interrupts(None, Some(&m.notes));
+        turn = turn.next();
     }
 }
 
 /// Appends one game to `out`: the tags in order, a blank line, the movetext
-/// from `initial` ending with `result`, and a blank line.
+/// from `initial` (after the game's `comment`) ending with `result`, and a
+/// blank line.
 pub fn write_game<N: AsRef<str>>(
     out: &mut String,
     tags: &[(N, String)],
     initial: &Position,
+    comment: Option<&str>,
     moves: &[PgnMove<'_>],
     result: &str,
 ) {
@@ -62,26 +167,23 @@ pub fn write_game<N: AsRef<str>>(
         let _ = writeln!(out, "[{} \"{}\"]", name.as_ref(), escape_tag_value(value));
     }
     out.push('\n');
-    let mut text = Wrapped { out, line: 0 };
-    let mut number = initial.fullmoves();
-    let mut turn = initial.turn();
-    let mut after_comment = true;
+    let mut text = Wrapped {
+        out,
+        line: 0,
+        glued: false,
+    };
+    if let Some(comment) = comment {
+        text.comment(comment);
+    }
+    let mut turn = Turn {
+        number: initial.fullmoves(),
+        color: initial.turn(),
+    };
+    let mut numbered = true;
     for m in moves {
-        match turn {
-            Color::White => text.push(&format!("{number}.")),
-            Color::Black if after_comment => text.push(&format!("{number}...")),
-            Color::Black => {}
-        }
-        text.push(m.san);
-        after_comment = false;
-        if let Some(ts) = m.timestamp {
-            text.push(&format!("{{[%ts {ts}]}}"));
-            after_comment = true;
-        }
-        if turn == Color::Black {
-            number += 1;
-        }
-        turn = !turn;
+        write_move(&mut text, turn, numbered, m.san, m.timestamp, m.notes);
+        numbered = interrupts(m.timestamp, m.notes);
+        turn = turn.next();
     }
     text.push(result);
     out.push_str("\n\n");
@@ -97,8 +199,15 @@ pub fn write_played<N: AsRef<str>>(
     timestamp: Option<&str>,
 ) {
     let sans = game.sans();
-    let moves: Vec<PgnMove<'_>> = sans.iter().map(|san| PgnMove { san, timestamp }).collect();
-    write_game(out, tags, game.initial(), &moves, game.result());
+    let moves: Vec<PgnMove<'_>> = sans
+        .iter()
+        .map(|san| PgnMove {
+            san,
+            timestamp,
+            notes: None,
+        })
+        .collect();
+    write_game(out, tags, game.initial(), None, &moves, game.result());
 }
 
 /// The tags that say under which rules and from which start a game is

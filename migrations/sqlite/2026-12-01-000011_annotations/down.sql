@@ -1,0 +1,2 @@
+DROP TABLE annotations;
+DROP TABLE game_notes;
