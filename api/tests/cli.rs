@@ -144,12 +144,40 @@ fn pgn_sample_check_and_import() {
 
     let database = dir.join("import.sqlite3");
     let database = database.to_str().unwrap();
-    let first = stdout(&["pgn", "import", path, "--database-url", database]);
+    let refused = error(&[
+        "pgn",
+        "import",
+        path,
+        "--owner",
+        "archivist",
+        "--database-url",
+        database,
+    ]);
+    assert!(refused.contains("no account `archivist`"), "{refused}");
+    {
+        let pool = kingpost_api::server::open_database(database).unwrap();
+        let mut conn = pool.get().unwrap();
+        kingpost_api::domain::accounts::create(&mut conn, "archivist".into(), "-".into(), 0)
+            .unwrap();
+    }
+    fn import<'a>(path: &'a str, database: &'a str) -> [&'a str; 7] {
+        let owner = ["--owner", "archivist"];
+        [
+            "pgn",
+            "import",
+            path,
+            owner[0],
+            owner[1],
+            "--database-url",
+            database,
+        ]
+    }
+    let first = stdout(&import(path, database));
     assert!(
         first.starts_with("27 games read, 26 imported, 0 duplicates, 1 shortened, 1 rejected"),
         "{first}"
     );
-    let again = stdout(&["pgn", "import", path, "--database-url", database]);
+    let again = stdout(&import(path, database));
     assert!(
         again.starts_with("27 games read, 0 imported, 26 duplicates, 1 shortened, 1 rejected"),
         "{again}"
@@ -172,13 +200,7 @@ fn pgn_sample_check_and_import() {
         stdout(&["pgn", "sample", "--games", "5", "--seed", "9"]),
     )
     .unwrap();
-    let stopped = kingpost(&[
-        "pgn",
-        "import",
-        other.to_str().unwrap(),
-        "--database-url",
-        database,
-    ]);
+    let stopped = kingpost(&import(other.to_str().unwrap(), database));
     assert!(!stopped.status.success());
     let summary = String::from_utf8(stopped.stdout).unwrap();
     assert!(

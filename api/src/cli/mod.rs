@@ -101,10 +101,16 @@ enum PgnCommand {
         #[arg(long)]
         fens: Option<String>,
     },
-    /// Import every game of a file for study.
+    /// Import every game of a file for study, into an account's collection.
     Import {
         /// The PGN file.
         file: String,
+        /// The account the games are imported for (it must exist: sign up first).
+        #[arg(long)]
+        owner: String,
+        /// The owner's collection to file them in, made (private) if new.
+        #[arg(long, default_value = "Imported games")]
+        collection: String,
         #[command(flatten)]
         database: DatabaseArgs,
     },
@@ -194,9 +200,17 @@ pub fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
         Command::Migrate { database } => Ok(service::migrate(&database.database_url)?),
         Command::Openapi { output } => Ok(service::openapi(&output)?),
         Command::Pgn(PgnCommand::Check { file, fens }) => Ok(pgn::check(&file, fens.as_deref())?),
-        Command::Pgn(PgnCommand::Import { file, database }) => {
-            Ok(pgn::import(&file, &database.database_url)?)
-        }
+        Command::Pgn(PgnCommand::Import {
+            file,
+            owner,
+            collection,
+            database,
+        }) => Ok(pgn::import(
+            &file,
+            &owner,
+            &collection,
+            &database.database_url,
+        )?),
         Command::Pgn(PgnCommand::Sample {
             rules,
             start,

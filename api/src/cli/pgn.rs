@@ -8,7 +8,10 @@ use std::{
 
 use kingpost_api::{
     clock::{Clock, SystemClock},
-    domain::pgn::{Imported, import_batch},
+    domain::{
+        accounts, collections,
+        pgn::{Imported, import_batch},
+    },
     server,
 };
 use kingpost_core::{
@@ -185,16 +188,21 @@ pub fn check(path: &str, fens: Option<&str>) -> Result<(), String> {
 
 /// Imports every game of a file into the database. The summary is printed
 /// even when the import stops early, so that every game is accounted for.
-pub fn import(path: &str, database_url: &str) -> Result<(), String> {
+pub fn import(path: &str, owner: &str, collection: &str, database_url: &str) -> Result<(), String> {
     let pool = server::open_database(database_url)?;
     let mut conn = pool.get().map_err(|e| format!("database: {e}"))?;
+    let owner = accounts::find_by_username(&mut conn, owner)
+        .map_err(|_| format!("no account `{owner}`: sign up first, then import"))?
+        .id;
+    let into = collections::for_import(&mut conn, &owner, Some(collection), SystemClock.now())
+        .map_err(|e| e.to_string())?;
     let mut summary = Summary::default();
     let mut progress = Progress::new();
     let mut batch: Vec<RawGame> = Vec::with_capacity(BATCH);
     let mut stored = 0;
     let mut flush = |batch: &mut Vec<RawGame>, summary: &mut Summary| -> Result<(), String> {
-        let reports =
-            import_batch(&mut conn, batch, None, SystemClock.now()).map_err(|e| e.to_string())?;
+        let reports = import_batch(&mut conn, batch, &owner, &into, SystemClock.now())
+            .map_err(|e| e.to_string())?;
         for report in reports {
             stored += 1;
             summary.record(

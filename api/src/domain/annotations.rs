@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     clock::{Millis, rfc3339},
     db::{DbConnection, write_transaction},
-    domain::game::find_game,
+    domain::game::{find_game, readable_game},
     error::{ApiError, Code},
     models::{
         annotation::{self, AnnotationRow, NotesRow},
@@ -145,9 +145,13 @@ fn player_annotation(row: AnnotationRow, author: String) -> PlayerAnnotation {
     }
 }
 
-/// Everything written on a game beside its moves.
-pub fn view(conn: &mut DbConnection, game_id: &GameId) -> Result<GameAnnotations, ApiError> {
-    find_game(conn, game_id)?;
+/// Everything written on a game `reader` may read beside its moves.
+pub fn view(
+    conn: &mut DbConnection,
+    reader: Option<&AccountId>,
+    game_id: &GameId,
+) -> Result<GameAnnotations, ApiError> {
+    readable_game(conn, reader, game_id)?;
     let file = match annotation::notes_of(conn, &[game_id])?.first() {
         Some(row) => parse_notes(row)?,
         None => GameNotes::default(),

@@ -10,15 +10,12 @@ use crate::{
     clock::{Millis, rfc3339},
     credentials::new_id,
     db::{DbConnection, write_transaction},
-    domain::{
-        annotations,
-        pgn::{archived, write_pgn},
-    },
+    domain::pgn::{archived, pgn_of_rows},
     error::{ApiError, Code},
     models::{
         account,
         collection::{self, CollectionRow},
-        game::{self, GameRow, MoveRow},
+        game::{self, GameRow},
     },
     stored::{AccountId, CollectionId, GameId},
     views::{
@@ -212,33 +209,21 @@ pub fn delete(
     })
 }
 
-/// A stored game and its moves.
-type GameWithMoves = (GameRow, Vec<MoveRow>);
-
-/// A page of a collection's games with their moves, after the place
-/// `after`, and the place to go on from.
+/// A page of a collection's games, after the place `after`, and the place
+/// to go on from.
 fn page(
     conn: &mut DbConnection,
     reader: Option<&AccountId>,
     id: &CollectionId,
     after: Option<i64>,
     limit: i64,
-) -> Result<(Vec<GameWithMoves>, Option<i64>), ApiError> {
+) -> Result<(Vec<GameRow>, Option<i64>), ApiError> {
     visible(conn, reader, id)?;
     let rows = collection::games_page(conn, id, after, limit + 1)?;
     let has_more = rows.len() as i64 > limit;
     let rows: Vec<(i64, GameRow)> = rows.into_iter().take(limit as usize).collect();
     let next = rows.last().filter(|_| has_more).map(|(ord, _)| *ord);
-    let ids: Vec<&GameId> = rows.iter().map(|(_, row)| &row.id).collect();
-    let mut moves = game::moves_by_game(conn, &ids)?;
-    let games = rows
-        .into_iter()
-        .map(|(_, row)| {
-            let played = moves.remove(&row.id).unwrap_or_default();
-            (row, played)
-        })
-        .collect();
-    Ok((games, next))
+    Ok((rows.into_iter().map(|(_, row)| row).collect(), next))
 }
 
 /// A page of a collection's games, as JSON.
@@ -249,11 +234,16 @@ pub fn games(
     after: Option<i64>,
     limit: i64,
 ) -> Result<CollectionGames, ApiError> {
-    let (games, next) = page(conn, reader, id, after, limit)?;
+    let (rows, next) = page(conn, reader, id, after, limit)?;
+    let ids: Vec<&GameId> = rows.iter().map(|row| &row.id).collect();
+    let mut moves = game::moves_by_game(conn, &ids)?;
     Ok(CollectionGames {
-        games: games
+        games: rows
             .into_iter()
-            .map(|(row, moves)| archived(row, moves))
+            .map(|row| {
+                let played = moves.remove(&row.id).unwrap_or_default();
+                archived(row, played)
+            })
             .collect::<Result<_, _>>()?,
         next_cursor: next.map(|ord| ord.to_string()),
     })
@@ -267,14 +257,8 @@ pub fn pgn_page(
     after: Option<i64>,
     limit: i64,
 ) -> Result<(String, Option<i64>), ApiError> {
-    let (games, next) = page(conn, reader, id, after, limit)?;
-    let ids: Vec<&GameId> = games.iter().map(|(row, _)| &row.id).collect();
-    let notes = annotations::for_pgn(conn, &ids)?;
-    let mut out = String::new();
-    for (row, moves) in &games {
-        write_pgn(&mut out, row, moves, notes.get(&row.id))?;
-    }
-    Ok((out, next))
+    let (rows, next) = page(conn, reader, id, after, limit)?;
+    Ok((pgn_of_rows(conn, &rows)?, next))
 }
 
 /// Reads a cursor of a collection's pages.

@@ -5,16 +5,20 @@ use kingpost_core::Position;
 
 use crate::{
     db::DbConnection,
-    domain::game::{core_start, corrupt, find_game, start_of},
+    domain::game::{core_start, corrupt, readable_game, start_of},
     error::ApiError,
     models::game,
-    stored::GameId,
+    stored::{AccountId, GameId},
     views::{HistoryView, PlayedView, PlyView},
 };
 
 /// The positions of game `game_id`, its stored moves replayed.
-pub fn history(conn: &mut DbConnection, game_id: &GameId) -> Result<HistoryView, ApiError> {
-    let row = find_game(conn, game_id)?;
+pub fn history(
+    conn: &mut DbConnection,
+    reader: Option<&AccountId>,
+    game_id: &GameId,
+) -> Result<HistoryView, ApiError> {
+    let row = readable_game(conn, reader, game_id)?;
     let mut pos = Position::from_start(row.rules.0, &core_start(&start_of(&row)))
         .map_err(|e| corrupt(&row, e))?;
     let moves = game::moves_of(conn, game_id)?;

@@ -16,7 +16,7 @@ use crate::{
     db::{DbConnection, write_transaction},
     domain::{
         annotations::{self, GameNotes, notes_row},
-        game::{core_start, corrupt, find_game, start_of, stored_start, variant_name},
+        game::{core_start, corrupt, readable_game, start_of, stored_start, variant_name},
         openings,
     },
     error::ApiError,
@@ -223,13 +223,31 @@ fn imported_tags(
     Ok(tags)
 }
 
-/// The PGN of one game.
-pub fn game_pgn(conn: &mut DbConnection, game_id: &GameId) -> Result<String, ApiError> {
-    let row = find_game(conn, game_id)?;
+/// The PGN of one game `reader` may read.
+pub fn game_pgn(
+    conn: &mut DbConnection,
+    reader: Option<&AccountId>,
+    game_id: &GameId,
+) -> Result<String, ApiError> {
+    let row = readable_game(conn, reader, game_id)?;
     let moves = game::moves_of(conn, game_id)?;
     let notes = annotations::for_pgn(conn, &[game_id])?;
     let mut out = String::new();
     write_pgn(&mut out, &row, &moves, notes.get(game_id))?;
+    Ok(out)
+}
+
+/// The PGN of stored games, in the order given, their moves and
+/// annotations read with one query each.
+pub fn pgn_of_rows(conn: &mut DbConnection, rows: &[GameRow]) -> Result<String, ApiError> {
+    let ids: Vec<&GameId> = rows.iter().map(|row| &row.id).collect();
+    let mut moves = game::moves_by_game(conn, &ids)?;
+    let notes = annotations::for_pgn(conn, &ids)?;
+    let mut out = String::new();
+    for row in rows {
+        let played = moves.remove(&row.id).unwrap_or_default();
+        write_pgn(&mut out, row, &played, notes.get(&row.id))?;
+    }
     Ok(out)
 }
 
@@ -554,16 +572,18 @@ fn spec_of(game: &ReplayedGame) -> StartSpec {
     }
 }
 
-/// Imports a batch of games in one transaction.
+/// Imports a batch of games in one transaction, for `owner`, filed in the
+/// collection `into`.
 pub fn import_batch(
     conn: &mut DbConnection,
     games: &[RawGame],
-    imported_by: Option<&AccountId>,
+    owner: &AccountId,
+    into: &CollectionId,
     now: Millis,
 ) -> Result<Vec<GameReport>, ApiError> {
     let read: Vec<ReadGame> = games
         .iter()
-        .map(|raw| prepare_game(raw, imported_by, now))
+        .map(|raw| prepare_game(raw, Some(owner), now))
         .collect();
-    store_batch(conn, &read, None)
+    store_batch(conn, &read, Some(into))
 }

@@ -8,7 +8,11 @@ use kingpost_core::{Position, Rules, Start};
 
 use crate::{
     db::DbConnection,
-    domain::{collections, game::listing, pgn::archived},
+    domain::{
+        collections,
+        game::listing,
+        pgn::{archived, pgn_of_rows},
+    },
     error::{ApiError, Code},
     models::{
         game::{self, GameRow},
@@ -142,6 +146,51 @@ pub fn positions(
     })
 }
 
+/// Checks a position search without running it: the position, and the
+/// scope the reader may search.
+pub fn check_position(
+    conn: &mut DbConnection,
+    reader: Option<&AccountId>,
+    rules: Rules,
+    target: &Target,
+    scope: Scope,
+) -> Result<(), ApiError> {
+    query_for(conn, reader, rules, target, scope).map(|_| ())
+}
+
+/// Checks that the reader may search `scope`.
+pub fn check_scope(
+    conn: &mut DbConnection,
+    reader: Option<&AccountId>,
+    scope: Scope,
+) -> Result<(), ApiError> {
+    among_of(conn, reader, scope).map(|_| ())
+}
+
+/// One page of the games that reached `target` under `rules`, after the
+/// game `after`, as PGN, and the game to go on after.
+pub fn positions_pgn(
+    conn: &mut DbConnection,
+    reader: Option<&AccountId>,
+    rules: Rules,
+    target: &Target,
+    scope: Scope,
+    after: Option<&GameId>,
+    limit: i64,
+) -> Result<(String, Option<GameId>), ApiError> {
+    let (_, query) = query_for(conn, reader, rules, target, scope)?;
+    let (hits, more) = search::reaching(conn, &query, after, limit)?;
+    let ids: Vec<&GameId> = hits.iter().map(|(id, _)| id).collect();
+    let rows = in_order(rows_by_id(conn, &ids)?, &ids);
+    let next = hits.last().filter(|_| more).map(|(id, _)| id.clone());
+    Ok((pgn_of_rows(conn, &rows)?, next))
+}
+
+/// `rows` in the order of `ids`; a game gone since it was found is left out.
+fn in_order(mut rows: HashMap<GameId, GameRow>, ids: &[&GameId]) -> Vec<GameRow> {
+    ids.iter().filter_map(|id| rows.remove(*id)).collect()
+}
+
 /// The moves played from `target` under `rules` in the games of `scope`,
 /// most played first, with how their games ended.
 pub fn explore(
@@ -195,21 +244,55 @@ pub fn games(
     after: Option<(i64, String)>,
     limit: i64,
 ) -> Result<GameSearch, ApiError> {
+    let (rows, more) = games_found(conn, reader, filter, scope, after, limit)?;
+    let ids: Vec<&GameId> = rows.iter().map(|row| &row.id).collect();
+    let mut moves = game::moves_by_game(conn, &ids)?;
+    let next_cursor = rows
+        .last()
+        .filter(|_| more)
+        .map(|row| listing::encode_cursor(row.created_at, &row.id));
+    let games = rows
+        .into_iter()
+        .map(|row| {
+            let played = moves.remove(&row.id).unwrap_or_default();
+            archived(row, played)
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(GameSearch { games, next_cursor })
+}
+
+/// One page of the games `filter` finds in `scope`, as [`games`] finds
+/// them, as PGN, and the cursor to go on from.
+pub fn games_pgn(
+    conn: &mut DbConnection,
+    reader: Option<&AccountId>,
+    filter: &GameFilter,
+    scope: Scope,
+    after: Option<(i64, String)>,
+    limit: i64,
+) -> Result<(String, Option<(i64, String)>), ApiError> {
+    let (rows, more) = games_found(conn, reader, filter, scope, after, limit)?;
+    let next = rows
+        .last()
+        .filter(|_| more)
+        .map(|row| (row.created_at, row.id.to_string()));
+    Ok((pgn_of_rows(conn, &rows)?, next))
+}
+
+/// The rows of one page of the games `filter` finds, newest first, and
+/// whether more follow.
+fn games_found(
+    conn: &mut DbConnection,
+    reader: Option<&AccountId>,
+    filter: &GameFilter,
+    scope: Scope,
+    after: Option<(i64, String)>,
+    limit: i64,
+) -> Result<(Vec<GameRow>, bool), ApiError> {
     let among = among_of(conn, reader, scope)?;
     let after = after.map(|(created, id)| (created, GameId::from(id)));
     let ids = search::games_matching(conn, reader, &among, filter, after.as_ref(), limit + 1)?;
     let more = ids.len() as i64 > limit;
     let ids: Vec<&GameId> = ids.iter().take(limit as usize).collect();
-    let mut rows = rows_by_id(conn, &ids)?;
-    let mut moves = game::moves_by_game(conn, &ids)?;
-    let mut next_cursor = None;
-    let mut games = Vec::with_capacity(ids.len());
-    for id in ids {
-        let Some(row) = rows.remove(id) else { continue };
-        if more {
-            next_cursor = Some(listing::encode_cursor(row.created_at, &row.id));
-        }
-        games.push(archived(row, moves.remove(id).unwrap_or_default())?);
-    }
-    Ok(GameSearch { games, next_cursor })
+    Ok((in_order(rows_by_id(conn, &ids)?, &ids), more))
 }

@@ -160,6 +160,35 @@ pub fn games_page(
     query.load(conn)
 }
 
+/// Whether a collection that `reader` may see holds the game: a public
+/// one, or one of the reader's.
+pub fn seen_holding(
+    conn: &mut DbConnection,
+    game_id: &GameId,
+    reader: Option<&AccountId>,
+) -> QueryResult<bool> {
+    let holding = collection_games::table
+        .inner_join(collections::table)
+        .filter(collection_games::game_id.eq(game_id));
+    let seen = match reader {
+        Some(reader) => holding
+            .filter(
+                collections::visibility
+                    .eq(Visibility::Public)
+                    .or(collections::owner_id.eq(reader)),
+            )
+            .select(collection_games::game_id)
+            .first::<GameId>(conn)
+            .optional()?,
+        None => holding
+            .filter(collections::visibility.eq(Visibility::Public))
+            .select(collection_games::game_id)
+            .first::<GameId>(conn)
+            .optional()?,
+    };
+    Ok(seen.is_some())
+}
+
 /// Deletes a collection, and the imported games it held that no other
 /// collection holds (with their moves).
 pub fn delete(conn: &mut DbConnection, id: &CollectionId) -> QueryResult<()> {

@@ -4,7 +4,7 @@
 use actix_web::{HttpResponse, delete, get, put, web};
 
 use crate::{
-    auth::Auth,
+    auth::{Auth, MaybeAuth},
     credentials::Scope,
     domain::annotations,
     error::{ApiError, Problem},
@@ -20,17 +20,21 @@ use crate::{
     params(("id" = String, Path, description = "The game")),
     responses(
         (status = 200, description = "The annotations", body = GameAnnotations),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-    )
+        (status = 404, description = "No such game, or an imported one in no collection the caller may see", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["game:read"]), ())
 )]
 #[get("/games/{id}/annotations")]
 pub async fn get_annotations(
     state: web::Data<AppState>,
+    auth: MaybeAuth,
     id: web::Path<GameId>,
 ) -> Result<web::Json<GameAnnotations>, ApiError> {
     let id = id.into_inner();
     Ok(web::Json(
-        state.db(move |conn| annotations::view(conn, &id)).await?,
+        state
+            .db(move |conn| annotations::view(conn, auth.reader(), &id))
+            .await?,
     ))
 }
 

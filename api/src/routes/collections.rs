@@ -2,11 +2,10 @@
 
 use actix_web::{
     HttpResponse, delete, get,
-    http::header::{self, CONTENT_DISPOSITION},
+    http::header::{self},
     patch, post,
-    web::{self, Bytes},
+    web::{self},
 };
-use futures_util::{StreamExt, stream};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -14,7 +13,7 @@ use crate::{
     auth::{Auth, MaybeAuth},
     domain::collections,
     error::{ApiError, Problem},
-    routes::pgn::PGN,
+    routes::pgn::streamed_pgn,
     state::AppState,
     stored::CollectionId,
     views::{
@@ -242,28 +241,8 @@ pub async fn export_collection_pgn(
         .db(move |conn| collections::view(conn, reader.as_ref(), &seen))
         .await?;
     let reader = auth.reader().cloned();
-    // State: the place after the last page sent; none once done.
-    let pages = stream::unfold(Some(None), move |after| {
-        let (app, id, reader) = (state.clone(), id.clone(), reader.clone());
-        async move {
-            let after = after?;
-            let page = app
-                .db(move |conn| {
-                    collections::pgn_page(conn, reader.as_ref(), &id, after, EXPORT_PAGE)
-                })
-                .await;
-            match page {
-                Ok((text, _)) if text.is_empty() => None,
-                Ok((text, next)) => Some((Ok::<_, ApiError>(Bytes::from(text)), next.map(Some))),
-                Err(error) => Some((Err(error), None)),
-            }
-        }
-    });
-    Ok(HttpResponse::Ok()
-        .content_type(PGN)
-        .insert_header((
-            CONTENT_DISPOSITION,
-            format!("attachment; filename=\"collection-{}.pgn\"", view.id),
-        ))
-        .streaming(pages.map(|page| page.map_err(actix_web::Error::from))))
+    let file_name = format!("collection-{}", view.id);
+    Ok(streamed_pgn(state, &file_name, None, move |conn, after| {
+        collections::pgn_page(conn, reader.as_ref(), &id, after, EXPORT_PAGE)
+    }))
 }

@@ -23,7 +23,10 @@ use crate::{
     notify::game_signal,
     state::AppState,
     stored::GameId,
-    views::{Conditionals, GameList, GameView, HistoryView, MoveAnswer, MoveRequest, StatusFilter},
+    views::{
+        Conditionals, GameList, GameStatus, GameView, HistoryView, MoveAnswer, MoveRequest,
+        StatusFilter,
+    },
 };
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -144,7 +147,9 @@ pub async fn get_positions(
 ) -> Result<web::Json<HistoryView>, ApiError> {
     auth.require(Scope::GameRead)?;
     let id = id.into_inner();
-    let history = state.db(move |conn| history::history(conn, &id)).await?;
+    let history = state
+        .db(move |conn| history::history(conn, Some(&auth.account_id), &id))
+        .await?;
     Ok(web::Json(history))
 }
 
@@ -195,6 +200,13 @@ pub async fn get_game(
         // Boxed: the read's state is then no part of the poll's future, which
         // stays small for as long as it is held.
         let view = Box::pin(state.game_view(id.clone(), state.clock.now())).await?;
+        // An imported game is read as its collections are; it never changes.
+        if view.state.status == GameStatus::Imported {
+            let (reader, id) = (auth.account_id.clone(), id.clone());
+            state
+                .db(move |conn| game::readable_game(conn, Some(&reader), &id))
+                .await?;
+        }
         let etag = game::etag(&view.state);
         if !if_none_match(&req, &etag) {
             return Ok(with_etag(view));

@@ -12,8 +12,9 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use crate::{
-    auth::Auth,
+    auth::{Auth, MaybeAuth},
     clock::{DAY, Millis, parse_rfc3339},
+    db::DbConnection,
     domain::{
         accounts, collections,
         pgn::{self, ArchiveFormat, GameReport, Imported},
@@ -30,6 +31,44 @@ use crate::{
 };
 
 pub const PGN: &str = "application/x-chess-pgn";
+
+/// A PGN file streamed a page at a time, so that no answer is held whole:
+/// `page` reads the page after a cursor (none: from the start) and gives
+/// the cursor after it (none: the page was the last); the first page is
+/// read after `first`.
+pub fn streamed_pgn<C, F>(
+    state: web::Data<AppState>,
+    file_name: &str,
+    first: Option<C>,
+    page: F,
+) -> HttpResponse
+where
+    C: Send + 'static,
+    F: Fn(&mut DbConnection, Option<C>) -> Result<(String, Option<C>), ApiError>
+        + Clone
+        + Send
+        + 'static,
+{
+    // State: the cursor to read after; none once the last page is sent.
+    let pages = stream::unfold(Some(first), move |after| {
+        let (app, page) = (state.clone(), page.clone());
+        async move {
+            let after = after?;
+            match app.db(move |conn| page(conn, after)).await {
+                Ok((text, _)) if text.is_empty() => None,
+                Ok((text, next)) => Some((Ok::<_, ApiError>(Bytes::from(text)), next.map(Some))),
+                Err(error) => Some((Err(error), None)),
+            }
+        }
+    });
+    HttpResponse::Ok()
+        .content_type(PGN)
+        .insert_header((
+            CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{file_name}.pgn\""),
+        ))
+        .streaming(pages.map(|page| page.map_err(actix_web::Error::from)))
+}
 pub const NDJSON: &str = "application/x-ndjson";
 /// The most games one import request holds.
 pub const IMPORT_GAMES: usize = 10_000;
@@ -39,22 +78,28 @@ const IMPORT_BATCH: usize = 50;
 /// Games per page of an archive: the most held in memory at once.
 const PAGE: i64 = 100;
 
-/// The PGN of a game, with its variant tags.
+/// The PGN of a game, with its variant tags and annotations. An imported
+/// game is read as its collections are: by its importer, and by everyone
+/// once a public collection holds it.
 #[utoipa::path(
     tag = "pgn",
     params(("id" = String, Path, description = "The game")),
     responses(
         (status = 200, description = "The game in PGN", body = PgnText, content_type = "application/x-chess-pgn"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-    )
+        (status = 404, description = "No such game, or an imported one in no collection the caller may see", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["game:read"]), ())
 )]
 #[get("/games/{id}/pgn")]
 pub async fn export_game_pgn(
     state: web::Data<AppState>,
+    auth: MaybeAuth,
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
-    let text = state.db(move |conn| pgn::game_pgn(conn, &id)).await?;
+    let text = state
+        .db(move |conn| pgn::game_pgn(conn, auth.reader(), &id))
+        .await?;
     Ok(HttpResponse::Ok().content_type(PGN).body(text))
 }
 

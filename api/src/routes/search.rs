@@ -1,6 +1,6 @@
 //! `/api/v1/search`: the study archive searched.
 
-use actix_web::{get, web};
+use actix_web::{HttpResponse, get, web};
 use kingpost_core::Rules;
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -13,9 +13,10 @@ use crate::{
     },
     error::{ApiError, Code, Problem},
     models::search::GameFilter,
+    routes::pgn::streamed_pgn,
     state::AppState,
     stored::GameId,
-    views::{ExplorerView, GameResult, GameSearch, PositionSearch, RuleKey, Termination},
+    views::{ExplorerView, GameResult, GameSearch, PgnText, PositionSearch, RuleKey, Termination},
 };
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -62,31 +63,98 @@ pub async fn search_positions(
     auth: MaybeAuth,
     query: web::Query<PositionSearchQuery>,
 ) -> Result<web::Json<PositionSearch>, ApiError> {
-    let query = query.into_inner();
-    let (rules, target, scope) = parse_position(
-        &query.rules,
-        query.fen,
-        query.moves,
-        query.own,
-        query.collection,
-    )?;
-    let limit = super::page_limit(query.limit, search::DEFAULT_PAGE, search::MAX_PAGE)?;
-    let after = query.cursor.map(GameId::from);
+    let search = PositionSearchQuery::parse(query.into_inner())?;
     let reader = auth.reader().cloned();
     let page = state
         .db(move |conn| {
             search::positions(
                 conn,
                 reader.as_ref(),
-                rules,
-                &target,
-                scope,
-                after.as_ref(),
-                limit,
+                search.rules,
+                &search.target,
+                search.scope,
+                search.after.as_ref(),
+                search.limit,
             )
         })
         .await?;
     Ok(web::Json(page))
+}
+
+/// The games that reached a position, as [`search_positions`] finds them,
+/// as one PGN file (every game found, from `cursor` on), streamed.
+#[utoipa::path(
+    tag = "search",
+    params(PositionSearchQuery),
+    responses(
+        (status = 200, description = "The games, by id", body = PgnText, content_type = "application/x-chess-pgn"),
+        (status = 404, description = "No such collection the caller may see", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A bad rule set, FEN, move, limit or cursor", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["game:read"]), ())
+)]
+#[get("/search/positions.pgn")]
+pub async fn export_position_search(
+    state: web::Data<AppState>,
+    auth: MaybeAuth,
+    query: web::Query<PositionSearchQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let search = PositionSearchQuery::parse(query.into_inner())?;
+    let reader = auth.reader().cloned();
+    // Checked before the answer begins, so that a bad one is a plain error.
+    let (asked, checker) = (search.clone(), reader.clone());
+    state
+        .db(move |conn| {
+            search::check_position(
+                conn,
+                checker.as_ref(),
+                asked.rules,
+                &asked.target,
+                asked.scope,
+            )
+        })
+        .await?;
+    let first = search.after.clone();
+    Ok(streamed_pgn(
+        state,
+        "positions",
+        first,
+        move |conn, after| {
+            search::positions_pgn(
+                conn,
+                reader.as_ref(),
+                search.rules,
+                &search.target,
+                search.scope.clone(),
+                after.as_ref(),
+                search.limit,
+            )
+        },
+    ))
+}
+
+/// A position search as its query string asks it.
+#[derive(Debug, Clone)]
+struct PositionSearchAsked {
+    rules: Rules,
+    target: Target,
+    scope: Scope,
+    after: Option<GameId>,
+    limit: i64,
+}
+
+impl PositionSearchQuery {
+    fn parse(self) -> Result<PositionSearchAsked, ApiError> {
+        let (rules, target, scope) =
+            parse_position(&self.rules, self.fen, self.moves, self.own, self.collection)?;
+        Ok(PositionSearchAsked {
+            rules,
+            target,
+            scope,
+            after: self.cursor.map(GameId::from),
+            limit: super::page_limit(self.limit, search::DEFAULT_PAGE, search::MAX_PAGE)?,
+        })
+    }
 }
 
 /// The rule set, position and scope a search names in its query string.
@@ -279,57 +347,122 @@ pub async fn search_games(
     auth: MaybeAuth,
     query: web::Query<GameSearchQuery>,
 ) -> Result<web::Json<GameSearch>, ApiError> {
-    let query = query.into_inner();
-    if query.opponent.is_some() && query.player.is_none() {
-        return Err(invalid_query("`opponent` needs `player`"));
-    }
-    if let Some(eco) = &query.eco {
-        let mut chars = eco.chars();
-        let volume = chars.next().is_some_and(|c| ('A'..='E').contains(&c));
-        if !volume || eco.len() > 3 || !chars.all(|c| c.is_ascii_digit()) {
-            return Err(invalid_query(
-                "`eco` is an ECO code or its start: B90, B9, B",
-            ));
-        }
-    }
-    let rules = query
-        .rules
-        .as_deref()
-        .map(str::parse::<Rules>)
-        .transpose()
-        .map_err(|e| ApiError::invalid(Code::UnknownRules, e.to_string()))?;
-    let filter = GameFilter {
-        rules: rules.map(RuleKey::from),
-        player: query.player,
-        opponent: query.opponent,
-        start: parsed("start", query.start)?,
-        result: parsed("result", query.result)?,
-        termination: parsed("termination", query.termination)?,
-        since: query
-            .since
-            .as_deref()
-            .map(|t| pgn_day("since", t))
-            .transpose()?,
-        until: query
-            .until
-            .as_deref()
-            .map(|t| pgn_day("until", t))
-            .transpose()?,
-        eco: query.eco,
-        opening: query.opening,
-        min_plies: query.min_plies,
-        max_plies: query.max_plies,
-    };
-    let scope = parse_scope(query.own, query.collection)?;
-    let limit = super::page_limit(query.limit, search::DEFAULT_PAGE, search::MAX_PAGE)?;
-    let after = query
-        .cursor
-        .as_deref()
-        .map(listing::decode_cursor)
-        .transpose()?;
+    let search = query.into_inner().parse()?;
     let reader = auth.reader().cloned();
     let page = state
-        .db(move |conn| search::games(conn, reader.as_ref(), &filter, scope, after, limit))
+        .db(move |conn| {
+            search::games(
+                conn,
+                reader.as_ref(),
+                &search.filter,
+                search.scope,
+                search.after,
+                search.limit,
+            )
+        })
         .await?;
     Ok(web::Json(page))
+}
+
+/// The games found by their data, as [`search_games`] finds them, as one
+/// PGN file (every game found, from `cursor` on), streamed.
+#[utoipa::path(
+    tag = "search",
+    params(GameSearchQuery),
+    responses(
+        (status = 200, description = "The games, newest first", body = PgnText, content_type = "application/x-chess-pgn"),
+        (status = 404, description = "No such collection the caller may see", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A bad filter, limit or cursor", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["game:read"]), ())
+)]
+#[get("/search/games.pgn")]
+pub async fn export_game_search(
+    state: web::Data<AppState>,
+    auth: MaybeAuth,
+    query: web::Query<GameSearchQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let search = query.into_inner().parse()?;
+    let reader = auth.reader().cloned();
+    // Checked before the answer begins, so that a bad one is a plain error.
+    let (scope, checker) = (search.scope.clone(), reader.clone());
+    state
+        .db(move |conn| search::check_scope(conn, checker.as_ref(), scope))
+        .await?;
+    let first = search.after.clone();
+    Ok(streamed_pgn(state, "games", first, move |conn, after| {
+        search::games_pgn(
+            conn,
+            reader.as_ref(),
+            &search.filter,
+            search.scope.clone(),
+            after,
+            search.limit,
+        )
+    }))
+}
+
+/// A search by data as its query string asks it.
+#[derive(Debug, Clone)]
+struct GameSearchAsked {
+    filter: GameFilter,
+    scope: Scope,
+    after: Option<(i64, String)>,
+    limit: i64,
+}
+
+impl GameSearchQuery {
+    fn parse(self) -> Result<GameSearchAsked, ApiError> {
+        let query = self;
+        if query.opponent.is_some() && query.player.is_none() {
+            return Err(invalid_query("`opponent` needs `player`"));
+        }
+        if let Some(eco) = &query.eco {
+            let mut chars = eco.chars();
+            let volume = chars.next().is_some_and(|c| ('A'..='E').contains(&c));
+            if !volume || eco.len() > 3 || !chars.all(|c| c.is_ascii_digit()) {
+                return Err(invalid_query(
+                    "`eco` is an ECO code or its start: B90, B9, B",
+                ));
+            }
+        }
+        let rules = query
+            .rules
+            .as_deref()
+            .map(str::parse::<Rules>)
+            .transpose()
+            .map_err(|e| ApiError::invalid(Code::UnknownRules, e.to_string()))?;
+        let filter = GameFilter {
+            rules: rules.map(RuleKey::from),
+            player: query.player,
+            opponent: query.opponent,
+            start: parsed("start", query.start)?,
+            result: parsed("result", query.result)?,
+            termination: parsed("termination", query.termination)?,
+            since: query
+                .since
+                .as_deref()
+                .map(|t| pgn_day("since", t))
+                .transpose()?,
+            until: query
+                .until
+                .as_deref()
+                .map(|t| pgn_day("until", t))
+                .transpose()?,
+            eco: query.eco,
+            opening: query.opening,
+            min_plies: query.min_plies,
+            max_plies: query.max_plies,
+        };
+        Ok(GameSearchAsked {
+            filter,
+            scope: parse_scope(query.own, query.collection)?,
+            after: query
+                .cursor
+                .as_deref()
+                .map(listing::decode_cursor)
+                .transpose()?,
+            limit: super::page_limit(query.limit, search::DEFAULT_PAGE, search::MAX_PAGE)?,
+        })
+    }
 }

@@ -43,6 +43,7 @@ async fn an_imported_study_keeps_its_annotations(db: Db) {
     let id = entry["id"].as_str().unwrap();
 
     let notes = get(format!("/api/v1/games/{id}/annotations"))
+        .token(&alice)
         .send(&app)
         .await;
     let notes = notes.assert_status(200);
@@ -65,7 +66,10 @@ async fn an_imported_study_keeps_its_annotations(db: Db) {
     assert_eq!(moves[1]["nags"], json!([14]));
     assert_eq!(moves[2]["variations"][0][0]["starting_comment"], "or");
 
-    let pgn = get(format!("/api/v1/games/{id}/pgn")).send(&app).await;
+    let pgn = get(format!("/api/v1/games/{id}/pgn"))
+        .token(&alice)
+        .send(&app)
+        .await;
     let pgn = pgn.body.as_str().unwrap();
     let movetext = pgn.split("\n\n").nth(1).unwrap().replace('\n', " ");
     assert_eq!(

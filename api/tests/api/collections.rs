@@ -163,18 +163,22 @@ async fn a_private_collection_is_seen_by_its_owner_alone(db: Db) {
         .as_str()
         .unwrap()
         .to_owned();
+    let game = report.body["games"][0]["id"].as_str().unwrap().to_owned();
+    // Its games too, read by id, are not found by others.
     let paths = [
         format!("/api/v1/collections/{id}"),
         format!("/api/v1/collections/{id}/games"),
         format!("/api/v1/collections/{id}/games.pgn"),
+        format!("/api/v1/games/{game}/pgn"),
+        format!("/api/v1/games/{game}/annotations"),
     ];
-    for path in &paths {
+    let with_token = [
+        format!("/api/v1/games/{game}"),
+        format!("/api/v1/games/{game}/positions"),
+    ];
+    for path in paths.iter().chain(&with_token) {
         get(path.as_str())
             .token(&bob)
-            .send(&app)
-            .await
-            .assert_problem(404, "not_found");
-        get(path.as_str())
             .send(&app)
             .await
             .assert_problem(404, "not_found");
@@ -183,6 +187,12 @@ async fn a_private_collection_is_seen_by_its_owner_alone(db: Db) {
             .send(&app)
             .await
             .assert_status(200);
+    }
+    for path in &paths {
+        get(path.as_str())
+            .send(&app)
+            .await
+            .assert_problem(404, "not_found");
     }
     assert_eq!(listed(&app, Some(&bob)).await, 0, "hidden from bob");
     assert_eq!(listed(&app, None).await, 0, "hidden from anyone");
@@ -200,12 +210,14 @@ async fn a_private_collection_is_seen_by_its_owner_alone(db: Db) {
         .send(&app)
         .await
         .assert_status(200);
-    for path in &paths {
+    for path in paths.iter().chain(&with_token) {
         get(path.as_str())
             .token(&bob)
             .send(&app)
             .await
             .assert_status(200);
+    }
+    for path in &paths {
         get(path.as_str()).send(&app).await.assert_status(200);
     }
     assert_eq!(listed(&app, None).await, 1);

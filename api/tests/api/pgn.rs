@@ -358,6 +358,7 @@ async fn import_reports_each_bad_game(db: Db) {
         "/api/v1/games/{}/pgn",
         games[0]["id"].as_str().unwrap()
     ))
+    .token(&alice)
     .send(&app)
     .await;
     assert!(
@@ -458,7 +459,10 @@ async fn imported_games_export_as_their_source_said(db: Db) {
 
     let export = async |index: usize| {
         let id = games[index]["id"].as_str().unwrap();
-        let answer = get(format!("/api/v1/games/{id}/pgn")).send(&app).await;
+        let answer = get(format!("/api/v1/games/{id}/pgn"))
+            .token(&alice)
+            .send(&app)
+            .await;
         answer.body.as_str().unwrap().to_owned()
     };
     let reti = export(0).await;

@@ -17,7 +17,8 @@ on_both_databases!(
     games_are_found_by_a_position_they_reached,
     games_are_named_by_their_opening,
     the_explorer_counts_moves_and_results,
-    games_are_found_by_their_data
+    games_are_found_by_their_data,
+    search_results_export_as_pgn
 );
 
 /// Imported games: the position after 1.e4 e5 2.Nf3 reached directly, by
@@ -285,6 +286,7 @@ async fn games_are_named_by_their_opening(db: Db) {
     assert_eq!(games[1]["opening"], Value::Null, "Switching is not chess");
     let imported = games[0]["id"].as_str().unwrap();
     let pgn = get(format!("/api/v1/games/{imported}/pgn"))
+        .token(&alice)
         .send(&app)
         .await;
     assert!(pgn.body.as_str().unwrap().contains("[ECO \"D06\"]"));
@@ -544,4 +546,97 @@ async fn games_are_found_by_their_data(db: Db) {
             .await
             .assert_problem(422, "invalid_query");
     }
+}
+
+/// The `Event` tags of a PGN file, in order.
+fn events(pgn: &str) -> Vec<&str> {
+    pgn.lines()
+        .filter_map(|line| line.strip_prefix("[Event \"")?.strip_suffix("\"]"))
+        .collect()
+}
+
+// Search results come as one PGN file too, in the JSON pages' order, read
+// a page at a time; the same scopes hold (a private collection of another
+// is never in it), and a bad query is refused before the file begins.
+async fn search_results_export_as_pgn(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let report = post("/api/v1/imports?collection=Prep")
+        .token(&alice)
+        .raw("application/x-chess-pgn", STUDY)
+        .send(&app)
+        .await;
+    let collection = report.assert_status(200)["collection_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    let query = "rules=standard&moves=e4%20e5%20Nf3";
+    let page = get(search(query)).token(&alice).send(&app).await;
+    let in_order: Vec<String> = page.assert_status(200)["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|hit| hit["game"]["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(in_order.len(), 3);
+    for limit in [1, 20] {
+        let file = get(format!(
+            "/api/v1/search/positions.pgn?{query}&limit={limit}"
+        ))
+        .token(&alice)
+        .send(&app)
+        .await;
+        assert_eq!(file.status, 200);
+        let text = file.body.as_str().unwrap();
+        let ids: Vec<&str> = text
+            .lines()
+            .filter_map(|line| line.strip_prefix("[GameId \"")?.strip_suffix("\"]"))
+            .collect();
+        assert_eq!(ids, in_order, "pages of {limit}");
+        let mut found = events(text);
+        found.sort();
+        assert_eq!(found, ["direct", "transposed", "twice"]);
+    }
+    let theirs = get(format!("/api/v1/search/positions.pgn?{query}"))
+        .token(&bob)
+        .send(&app)
+        .await;
+    assert_eq!(theirs.status, 200);
+    assert_eq!(
+        theirs.body,
+        Value::Null,
+        "empty: alice's collection is private"
+    );
+    get(format!(
+        "/api/v1/search/positions.pgn?{query}&collection={collection}"
+    ))
+    .token(&bob)
+    .send(&app)
+    .await
+    .assert_problem(404, "not_found");
+    get("/api/v1/search/positions.pgn?rules=standard&fen=nonsense")
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_fen");
+
+    let by_player = get("/api/v1/search/games.pgn?player=c&limit=1")
+        .token(&alice)
+        .send(&app)
+        .await;
+    assert_eq!(events(by_player.body.as_str().unwrap()), ["transposed"]);
+    let newest_first = get("/api/v1/search/games.pgn?rules=standard&own=true&limit=2")
+        .token(&alice)
+        .send(&app)
+        .await;
+    assert_eq!(events(newest_first.body.as_str().unwrap()).len(), 4);
+    get("/api/v1/search/games.pgn?own=true")
+        .send(&app)
+        .await
+        .assert_problem(401, "unauthorized");
+    get("/api/v1/search/games.pgn?eco=Z1")
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_query");
 }

@@ -13,6 +13,7 @@ use crate::{
     error::ApiError,
     models::{
         account::{self, Account},
+        collection,
         game::{self, GameResult, GameRow, GameStatus, MoveRow, Termination},
     },
     notify::{Outbox, game_signal},
@@ -245,6 +246,25 @@ impl Loaded {
 /// The game's row, or `404` for an unknown id.
 pub fn find_game(conn: &mut DbConnection, game_id: &GameId) -> Result<GameRow, ApiError> {
     found(game_id, game::find(conn, game_id))
+}
+
+/// The game `id` if `reader` may read it: a played game, or an imported
+/// one seen as its collections are (by its importer, and by everyone once
+/// a public collection holds it). Otherwise, as when there is none, `404`.
+pub fn readable_game(
+    conn: &mut DbConnection,
+    reader: Option<&AccountId>,
+    id: &GameId,
+) -> Result<GameRow, ApiError> {
+    let row = find_game(conn, id)?;
+    let seen = row.status != GameStatus::Imported
+        || (reader.is_some() && row.imported_by.as_ref() == reader)
+        || collection::seen_holding(conn, id, reader)?;
+    if seen {
+        Ok(row)
+    } else {
+        Err(ApiError::NotFound(format!("game {id}")))
+    }
 }
 
 /// The game's row locked for a change until the transaction ends (see

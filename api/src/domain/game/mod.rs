@@ -12,7 +12,7 @@ mod view;
 
 pub use actions::{Action, Play, act, play_move};
 pub(crate) use loaded::Loaded;
-pub use loaded::{effective_deadline, find_game, find_game_for_update};
+pub use loaded::{effective_deadline, find_game, find_game_for_update, readable_game};
 pub(crate) use start::corrupt;
 pub use start::{
     Players, core_start, new_game, position_of, spec_from_parts, start_of, stored_start,
