@@ -36,11 +36,14 @@ export const session = {
   },
 };
 
-async function send(method, path, { body, headers = {}, auth = true, signal } = {}) {
+async function send(method, path, { body, text, headers = {}, auth = true, signal } = {}) {
   const init = { method, headers: { Accept: "application/json", ...headers }, signal };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
+  } else if (text !== undefined) {
+    init.headers["Content-Type"] = "application/x-chess-pgn";
+    init.body = text;
   }
   if (auth && session.get()) {
     init.headers.Authorization = `Bearer ${session.get().access_token}`;
@@ -96,6 +99,25 @@ export async function call(method, path, options = {}) {
     throw new ApiError(answer.status, body, retryAfter);
   }
   return { status: answer.status, body, headers: answer.headers };
+}
+
+/** Imports PGN text into the caller's collection `name`: the report. */
+export async function importPgn(text, name) {
+  const path = `/imports?collection=${encodeURIComponent(name)}`;
+  return (await call("POST", path, { text })).body;
+}
+
+/** Saves the PGN at `path` (read with the session) as the file `name`. */
+export async function downloadPgn(path, name) {
+  const answer = await sendRefreshing("GET", path, { headers: { Accept: "application/x-chess-pgn" } });
+  if (!answer.ok) {
+    const type = answer.headers.get("Content-Type") || "";
+    throw new ApiError(answer.status, type.includes("json") ? await answer.json() : null);
+  }
+  const url = URL.createObjectURL(await answer.blob());
+  const link = Object.assign(document.createElement("a"), { href: url, download: name });
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 /** A POST that changes state, safe to retry: the server acts once per key. */

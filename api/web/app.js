@@ -1,11 +1,13 @@
 // The kingpost web client: a page that plays correspondence games through
 // the public API alone (see api.js), with no chess rules of its own.
-// #/ is the lobby, #/games/{id} a game, #/rules/{key} the rules of a game.
+// #/ is the lobby, #/games/{id} a game, #/rules/{key} the rules of a game;
+// #/collections, #/collections/{id}, #/search and #/study/{id} the archive.
 
 import { ApiError, act, call, followEvents, session, signIn, signOut, signUp } from "./api.js";
 import { announce, h, nextVisit, show } from "./dom.js";
 import { GameView } from "./game.js";
 import { rulesLink, rulesPage } from "./rules.js";
+import { StudyView, collectionPage, collectionsPage, searchPage } from "./study.js";
 import { describe, resultWords, startKindWords, startWords, timeLeft } from "./words.js";
 
 // ---- routing ----
@@ -21,12 +23,20 @@ async function route() {
   // The old view stays in sight, greyed and inert, until the new one is drawn.
   nextVisit();
   renderHeader();
-  const game = location.hash.match(/^#\/games\/([A-Za-z0-9_-]+)$/);
-  const rules = location.hash.match(/^#\/rules(?:\/([a-z-]+))?$/);
+  const hash = location.hash;
+  const game = hash.match(/^#\/games\/([A-Za-z0-9_-]+)$/);
+  const rules = hash.match(/^#\/rules(?:\/([a-z-]+))?$/);
+  const collection = hash.match(/^#\/collections\/([A-Za-z0-9_-]+)$/);
+  const study = hash.match(/^#\/study\/([A-Za-z0-9_-]+)$/);
+  const search = hash.match(/^#\/search(?:\?(.*))?$/);
   try {
     if (rules) show(...(await rulesPage(rules[1], signal)));
     else if (!session.get()) showSignIn();
     else if (game) await new GameView(game[1], signal, countMyTurns).load();
+    else if (hash === "#/collections") await collectionsPage(signal);
+    else if (collection) await collectionPage(collection[1], signal);
+    else if (study) await new StudyView(study[1], signal).load();
+    else if (search) await searchPage(search[1], signal);
     else await showLobby(signal);
   } catch (error) {
     if (signal.aborted) return;
@@ -43,6 +53,7 @@ function renderHeader() {
   const current = session.get();
   who.replaceChildren(
     h("a", { href: "#/rules" }, "Rules"),
+    current ? h("span", {}, " ", h("a", { href: "#/collections" }, "Study"), " ", h("a", { href: "#/search" }, "Search")) : "",
     current
       ? h(
           "span",

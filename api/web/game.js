@@ -681,6 +681,7 @@ export class GameView {
         ),
         h("a", { href: `/api/v1${base}/pgn`, download: `kingpost-${this.id}.pgn` }, "Download PGN"),
       ),
+      game.status === "started" ? null : h("a", { href: `#/study/${this.id}` }, "Study and annotate this game"),
       h("a", { href: "#/" }, "Back to your games"),
     );
   }

@@ -3,6 +3,7 @@
 // every rule set, by clicks, the keyboard and typed moves; each board is
 // saved as a screenshot in $ARTEFACTS.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { chromium } from "playwright-core";
 
 const BASE = process.env.KINGPOST_URL;
@@ -458,7 +459,58 @@ const [download] = await Promise.all([
 const pgn = await (await fetch(`${BASE}${new URL(download.url()).pathname}`)).text();
 assert.match(pgn, /\[Variant "/);
 
-const problems = [...alice.problems, ...bob.problems];
+step("the study archive: a new player imports two annotated files, studies a game through its variations, searches");
+const carol = await player("carol", { width: 1200, height: 900 }, "198.51.100.3");
+await authenticate(carol, "Create account");
+const study = (name) => readFileSync(new URL(`../../core/tests/data/annotated/${name}`, import.meta.url), "utf8");
+await afterNextView(carol, () => visitHash(carol, "#/collections"));
+const importing = carol.page.getByRole("form", { name: "Import PGN" });
+await importing.getByLabel("Into the collection").fill("Studies");
+await importing.getByLabel("Or its text").fill(study("lasker-janowski-1910-scid.pgn") + study("london-system-lichess-study.pgn"));
+await importing.getByRole("button", { name: "Import" }).click();
+await carol.page.getByText("2 read: 2 imported").waitFor();
+await afterNextView(carol, () => carol.page.getByRole("link", { name: "Open the collection" }).click());
+await carol.page.getByRole("heading", { name: "Studies" }).waitFor();
+assert.equal(await carol.page.locator("ul.archive li").count(), 2);
+await carol.page.screenshot({ path: `${OUT}/collection-carol.png`, fullPage: true });
+await afterNextView(carol, () => carol.page.getByRole("link", { name: "Lasker, Emanuel – Janowski, Dawid" }).click());
+const movetext = carol.page.locator(".movetext");
+await movetext.getByText(/This time the money for the world championship/).waitFor();
+await movetext.locator(".variation").first().getByRole("button", { name: "Bg5" }).click();
+await carol.page.getByRole("group", { name: "Board after ply 11" }).waitFor();
+await carol.page.keyboard.press("ArrowRight");
+await carol.page.getByRole("group", { name: "Board after ply 12" }).waitFor();
+assert.match(await movetext.locator(".san.current").textContent(), /Nf6/);
+await carol.page.keyboard.press("ArrowLeft");
+await carol.page.keyboard.press("ArrowLeft");
+await carol.page.getByRole("group", { name: "Board after ply 10" }).waitFor();
+assert.match(await movetext.locator(".san.current").textContent(), /Be6/, "back to the mainline before the variation");
+await carol.page.screenshot({ path: `${OUT}/study-carol.png`, fullPage: true });
+
+await afterNextView(carol, () => visitHash(carol, "#/search"));
+const byPosition = carol.page.getByRole("form", { name: "Search by position" });
+await byPosition.getByLabel("Moves from the start").fill("d4 d5 c4");
+await afterNextView(carol, () => byPosition.getByRole("button", { name: "Search" }).click());
+await carol.page.locator("table.explorer").getByRole("link", { name: "e6" }).waitFor();
+await carol.page.locator("ul.archive").getByText("Lasker, Emanuel – Janowski, Dawid").waitFor();
+await carol.page.screenshot({ path: `${OUT}/search-carol.png`, fullPage: true });
+await afterNextView(carol, () => carol.page.locator("table.explorer").getByRole("link", { name: "e6" }).click());
+await carol.page.getByRole("heading", { name: "Explorer: 1 game" }).waitFor();
+
+step("a player annotates a finished game of theirs; the note shows signed");
+await toLobby(bob);
+await afterNextView(bob, () => bob.page.locator("section[aria-labelledby=finished-title] ul.games a").first().click());
+await afterNextView(bob, () => bob.page.getByRole("link", { name: "Study and annotate this game" }).click());
+const notes = bob.page.locator(".movetext");
+await notes.locator(".san").first().click();
+const note = bob.page.getByRole("form", { name: "Annotate" });
+await note.getByLabel("Comment").fill("A sharp start");
+await note.getByLabel("Mark").selectOption("!");
+await note.getByRole("button", { name: "Save the note" }).click();
+await notes.getByText("bob: A sharp start").waitFor();
+await bob.page.screenshot({ path: `${OUT}/annotated-bob.png`, fullPage: true });
+
+const problems = [...alice.problems, ...bob.problems, ...carol.problems];
 assert.deepEqual(problems, [], "no script errors or refused loads in either page");
 await browser.close();
 console.log(`web client: all steps passed; screenshots in ${OUT}`);

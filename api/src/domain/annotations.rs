@@ -4,17 +4,20 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use kingpost_core::pgn::{LineMove, Notes, ReplayedGame};
+use kingpost_core::{
+    Position,
+    pgn::{LineMove, Notes, ReplayedGame},
+};
 use serde::{Deserialize, Serialize};
 
 use crate::{
     clock::{Millis, rfc3339},
     db::{DbConnection, write_transaction},
-    domain::game::{find_game, readable_game},
+    domain::game::{core_start, corrupt, find_game, readable_game, start_of},
     error::{ApiError, Code},
     models::{
         annotation::{self, AnnotationRow, NotesRow},
-        game::GameStatus,
+        game::{self, GameStatus},
     },
     stored::{AccountId, GameId},
     views::{AnnotateRequest, GameAnnotations, MoveNotes, PlayerAnnotation, VariationMove},
@@ -117,21 +120,35 @@ pub fn for_pgn(
     Ok(by_game)
 }
 
-fn variation_move(m: &LineMove) -> VariationMove {
-    VariationMove {
-        uci: m.uci.clone(),
-        san: m.san.clone(),
-        starting_comment: m.notes.starting_comment.clone(),
-        nags: m.notes.nags.clone(),
-        comment: m.notes.comment.clone(),
-        variations: lines(&m.notes.variations),
-    }
-}
-
-fn lines(variations: &[Vec<LineMove>]) -> Vec<Vec<VariationMove>> {
+/// The variations that replace a move played from `before`, each move with
+/// the position after it, for a reader that knows no rules.
+fn lines(
+    before: &Position,
+    variations: &[Vec<LineMove>],
+) -> Result<Vec<Vec<VariationMove>>, String> {
     variations
         .iter()
-        .map(|line| line.iter().map(variation_move).collect())
+        .map(|line| {
+            let mut pos = before.clone();
+            line.iter()
+                .map(|m| {
+                    let variations = lines(&pos, &m.notes.variations)?;
+                    let played = pos
+                        .parse_move(&m.uci)
+                        .map_err(|e| format!("{}: {e}", m.uci))?;
+                    pos.play_unchecked(played);
+                    Ok(VariationMove {
+                        uci: m.uci.clone(),
+                        san: m.san.clone(),
+                        fen: pos.fen(),
+                        starting_comment: m.notes.starting_comment.clone(),
+                        nags: m.notes.nags.clone(),
+                        comment: m.notes.comment.clone(),
+                        variations,
+                    })
+                })
+                .collect()
+        })
         .collect()
 }
 
@@ -151,28 +168,38 @@ pub fn view(
     reader: Option<&AccountId>,
     game_id: &GameId,
 ) -> Result<GameAnnotations, ApiError> {
-    readable_game(conn, reader, game_id)?;
+    let row = readable_game(conn, reader, game_id)?;
     let file = match annotation::notes_of(conn, &[game_id])?.first() {
-        Some(row) => parse_notes(row)?,
+        Some(notes) => parse_notes(notes)?,
         None => GameNotes::default(),
     };
     let players = annotation::of_games(conn, &[game_id])?
         .into_iter()
         .map(|(row, author)| player_annotation(row, author))
         .collect();
+    // The position before each annotated move, for its variations' own.
+    let mut pos = Position::from_start(row.rules.0, &core_start(&start_of(&row)))
+        .map_err(|e| corrupt(&row, e))?;
+    let mut played = game::moves_of(conn, game_id)?.into_iter();
+    let mut moves = Vec::with_capacity(file.plies.len());
+    let mut at = 1;
+    for (ply, notes) in &file.plies {
+        for m in played.by_ref().take((*ply - at) as usize) {
+            let m = pos.parse_move(&m.uci).map_err(|e| corrupt(&row, e))?;
+            pos.play_unchecked(m);
+        }
+        at = *ply;
+        moves.push(MoveNotes {
+            ply: *ply as i32,
+            starting_comment: notes.starting_comment.clone(),
+            nags: notes.nags.clone(),
+            comment: notes.comment.clone(),
+            variations: lines(&pos, &notes.variations).map_err(|e| corrupt(&row, e))?,
+        });
+    }
     Ok(GameAnnotations {
         comment: file.comment,
-        moves: file
-            .plies
-            .iter()
-            .map(|(ply, notes)| MoveNotes {
-                ply: *ply as i32,
-                starting_comment: notes.starting_comment.clone(),
-                nags: notes.nags.clone(),
-                comment: notes.comment.clone(),
-                variations: lines(&notes.variations),
-            })
-            .collect(),
+        moves,
         players,
     })
 }

@@ -38,6 +38,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     script!("moves.js"),
     script!("pieces.js"),
     script!("rules.js"),
+    script!("study.js"),
     script!("words.js"),
     (
         "app.css",

@@ -10,6 +10,8 @@ use utoipa::ToSchema;
 pub struct VariationMove {
     pub uci: String,
     pub san: String,
+    /// The position after the move.
+    pub fen: String,
     /// A comment before the move, at the start of a variation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub starting_comment: Option<String>,

@@ -58,6 +58,17 @@ async fn an_imported_study_keeps_its_annotations(db: Db) {
     assert_eq!(line[0]["san"], "d4");
     assert_eq!(line[0]["uci"], "d2d4");
     assert_eq!(line[1]["variations"][0][0]["san"], "Nf6");
+    // Each variation move comes with its position, for a reader without rules.
+    let fen = |m: &serde_json::Value| m["fen"].as_str().unwrap().to_owned();
+    assert!(fen(&line[0]).starts_with("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b"));
+    assert!(
+        fen(&line[1]["variations"][0][0])
+            .starts_with("rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w")
+    );
+    assert!(
+        fen(&moves[2]["variations"][0][0])
+            .starts_with("rnbqkbnr/pppp1ppp/8/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b")
+    );
     assert_eq!(
         line[1]["variations"][0].as_array().unwrap().len(),
         1,
