@@ -81,6 +81,7 @@ async fn the_web_client_is_served_whole_and_self_contained() {
             "moves.js",
             "pieces.js",
             "rules.js",
+            "study.js",
             "words.js",
         ]
     );
