@@ -169,7 +169,7 @@ def check_files(port, token, paths, failures):
         if entry["id"] is None or entry["warnings"] or entry["shortened"]:
             failures.append(f"{path}: {entry}")
             continue
-        status, exported = call(port, "GET", f"/games/{entry['id']}/pgn")
+        status, exported = call(port, "GET", f"/games/{entry['id']}/pgn", token)
         [back] = read_all(exported.decode("utf-8"))
         if (original.comment, tree(original)) != (back.comment, tree(back)):
             failures.append(f"{path}: annotations differ\n--- exported:\n{exported.decode()}")
@@ -234,7 +234,7 @@ def main():
             if entry["id"] is None:
                 exports.append(None)
                 continue
-            status, body = call(port, "GET", f"/games/{entry['id']}/pgn")
+            status, body = call(port, "GET", f"/games/{entry['id']}/pgn", token)
             assert status == 200, body
             exports.append(body.decode("utf-8"))
             if len(exports) % 500 == 0:
