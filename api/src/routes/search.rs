@@ -36,9 +36,10 @@ pub struct PositionSearchQuery {
     pub own: bool,
     /// Only this collection's games.
     pub collection: Option<String>,
-    /// Games per page, 1 to 100 (default 20).
+    /// Games per page, 1 to 100 (default 20); the `.pgn` file holds every
+    /// game found and reads them this many at a time.
     pub limit: Option<i64>,
-    /// The `next_cursor` of the previous page.
+    /// The `next_cursor` of the previous page; the `.pgn` file begins after it.
     pub cursor: Option<String>,
 }
 
@@ -285,9 +286,10 @@ pub struct GameSearchQuery {
     pub own: bool,
     /// Only this collection's games.
     pub collection: Option<String>,
-    /// Games per page, 1 to 100 (default 20).
+    /// Games per page, 1 to 100 (default 20); the `.pgn` file holds every
+    /// game found and reads them this many at a time.
     pub limit: Option<i64>,
-    /// The `next_cursor` of the previous page.
+    /// The `next_cursor` of the previous page; the `.pgn` file begins after it.
     pub cursor: Option<String>,
 }
 
@@ -413,11 +415,10 @@ struct GameSearchAsked {
 
 impl GameSearchQuery {
     fn parse(self) -> Result<GameSearchAsked, ApiError> {
-        let query = self;
-        if query.opponent.is_some() && query.player.is_none() {
+        if self.opponent.is_some() && self.player.is_none() {
             return Err(invalid_query("`opponent` needs `player`"));
         }
-        if let Some(eco) = &query.eco {
+        if let Some(eco) = &self.eco {
             let mut chars = eco.chars();
             let volume = chars.next().is_some_and(|c| ('A'..='E').contains(&c));
             if !volume || eco.len() > 3 || !chars.all(|c| c.is_ascii_digit()) {
@@ -426,7 +427,7 @@ impl GameSearchQuery {
                 ));
             }
         }
-        let rules = query
+        let rules = self
             .rules
             .as_deref()
             .map(str::parse::<Rules>)
@@ -434,35 +435,35 @@ impl GameSearchQuery {
             .map_err(|e| ApiError::invalid(Code::UnknownRules, e.to_string()))?;
         let filter = GameFilter {
             rules: rules.map(RuleKey::from),
-            player: query.player,
-            opponent: query.opponent,
-            start: parsed("start", query.start)?,
-            result: parsed("result", query.result)?,
-            termination: parsed("termination", query.termination)?,
-            since: query
+            player: self.player,
+            opponent: self.opponent,
+            start: parsed("start", self.start)?,
+            result: parsed("result", self.result)?,
+            termination: parsed("termination", self.termination)?,
+            since: self
                 .since
                 .as_deref()
                 .map(|t| pgn_day("since", t))
                 .transpose()?,
-            until: query
+            until: self
                 .until
                 .as_deref()
                 .map(|t| pgn_day("until", t))
                 .transpose()?,
-            eco: query.eco,
-            opening: query.opening,
-            min_plies: query.min_plies,
-            max_plies: query.max_plies,
+            eco: self.eco,
+            opening: self.opening,
+            min_plies: self.min_plies,
+            max_plies: self.max_plies,
         };
         Ok(GameSearchAsked {
             filter,
-            scope: parse_scope(query.own, query.collection)?,
-            after: query
+            scope: parse_scope(self.own, self.collection)?,
+            after: self
                 .cursor
                 .as_deref()
                 .map(listing::decode_cursor)
                 .transpose()?,
-            limit: super::page_limit(query.limit, search::DEFAULT_PAGE, search::MAX_PAGE)?,
+            limit: super::page_limit(self.limit, search::DEFAULT_PAGE, search::MAX_PAGE)?,
         })
     }
 }
