@@ -115,23 +115,17 @@ fn write_move(
         Color::Black => {}
     }
     text.push(san);
-    let Some(notes) = notes else {
-        if let Some(ts) = timestamp {
-            text.push(&format!("{{[%ts {ts}]}}"));
-        }
-        return;
-    };
-    for nag in &notes.nags {
+    for nag in notes.map_or(&[][..], |n| &n.nags) {
         text.push(&format!("${nag}"));
     }
-    let comment = notes.comment.as_deref();
+    let comment = notes.and_then(|n| n.comment.as_deref());
     if let Some(ts) = timestamp.filter(|_| !comment.is_some_and(|c| c.contains("[%ts "))) {
         text.push(&format!("{{[%ts {ts}]}}"));
     }
     if let Some(comment) = comment {
         text.comment(comment);
     }
-    for line in &notes.variations {
+    for line in notes.map_or(&[][..], |n| &n.variations) {
         text.open_variation();
         write_line(text, turn, line);
         text.close_variation();
