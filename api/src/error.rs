@@ -41,6 +41,7 @@ text_enum! {
         InvalidAnnotation = "invalid_annotation",
         UnknownRules = "unknown_rules",
         SelfChallenge = "self_challenge",
+        UnratedStart = "unrated_start",
         TooManyWebhooks = "too_many_webhooks",
         AlreadyOnVacation = "already_on_vacation",
         NoVacationLeft = "no_vacation_left",

@@ -24,6 +24,7 @@ pub fn accounts(conn: &mut DbConnection) {
                 vacation_balance: 0,
                 vacation_next_grant_at: 0,
                 vacation_since: None,
+                last_active_at: None,
             },
         )
         .unwrap();
@@ -95,6 +96,7 @@ pub fn seed(conn: &mut DbConnection, from: usize, to: usize, samples: &[(Moves, 
                         eco: None,
                         opening: None,
                         played_on: None,
+                        rated: false,
                     },
                 )?;
                 let rows: Vec<MoveRow> = sample_moves

@@ -17,6 +17,7 @@ diesel::table! {
         vacation_balance -> BigInt,
         vacation_next_grant_at -> BigInt,
         vacation_since -> Nullable<BigInt>,
+        last_active_at -> Nullable<BigInt>,
     }
 }
 
@@ -77,6 +78,7 @@ diesel::table! {
         eco -> Nullable<Text>,
         opening -> Nullable<Text>,
         played_on -> Nullable<Text>,
+        rated -> Bool,
     }
 }
 
@@ -115,6 +117,7 @@ diesel::table! {
         game_id -> Nullable<Text>,
         created_at -> BigInt,
         updated_at -> BigInt,
+        rated -> Bool,
     }
 }
 
@@ -204,11 +207,44 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    ratings (account_id, rules, start) {
+        account_id -> Text,
+        rules -> Text,
+        start -> Text,
+        rating -> Double,
+        deviation -> Double,
+        volatility -> Double,
+        games -> Integer,
+        rated_at -> BigInt,
+        established_until -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    game_ratings (game_id, color) {
+        game_id -> Text,
+        color -> Text,
+        account_id -> Text,
+        rules -> Text,
+        start -> Text,
+        rating -> Double,
+        deviation -> Double,
+        rating_after -> Nullable<Double>,
+        deviation_after -> Nullable<Double>,
+        rating_change -> Nullable<Double>,
+        rated_at -> Nullable<BigInt>,
+    }
+}
+
 diesel::joinable!(annotations -> accounts (author_id));
+diesel::joinable!(ratings -> accounts (account_id));
 diesel::joinable!(collection_games -> games (game_id));
 diesel::joinable!(collection_games -> collections (collection_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    ratings,
+    game_ratings,
     annotations,
     game_notes,
     collections,

@@ -11,6 +11,7 @@ use crate::{
     domain::{
         events::{self},
         game::{Players, core_start, new_game, spec_from_parts, stored_start, variant_name},
+        ratings,
     },
     error::{ApiError, Code},
     models::{
@@ -78,6 +79,9 @@ pub fn create(
         }
     };
     let (kind, number, fen) = stored_start(&start);
+    if request.rated {
+        ratings::pool_for_challenge(kind)?;
+    }
     let row = ChallengeRow {
         id: new_id(),
         challenger_id: challenger_id.clone(),
@@ -89,6 +93,7 @@ pub fn create(
         days_per_move: request.days_per_move,
         color: request.color,
         status: ChallengeStatus::Open,
+        rated: request.rated,
         game_id: None,
         created_at: now,
         updated_at: now,
@@ -170,7 +175,7 @@ pub fn accept(
             black_name,
         };
         let rules = row.rules.0;
-        let game = new_game(
+        let mut game = new_game(
             new_id().into(),
             rules,
             &start_of(&row),
@@ -178,7 +183,11 @@ pub fn accept(
             row.days_per_move,
             now,
         )?;
+        game.rated = row.rated;
         game::insert(conn, &game)?;
+        if game.rated {
+            ratings::seat(conn, &game, now)?;
+        }
         if !challenge::close(conn, id, ChallengeStatus::Accepted, Some(&game.id), now)? {
             return Err(ApiError::ChallengeClosed);
         }
@@ -298,6 +307,7 @@ pub fn views(
                 start,
                 days_per_move: row.days_per_move,
                 color: row.color,
+                rated: row.rated,
                 status: row.status,
                 game_id: row.game_id.clone().map(String::from),
                 created_at: rfc3339(row.created_at),

@@ -11,6 +11,8 @@ pub mod game;
 pub mod history;
 pub mod openings;
 pub mod pgn;
+pub mod profiles;
+pub mod ratings;
 pub mod search;
 pub mod session;
 pub mod tokens;

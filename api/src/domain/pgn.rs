@@ -17,7 +17,7 @@ use crate::{
     domain::{
         annotations::{self, GameNotes, notes_row},
         game::{core_start, corrupt, readable_game, start_of, stored_start, variant_name},
-        openings,
+        openings, ratings,
     },
     error::ApiError,
     models::{
@@ -26,7 +26,7 @@ use crate::{
         game::{self, GameResult, GameRow, GameStatus, MoveRow, Termination},
     },
     stored::{AccountId, CollectionId, GameId},
-    views::{ArchivedGame, GamePlayerView, MoveView, StartSpec},
+    views::{ArchivedGame, GamePlayerView, GameRatings, MoveView, StartSpec},
 };
 
 /// `2026.11.30` and `12:00:00` of a time, as PGN dates and times are written.
@@ -88,13 +88,14 @@ fn source_tags(row: &GameRow) -> Result<Vec<(String, String)>, ApiError> {
     Ok(tags)
 }
 
-/// Appends the PGN of `row`, whose moves are `moves` and annotations
-/// `notes`, to `out`.
+/// Appends the PGN of `row`, whose moves are `moves`, annotations `notes`
+/// and (if rated) ratings `ratings`, to `out`.
 pub fn write_pgn(
     out: &mut String,
     row: &GameRow,
     moves: &[MoveRow],
     notes: Option<&GameNotes>,
+    ratings: Option<&GameRatings>,
 ) -> Result<(), ApiError> {
     let rules = row.rules.0;
     let start = core_start(&start_of(row));
@@ -103,7 +104,7 @@ pub fn write_pgn(
     let tags = if row.status == GameStatus::Imported {
         imported_tags(row, rules, &start, &initial, result, moves.len())?
     } else {
-        played_tags(row, rules, &start, &initial, result, moves.len())
+        played_tags(row, rules, &start, &initial, result, moves.len(), ratings)
     };
     let times: Vec<Option<String>> = moves.iter().map(|m| m.played_at.map(move_time)).collect();
     let pgn_moves: Vec<PgnMove<'_>> = (1..)
@@ -127,10 +128,16 @@ fn played_tags(
     initial: &Position,
     result: &str,
     plies: usize,
+    ratings: Option<&GameRatings>,
 ) -> Vec<(String, String)> {
     let (date, time) = pgn_date_time(row.created_at);
+    let event = if row.rated {
+        "kingpost rated correspondence game"
+    } else {
+        "kingpost correspondence game"
+    };
     let mut tags: Vec<(&str, String)> = vec![
-        ("Event", "kingpost correspondence game".to_owned()),
+        ("Event", event.to_owned()),
         ("Site", "kingpost".to_owned()),
         ("Date", date.clone()),
         ("Round", "-".to_owned()),
@@ -138,6 +145,15 @@ fn played_tags(
         ("Black", row.black_name.clone()),
         ("Result", result.to_owned()),
     ];
+    if let Some(ratings) = ratings {
+        tags.push(("WhiteElo", ratings.white.rating.to_string()));
+        tags.push(("BlackElo", ratings.black.rating.to_string()));
+        // lichess's tags for what the game did to the ratings.
+        if let (Some(white), Some(black)) = (ratings.white.change, ratings.black.change) {
+            tags.push(("WhiteRatingDiff", format!("{white:+}")));
+            tags.push(("BlackRatingDiff", format!("{black:+}")));
+        }
+    }
     tags.extend(rules_tags(rules, start, initial, false));
     if let Some(opening) = openings::of_row(row) {
         tags.push(("ECO", opening.eco));
@@ -232,8 +248,15 @@ pub fn game_pgn(
     let row = readable_game(conn, reader, game_id)?;
     let moves = game::moves_of(conn, game_id)?;
     let notes = annotations::for_pgn(conn, &[game_id])?;
+    let rated = ratings::of_games(conn, &[&row])?;
     let mut out = String::new();
-    write_pgn(&mut out, &row, &moves, notes.get(game_id))?;
+    write_pgn(
+        &mut out,
+        &row,
+        &moves,
+        notes.get(game_id),
+        rated.get(game_id),
+    )?;
     Ok(out)
 }
 
@@ -243,10 +266,17 @@ pub fn pgn_of_rows(conn: &mut DbConnection, rows: &[GameRow]) -> Result<String, 
     let ids: Vec<&GameId> = rows.iter().map(|row| &row.id).collect();
     let mut moves = game::moves_by_game(conn, &ids)?;
     let notes = annotations::for_pgn(conn, &ids)?;
+    let rated = ratings::of_games(conn, &rows.iter().collect::<Vec<_>>())?;
     let mut out = String::new();
     for row in rows {
         let played = moves.remove(&row.id).unwrap_or_default();
-        write_pgn(&mut out, row, &played, notes.get(&row.id))?;
+        write_pgn(
+            &mut out,
+            row,
+            &played,
+            notes.get(&row.id),
+            rated.get(&row.id),
+        )?;
     }
     Ok(out)
 }
@@ -309,8 +339,11 @@ pub fn archive_page(
     let rows = game::archive_page(conn, filter, after, limit)?;
     let ids: Vec<&GameId> = rows.iter().map(|r| &r.id).collect();
     let mut moves_by_game = game::moves_by_game(conn, &ids)?;
-    let notes = match format {
-        ArchiveFormat::Pgn => annotations::for_pgn(conn, &ids)?,
+    let (notes, rated) = match format {
+        ArchiveFormat::Pgn => (
+            annotations::for_pgn(conn, &ids)?,
+            ratings::of_games(conn, &rows.iter().collect::<Vec<_>>())?,
+        ),
         ArchiveFormat::Ndjson => Default::default(),
     };
     let next = rows
@@ -321,7 +354,13 @@ pub fn archive_page(
     for row in rows {
         let moves = moves_by_game.remove(&row.id).unwrap_or_default();
         match format {
-            ArchiveFormat::Pgn => write_pgn(&mut out, &row, &moves, notes.get(&row.id))?,
+            ArchiveFormat::Pgn => write_pgn(
+                &mut out,
+                &row,
+                &moves,
+                notes.get(&row.id),
+                rated.get(&row.id),
+            )?,
             ArchiveFormat::Ndjson => {
                 let line = serde_json::to_string(&archived(row, moves)?)
                     .map_err(|e| ApiError::Internal(e.to_string()))?;
@@ -472,6 +511,7 @@ fn rows_of(
             .tag("Date")
             .filter(|date| is_pgn_date(date))
             .map(str::to_owned),
+        rated: false,
     };
     let keys = replayed.moves.iter().map(|m| m.position_key);
     let opening = openings::of_game(replayed.rules, replayed.initial.repetition_key(), keys);

@@ -21,6 +21,8 @@ pub struct Account {
     pub vacation_next_grant_at: i64,
     /// The start of the vacation under way.
     pub vacation_since: Option<i64>,
+    /// When the account last acted in a game.
+    pub last_active_at: Option<i64>,
 }
 
 impl std::fmt::Debug for Account {
@@ -93,6 +95,14 @@ pub fn set_vacation(
             accounts::vacation_next_grant_at.eq(next_grant_at),
             accounts::vacation_since.eq(since),
         ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Notes that the account acted in a game now.
+pub fn touch(conn: &mut DbConnection, id: &AccountId, now: i64) -> QueryResult<()> {
+    diesel::update(accounts::table.find(id))
+        .set(accounts::last_active_at.eq(now))
         .execute(conn)
         .map(|_| ())
 }

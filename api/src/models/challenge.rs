@@ -25,6 +25,7 @@ pub struct ChallengeRow {
     pub game_id: Option<GameId>,
     pub created_at: i64,
     pub updated_at: i64,
+    pub rated: bool,
 }
 
 pub fn insert(conn: &mut DbConnection, row: &ChallengeRow) -> QueryResult<()> {

@@ -71,6 +71,8 @@ pub struct GameRow {
     /// The day it was played, in PGN's form: the day a played game began,
     /// an imported game's `Date` tag (when it is one).
     pub played_on: Option<String>,
+    /// Whether the game moves its players' ratings when it finishes.
+    pub rated: bool,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -553,4 +555,36 @@ pub fn find_by_import_key(conn: &mut DbConnection, key: &str) -> QueryResult<Opt
         .select(games::id)
         .first(conn)
         .optional()
+}
+
+/// The account's finished games as `(rules, its colour, result, count)`.
+pub fn results_of(
+    conn: &mut DbConnection,
+    account: &AccountId,
+) -> QueryResult<Vec<(RuleKey, Color, GameResult, i64)>> {
+    let mut counts = Vec::new();
+    for color in Color::ALL {
+        let query = games::table
+            .filter(games::status.eq(GameStatus::Finished))
+            .group_by((games::rules, games::result))
+            .select((games::rules, games::result, diesel::dsl::count_star()));
+        let rows: Vec<(RuleKey, Option<GameResult>, i64)> = match color {
+            Color::White => query.filter(games::white_id.eq(account)).load(conn)?,
+            Color::Black => query.filter(games::black_id.eq(account)).load(conn)?,
+        };
+        counts.extend(
+            rows.into_iter()
+                .filter_map(|(rules, result, n)| Some((rules, color, result?, n))),
+        );
+    }
+    Ok(counts)
+}
+
+/// How many games the account is playing now.
+pub fn count_under_way(conn: &mut DbConnection, account: &AccountId) -> QueryResult<i64> {
+    games::table
+        .filter(games::status.eq(GameStatus::Started))
+        .filter(games::white_id.eq(account).or(games::black_id.eq(account)))
+        .count()
+        .get_result(conn)
 }

@@ -13,6 +13,7 @@ pub mod positions;
 pub mod search;
 pub mod session;
 pub mod tokens;
+pub mod users;
 pub mod variants;
 pub mod web_client;
 
@@ -46,6 +47,9 @@ pub fn configure(cfg: &mut ServiceConfig<'_>) {
         .service(tokens::list_personal_tokens)
         .service(tokens::revoke_token)
         .service(variants::list_variants)
+        .service(users::get_user)
+        .service(users::get_rating_history)
+        .service(users::get_leaderboard)
         .service(challenges::create_challenge)
         .service(challenges::list_challenges)
         .service(challenges::get_challenge)

@@ -71,6 +71,10 @@ pub struct CreateChallengeRequest {
     /// The username challenged; left out, the challenge is open to anyone.
     #[serde(default)]
     pub opponent: Option<String>,
+    /// Whether the game moves the players' ratings (not from a `fen`
+    /// start); casual when left out.
+    #[serde(default)]
+    pub rated: bool,
 }
 
 fn standard_start() -> StartSpec {
@@ -91,6 +95,7 @@ pub struct ChallengeView {
     pub days_per_move: i32,
     /// The challenger's colour: `white`, `black` or `random`.
     pub color: ColorChoice,
+    pub rated: bool,
     pub status: ChallengeStatus,
     /// The game, once accepted.
     pub game_id: Option<String>,

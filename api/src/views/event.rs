@@ -26,6 +26,8 @@ text_enum! {
         GameFinished = "game_finished",
         /// A quarter of the time for the move is left.
         DeadlineNear = "deadline_near",
+        /// A rated game finished and moved the account's rating.
+        RatingChanged = "rating_changed",
     }
 }
 

@@ -5,7 +5,7 @@ use kingpost_core::{DrawReason, Move, MoveKind, MoveList, Outcome, Position, Win
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{RuleKey, StartSpec};
+use super::{GameRatings, RuleKey, StartSpec};
 use crate::stored::text_enum;
 
 text_enum! {
@@ -99,12 +99,14 @@ pub struct GamePlayerView {
     pub on_vacation: bool,
 }
 
-/// A side: `white` or `black`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Side {
-    White,
-    Black,
+text_enum! {
+    /// A side: `white` or `black`.
+    #[derive(Serialize, Deserialize, ToSchema)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Side ("side") {
+        White = "white",
+        Black = "black",
+    }
 }
 
 impl From<kingpost_core::Color> for Side {
@@ -236,6 +238,8 @@ text_enum! {
 pub struct GameView {
     #[serde(flatten)]
     pub state: GameState,
+    /// A rated game's ratings: as it began, and the change once finished.
+    pub ratings: Option<GameRatings>,
     /// Every move played, from White's first.
     pub moves: Vec<MoveView>,
 }
@@ -272,6 +276,8 @@ pub struct GameState {
     pub ply: i32,
     pub turn: Side,
     pub status: GameStatus,
+    /// Whether its result moves the players' ratings.
+    pub rated: bool,
     /// Set once finished.
     pub result: Option<GameResult>,
     /// How the game ended, once it has.

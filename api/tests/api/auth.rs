@@ -289,6 +289,11 @@ fn body_for<'a>(call: crate::support::Call<'a>, operation: &str) -> crate::suppo
         "create_import" => {
             return call.raw("application/x-chess-pgn", "[Event \"probe\"]\n\n1. e4 *\n");
         }
+        "get_rating_history" | "get_leaderboard" => {
+            let mut call = call;
+            call.path.push_str("?rules=standard");
+            return call;
+        }
         "search_positions" | "explore_position" | "export_position_search" => {
             let mut call = call;
             call.path.push_str("?rules=standard&moves=e4");

@@ -87,7 +87,7 @@ async fn long_poll_released_by_a_move_or_timing_out(db: Db) {
 
 /// Reads `count` events (NDJSON lines) from a streaming response, waiting
 /// up to a few seconds for them.
-async fn read_events<B: MessageBody + Unpin>(body: &mut B, count: usize) -> Vec<Value> {
+pub(crate) async fn read_events<B: MessageBody + Unpin>(body: &mut B, count: usize) -> Vec<Value> {
     let mut text = String::new();
     let mut events = Vec::new();
     while events.len() < count {

@@ -20,6 +20,7 @@ mod games;
 mod hardening;
 mod openapi;
 mod pgn;
+mod ratings;
 mod search;
 mod sqlite_build;
 mod web_client;

@@ -10,7 +10,10 @@ use crate::{
     db::{DbConnection, write_transaction},
     domain::conditionals,
     error::{ApiError, Code},
-    models::game::{GameStatus, Termination},
+    models::{
+        account,
+        game::{GameStatus, Termination},
+    },
     notify::Outbox,
     stored::{AccountId, GameId},
     views::{EventKind, Side},
@@ -130,6 +133,7 @@ fn carry_out(
                 current: find_game(conn, game_id)?.ply,
             });
         }
+        account::touch(conn, account_id, now)?;
         Ok(Ok(game))
     })?
 }

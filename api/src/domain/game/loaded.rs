@@ -9,7 +9,7 @@ use serde_json::json;
 use crate::{
     clock::{DAY, Millis, rfc3339},
     db::DbConnection,
-    domain::{events, openings, vacation},
+    domain::{events, openings, ratings, vacation},
     error::ApiError,
     models::{
         account::{self, Account},
@@ -131,6 +131,9 @@ impl Loaded {
             let data = json!({"result": self.row.result, "termination": self.row.termination});
             for color in Color::ALL {
                 self.tell(color, EventKind::GameFinished, data.clone());
+            }
+            if self.row.rated && self.row.status == GameStatus::Finished {
+                self.events.extend(ratings::settle(conn, &self.row, now)?);
             }
         }
         for (account, kind, data) in std::mem::take(&mut self.events) {

@@ -125,6 +125,7 @@ pub fn new_game(
         eco: None,
         opening: None,
         played_on: Some(pgn_date(now)),
+        rated: false,
     };
     row.to_move_id = row.player(pos.turn()).cloned();
     if let Some(outcome) = pos.outcome() {

@@ -5,7 +5,7 @@ use kingpost_core::Color;
 use crate::{
     clock::{Millis, SECOND, rfc3339},
     db::{DbConnection, write_transaction},
-    domain::{openings, vacation},
+    domain::{openings, ratings, vacation},
     error::ApiError,
     models::{
         account::{self, Account},
@@ -53,8 +53,14 @@ pub fn view_unless_due(
 /// The view of a game as read, or as a change stored it.
 pub fn view_of(conn: &mut DbConnection, game: Loaded, now: Millis) -> Result<GameView, ApiError> {
     let moves = game::moves_of(conn, &game.row.id)?;
+    let ratings = if game.row.rated {
+        ratings::of_game(conn, &game.row.id)?
+    } else {
+        None
+    };
     Ok(GameView {
         state: state_of(conn, game, now)?,
+        ratings,
         moves: moves.into_iter().map(MoveView::from).collect(),
     })
 }
@@ -142,6 +148,7 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
         ply: row.ply,
         turn: Side::from(pos.turn()),
         status: row.status,
+        rated: row.rated,
         result: row.result,
         termination: row.termination,
         check: pos.is_check(),

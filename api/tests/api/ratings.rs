@@ -1,0 +1,420 @@
+//! Rated play: a finished rated game moves both players' Glicko-2 ratings
+//! once, in its own transaction, even when two instances finish it at once
+//! or two of a player's games finish together; casual and aborted games
+//! move nothing; profiles, histories and leaderboards show the result.
+
+use futures_util::future::{join, join_all};
+use serde_json::{Value, json};
+
+use kingpost_api::{
+    clock::DAY,
+    domain::ratings::{LEADERBOARD_ACTIVITY, PERIOD, PROVISIONAL},
+};
+
+use crate::{
+    events::read_events,
+    on_both_databases,
+    support::{Db, clock, get, init, play_all, post, sign_up, sign_up_for_a_year, state},
+};
+
+on_both_databases!(
+    a_rated_game_moves_both_ratings_once,
+    casual_aborted_and_fen_games_move_nothing,
+    two_instances_finishing_one_game_rate_it_once,
+    games_of_one_player_finishing_together_all_count,
+    leaderboard_lists_established_ratings_only
+);
+
+/// `white` challenges `black` (as White) to a game, rated or not, and
+/// `black` accepts: the game.
+async fn game_between<S, B>(
+    app: &S,
+    white: &str,
+    black: &str,
+    black_name: &str,
+    rated: bool,
+) -> Value
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let challenge = post("/api/v1/challenges")
+        .token(white)
+        .json(
+            json!({"rules": "standard", "days_per_move": 3, "color": "white",
+                     "opponent": black_name, "rated": rated}),
+        )
+        .send(app)
+        .await;
+    assert_eq!(challenge.assert_status(201)["rated"], rated);
+    let id = challenge.body["id"].as_str().unwrap().to_owned();
+    post(format!("/api/v1/challenges/{id}/accept"))
+        .token(black)
+        .send(app)
+        .await
+        .assert_status(201)
+        .clone()
+}
+
+/// Fool's mate: Black wins.
+const FOOLS_MATE: [&str; 4] = ["f3", "e5", "g4", "Qh4#"];
+
+/// A rated game between `white` and `black` (each a token and a name)
+/// that Black wins by fool's mate.
+async fn black_mates<S, B>(app: &S, white: (&str, &str), black: (&str, &str))
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let game = game_between(app, white.0, black.0, black.1, true).await;
+    let finished = play_all(app, &game, white.0, black.0, &FOOLS_MATE).await;
+    assert_eq!(finished["result"], "0-1");
+}
+
+async fn profile<S, B>(app: &S, username: &str) -> Value
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    read(app, format!("/api/v1/users/{username}")).await
+}
+
+/// A public read that answers 200: its body.
+async fn read<S, B>(app: &S, path: impl Into<String>) -> Value
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    get(path).send(app).await.assert_status(200).clone()
+}
+
+/// The one rating a profile shows, or `Null`.
+fn only_rating(profile: &Value) -> Value {
+    let ratings = profile["ratings"].as_array().unwrap();
+    assert!(ratings.len() <= 1, "{profile:#}");
+    ratings.first().cloned().unwrap_or(Value::Null)
+}
+
+async fn a_rated_game_moves_both_ratings_once(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up(&app, "alice").await;
+    let bob = sign_up(&app, "bob").await;
+    let game = game_between(&app, &alice, &bob, "bob", true).await;
+    assert_eq!(game["rated"], true);
+    // New players start at 1500, deviation 350: provisional.
+    for side in ["white", "black"] {
+        assert_eq!(game["ratings"][side]["rating"], 1500, "{game:#}");
+        assert_eq!(game["ratings"][side]["deviation"], 350);
+        assert_eq!(game["ratings"][side]["provisional"], true);
+        assert_eq!(game["ratings"][side]["change"], Value::Null);
+    }
+    assert_eq!(game["ratings"]["start"], "standard");
+
+    let finished = play_all(&app, &game, &alice, &bob, &FOOLS_MATE).await;
+    assert_eq!(finished["result"], "0-1");
+    let (white_change, black_change) = (
+        finished["ratings"]["white"]["change"].as_i64().unwrap(),
+        finished["ratings"]["black"]["change"].as_i64().unwrap(),
+    );
+    assert!(white_change < 0 && black_change > 0, "{finished:#}");
+    // Equal ratings and deviations: the steps are equal and opposite.
+    assert_eq!(white_change, -black_change);
+    // The start ratings stay as the game began.
+    assert_eq!(finished["ratings"]["white"]["rating"], 1500);
+
+    let alice_profile = profile(&app, "alice").await;
+    let bob_profile = profile(&app, "bob").await;
+    let (a, b) = (only_rating(&alice_profile), only_rating(&bob_profile));
+    assert_eq!(a["games"], 1);
+    assert_eq!(b["games"], 1);
+    assert_eq!(a["rating"], 1500 + white_change);
+    assert_eq!(b["rating"], 1500 + black_change);
+    assert!(a["deviation"].as_i64().unwrap() < 350);
+    assert_eq!(a["provisional"], true);
+    assert_eq!(
+        alice_profile["records"],
+        json!([{"rules": "standard", "wins": 0, "draws": 0, "losses": 1}])
+    );
+    assert_eq!(bob_profile["records"][0]["wins"], 1);
+    assert_eq!(alice_profile["games_under_way"], 0);
+    assert!(alice_profile["last_active_at"].is_string());
+
+    let history = read(&app, "/api/v1/users/bob/rating-history?rules=standard").await;
+    let points = history["points"].as_array().unwrap();
+    assert_eq!(points.len(), 1);
+    assert_eq!(points[0]["game_id"], game["id"]);
+    assert_eq!(points[0]["rating"], b["rating"]);
+    assert_eq!(points[0]["change"], black_change);
+
+    // PGN: lichess's rating tags.
+    let pgn = get(format!(
+        "/api/v1/games/{}/pgn",
+        game["id"].as_str().unwrap()
+    ))
+    .token(&alice)
+    .send(&app)
+    .await;
+    let text = pgn.body.as_str().unwrap().to_owned();
+    assert!(
+        text.contains("[Event \"kingpost rated correspondence game\"]"),
+        "{text}"
+    );
+    assert!(text.contains("[WhiteElo \"1500\"]"), "{text}");
+    assert!(text.contains("[BlackElo \"1500\"]"), "{text}");
+    assert!(
+        text.contains(&format!("[WhiteRatingDiff \"{white_change}\"]")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("[BlackRatingDiff \"+{black_change}\"]")),
+        "{text}"
+    );
+
+    // Each player is told of the change.
+    let request = actix_web::test::TestRequest::get()
+        .uri("/api/v1/stream/events?since=0")
+        .insert_header(("Authorization", format!("Bearer {bob}")))
+        .to_request();
+    let response = actix_web::test::call_service(&app, request).await;
+    let mut body = response.into_body();
+    let mut seen = Vec::new();
+    let change = loop {
+        if let Some(event) = seen.iter().find(|e: &&Value| e["type"] == "rating_changed") {
+            break event.clone();
+        }
+        seen.extend(read_events(&mut body, seen.len() + 1).await);
+    };
+    assert_eq!(change["game_id"], game["id"]);
+    assert_eq!(change["data"]["change"], black_change);
+    assert_eq!(change["data"]["rating"], b["rating"]);
+}
+
+async fn casual_aborted_and_fen_games_move_nothing(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up(&app, "alice").await;
+    let bob = sign_up(&app, "bob").await;
+    let casual = game_between(&app, &alice, &bob, "bob", false).await;
+    assert_eq!(casual["rated"], false);
+    assert_eq!(casual["ratings"], Value::Null);
+    let finished = play_all(&app, &casual, &alice, &bob, &FOOLS_MATE).await;
+    assert_eq!(finished["ratings"], Value::Null);
+
+    // An aborted rated game is unrated.
+    let rated = game_between(&app, &alice, &bob, "bob", true).await;
+    post(format!(
+        "/api/v1/games/{}/abort",
+        rated["id"].as_str().unwrap()
+    ))
+    .token(&alice)
+    .send(&app)
+    .await
+    .assert_status(200);
+    for name in ["alice", "bob"] {
+        let p = profile(&app, name).await;
+        assert_eq!(p["ratings"], json!([]), "{p:#}");
+    }
+    // The casual game still counts in the record.
+    assert_eq!(profile(&app, "bob").await["records"][0]["wins"], 1);
+
+    // A thematic position proves nothing of a player's whole game.
+    post("/api/v1/challenges")
+        .token(&alice)
+        .json(
+            json!({"rules": "standard", "days_per_move": 3, "opponent": "bob", "rated": true,
+                     "start": {"kind": "fen", "fen": "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"}}),
+        )
+        .send(&app)
+        .await
+        .assert_problem(422, "unrated_start");
+}
+
+async fn two_instances_finishing_one_game_rate_it_once(db: Db) {
+    let clock = clock();
+    let one = init(state(&db, clock.clone())).await;
+    let two = init(state(&db, clock)).await;
+    let alice = sign_up(&one, "alice").await;
+    let bob = sign_up(&two, "bob").await;
+    for round in 0..3 {
+        let game = game_between(&one, &alice, &bob, "bob", true).await;
+        let id = game["id"].as_str().unwrap();
+        // Both resign at once, each through its own instance: one wins.
+        let (a, b) = join(
+            post(format!("/api/v1/games/{id}/resign"))
+                .token(&alice)
+                .send(&one),
+            post(format!("/api/v1/games/{id}/resign"))
+                .token(&bob)
+                .send(&two),
+        )
+        .await;
+        let mut statuses = [a.status.as_u16(), b.status.as_u16()];
+        statuses.sort();
+        assert_eq!(statuses, [200, 409], "{a:?} {b:?}");
+        let games = round + 1;
+        for name in ["alice", "bob"] {
+            let rating = only_rating(&profile(&one, name).await);
+            assert_eq!(rating["games"], games, "{name}: {rating:#}");
+            let history = read(
+                &two,
+                format!("/api/v1/users/{name}/rating-history?rules=standard"),
+            )
+            .await;
+            assert_eq!(history["points"].as_array().unwrap().len(), games as usize);
+        }
+    }
+}
+
+// Six of alice's games finish at the same moment on two instances: each
+// reads her rating as the one before left it (the row lock orders them),
+// so every change adds up instead of one overwriting another.
+async fn games_of_one_player_finishing_together_all_count(db: Db) {
+    const GAMES: usize = 6;
+    let clock = clock();
+    let instances = [
+        init(state(&db, clock.clone())).await,
+        init(state(&db, clock)).await,
+    ];
+    let alice = sign_up(&instances[0], "alice").await;
+    let mut resignations = Vec::new();
+    for n in 0..GAMES {
+        let app = &instances[n % 2];
+        let name = format!("opponent{n}");
+        let token = sign_up(app, &name).await;
+        let game = game_between(app, &alice, &token, &name, true).await;
+        resignations.push((app, token, game["id"].as_str().unwrap().to_owned()));
+    }
+    let answers = join_all(resignations.iter().map(|(app, token, id)| {
+        post(format!("/api/v1/games/{id}/resign"))
+            .token(token)
+            .send(*app)
+    }))
+    .await;
+    for answer in &answers {
+        answer.assert_status(200);
+    }
+    let alice_rating = only_rating(&profile(&instances[0], "alice").await);
+    assert_eq!(alice_rating["games"], GAMES, "{alice_rating:#}");
+    let history = read(
+        &instances[1],
+        "/api/v1/users/alice/rating-history?rules=standard",
+    )
+    .await;
+    let points = history["points"].as_array().unwrap();
+    assert_eq!(points.len(), GAMES);
+    // Every change is in the rating (rounded, each within half a point).
+    let changes: i64 = points.iter().map(|p| p["change"].as_i64().unwrap()).sum();
+    assert!(points.iter().all(|p| p["change"].as_i64().unwrap() > 0));
+    let rating = alice_rating["rating"].as_i64().unwrap();
+    assert!(
+        (rating - (1500 + changes)).abs() <= 3,
+        "{rating} {points:#?}"
+    );
+}
+
+async fn leaderboard_lists_established_ratings_only(db: Db) {
+    let clock = clock();
+    let app = init(state(&db, clock.clone())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let carol = sign_up_for_a_year(&app, "carol").await;
+    // Alice and Bob take turns to win (Black mates) until both deviations
+    // fall below the provisional threshold; then Alice wins once more, which
+    // puts her ahead whoever led.
+    let mut games = 0;
+    loop {
+        if games % 2 == 0 {
+            black_mates(&app, (&bob, "bob"), (&alice, "alice")).await;
+        } else {
+            black_mates(&app, (&alice, "alice"), (&bob, "bob")).await;
+        }
+        games += 1;
+        let a = only_rating(&profile(&app, "alice").await);
+        let b = only_rating(&profile(&app, "bob").await);
+        if a["provisional"] == false && b["provisional"] == false {
+            assert!(a["deviation"].as_f64().unwrap() < PROVISIONAL);
+            break;
+        }
+        assert!(
+            games < 60,
+            "still provisional after {games} games: {a:#} {b:#}"
+        );
+    }
+    black_mates(&app, (&bob, "bob"), (&alice, "alice")).await;
+    // Carol's one game leaves her provisional: not listed.
+    black_mates(&app, (&carol, "carol"), (&bob, "bob")).await;
+    let board = read(&app, "/api/v1/leaderboard?rules=standard").await;
+    let names: Vec<&str> = board["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["username"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["alice", "bob"], "{board:#}");
+    assert_eq!(board["entries"][0]["rank"], 1);
+    assert_eq!(board["next_cursor"], Value::Null);
+
+    // One at a time, through the cursor.
+    let first = read(&app, "/api/v1/leaderboard?rules=standard&limit=1").await;
+    assert_eq!(first["entries"][0]["username"], "alice");
+    let cursor = first["next_cursor"].as_str().unwrap();
+    let second = read(
+        &app,
+        format!("/api/v1/leaderboard?rules=standard&limit=1&cursor={cursor}"),
+    )
+    .await;
+    assert_eq!(second["entries"][0]["username"], "bob");
+    assert_eq!(second["entries"][0]["rank"], 2);
+    assert_eq!(second["next_cursor"], Value::Null);
+
+    // Other pools are empty; unknown ones are refused.
+    let chess960 = read(&app, "/api/v1/leaderboard?rules=standard&start=chess960").await;
+    assert_eq!(chess960["entries"], json!([]));
+    get("/api/v1/leaderboard?rules=standard&start=fen")
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_query");
+    get("/api/v1/leaderboard?rules=checkers")
+        .send(&app)
+        .await
+        .assert_problem(422, "unknown_rules");
+
+    // Inactivity: the deviation grows a step each month without a rated
+    // game; a year without one takes a rating off the board, and in time
+    // it is provisional again.
+    let before = only_rating(&profile(&app, "alice").await)["deviation"]
+        .as_i64()
+        .unwrap();
+    clock.advance(6 * PERIOD);
+    let after = only_rating(&profile(&app, "alice").await)["deviation"]
+        .as_i64()
+        .unwrap();
+    assert!(after > before, "{before} -> {after}");
+    clock.advance(LEADERBOARD_ACTIVITY - 6 * PERIOD + DAY);
+    let board = read(&app, "/api/v1/leaderboard?rules=standard").await;
+    assert_eq!(board["entries"], json!([]), "{board:#}");
+    assert_eq!(
+        only_rating(&profile(&app, "alice").await)["provisional"],
+        false
+    );
+    clock.advance(100 * PERIOD);
+    assert_eq!(
+        only_rating(&profile(&app, "alice").await)["provisional"],
+        true
+    );
+}
