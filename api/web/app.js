@@ -1,11 +1,13 @@
 // The kingpost web client: a page that plays correspondence games through
 // the public API alone (see api.js), with no chess rules of its own.
 // #/ is the lobby, #/games/{id} a game, #/rules/{key} the rules of a game;
-// #/collections, #/collections/{id}, #/search and #/study/{id} the archive.
+// #/collections, #/collections/{id}, #/search and #/study/{id} the archive;
+// #/users/{name} a profile and #/leaderboard a pool's leaderboard.
 
 import { ApiError, act, call, followEvents, session, signIn, signOut, signUp } from "./api.js";
 import { announce, h, nextVisit, show } from "./dom.js";
 import { GameView } from "./game.js";
+import { leaderboardPage, profileLink, profilePage } from "./players.js";
 import { rulesLink, rulesPage } from "./rules.js";
 import { StudyView, collectionPage, collectionsPage, searchPage } from "./study.js";
 import { describe, resultWords, startKindWords, startWords, timeLeft } from "./words.js";
@@ -29,6 +31,8 @@ async function route() {
   const collection = hash.match(/^#\/collections\/([A-Za-z0-9_-]+)$/);
   const study = hash.match(/^#\/study\/([A-Za-z0-9_-]+)$/);
   const search = hash.match(/^#\/search(?:\?(.*))?$/);
+  const user = hash.match(/^#\/users\/([^/?]+)(?:\?(.*))?$/);
+  const leaderboard = hash.match(/^#\/leaderboard(?:\?(.*))?$/);
   try {
     if (rules) show(...(await rulesPage(rules[1], signal)));
     else if (!session.get()) showSignIn();
@@ -37,6 +41,8 @@ async function route() {
     else if (collection) await collectionPage(collection[1], signal);
     else if (study) await new StudyView(study[1], signal).load();
     else if (search) await searchPage(search[1], signal);
+    else if (user) await profilePage(decodeURIComponent(user[1]), user[2], signal);
+    else if (leaderboard) await leaderboardPage(leaderboard[1], signal);
     else await showLobby(signal);
   } catch (error) {
     if (signal.aborted) return;
@@ -53,12 +59,25 @@ function renderHeader() {
   const current = session.get();
   who.replaceChildren(
     h("a", { href: "#/rules" }, "Rules"),
-    current ? h("span", {}, " ", h("a", { href: "#/collections" }, "Study"), " ", h("a", { href: "#/search" }, "Search")) : "",
     current
       ? h(
           "span",
           {},
-          ` Signed in as ${current.username} `,
+          " ",
+          h("a", { href: "#/collections" }, "Study"),
+          " ",
+          h("a", { href: "#/search" }, "Search"),
+          " ",
+          h("a", { href: "#/leaderboard" }, "Leaderboard"),
+        )
+      : "",
+    current
+      ? h(
+          "span",
+          {},
+          " Signed in as ",
+          profileLink(current.username),
+          " ",
           h("button", { type: "button", onclick: () => (signOut(), route()) }, "Sign out"),
         )
       : "",
@@ -216,7 +235,7 @@ function challengeSection(list, me, refresh) {
         challenge.challenger.username === me
           ? `to ${challenge.opponent?.username ?? "anyone"}`
           : `from ${challenge.challenger.username}`,
-        `, challenger plays ${challenge.color}`,
+        `, challenger plays ${challenge.color}, ${challenge.rated ? "rated" : "casual"}`,
       ),
       ...buttons,
     );
@@ -280,6 +299,8 @@ function challengeForm(variants) {
   const syncFields = () => {
     idField.hidden = !["chess960", "shuffle"].includes(start.value);
     fenField.hidden = start.value !== "fen";
+    // A game from a FEN is never rated.
+    ratedField.hidden = start.value === "fen";
   };
   rules.addEventListener("change", syncStarts);
   start.addEventListener("change", syncFields);
@@ -294,6 +315,8 @@ function challengeForm(variants) {
     ["random", "white", "black"].map((c) => h("option", { value: c }, c)),
   );
   const opponent = h("input", { name: "opponent", placeholder: "anyone", autocomplete: "off" });
+  const rated = h("input", { name: "rated", type: "checkbox" });
+  const ratedField = h("label", { class: "check" }, rated, "Rated");
   const error = h("p", { class: "error", role: "alert" });
   const form = h(
     "form",
@@ -309,6 +332,7 @@ function challengeForm(variants) {
           start: spec,
           days_per_move: Number(days.value),
           color: color.value,
+          rated: !ratedField.hidden && rated.checked,
         };
         if (opponent.value.trim()) body.opponent = opponent.value.trim();
         try {
@@ -330,6 +354,7 @@ function challengeForm(variants) {
     h("label", {}, "Days per move", days),
     h("label", {}, "Your colour", color),
     h("label", {}, "Opponent", opponent),
+    ratedField,
     h("button", { type: "submit" }, "Send challenge"),
     error,
   );

@@ -8,6 +8,7 @@ import { drawSquares } from "./board.js";
 import { announce, h, main, show } from "./dom.js";
 import { Picker, colorOf, kingSquare, parseFen, rightsOf, squareOrder, withPlayed } from "./moves.js";
 import { pieceName, pieceSvg } from "./pieces.js";
+import { changeWords, profileLink, ratingWords } from "./players.js";
 import { rulesLink } from "./rules.js";
 import {
   KIND_MARKS,
@@ -97,6 +98,17 @@ export class GameView {
     if (after.ply > before.ply && last) announce(`${this.sideName(last.ply)} played ${last.san}.`);
     else if (after.draw_offer && !before.draw_offer && after.draw_offer !== this.myColor())
       announce(`${SIDES[after.draw_offer]} offers a draw.`);
+  }
+
+  /** A player's name, linked to the profile, with the rating the game began with and its change. */
+  playerTitle(side) {
+    const rating = this.game.ratings?.[side];
+    const parts = [profileLink(this.game[side].username)];
+    if (rating) {
+      const change = rating.change === null ? "" : ` ${changeWords(rating.change)}`;
+      parts.push(h("span", { class: "rating" }, ` (${ratingWords(rating)}${change})`));
+    }
+    return h("span", {}, ...parts);
   }
 
   sideName(ply) {
@@ -290,12 +302,15 @@ export class GameView {
         h(
           "h2",
           { id: "game-title" },
-          `${game.variant}: ${game.white.username} – ${game.black.username}`,
+          `${game.variant}: `,
+          this.playerTitle("white"),
+          " – ",
+          this.playerTitle("black"),
         ),
         h(
           "p",
           { class: "start" },
-          `${startWords(game.start)}, ${game.days_per_move} days per move. `,
+          `${startWords(game.start)}, ${game.days_per_move} days per move, ${game.rated ? "rated" : "casual"}. `,
           rulesLink(game.rules),
         ),
         h("p", { class: "state", "aria-live": "polite" }, this.stateLine()),

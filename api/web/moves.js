@@ -73,7 +73,8 @@ export function parseMove(uci) {
 export function withPlayed(game, answer) {
   const { played, ...state } = answer;
   const before = game.moves.filter((m) => m.ply <= answer.ply - played.length);
-  return { ...state, moves: before.concat(played) };
+  // A move's answer has no ratings: they stand as the game's view gave them.
+  return { ...state, ratings: game.ratings, moves: before.concat(played) };
 }
 
 /**

@@ -65,7 +65,7 @@ async function toLobby(p) {
   await p.page.getByRole("form", { name: "New challenge" }).waitFor();
 }
 
-async function challenge(p, { rules, start, fen, color, opponent }) {
+async function challenge(p, { rules, start, fen, color, opponent, rated }) {
   await toLobby(p);
   const form = p.page.getByRole("form", { name: "New challenge" });
   await form.getByLabel("Rules").selectOption(rules);
@@ -73,6 +73,7 @@ async function challenge(p, { rules, start, fen, color, opponent }) {
   if (fen) await form.getByLabel("FEN", { exact: true }).fill(fen);
   await form.getByLabel("Your colour").selectOption(color);
   await form.getByLabel("Opponent").fill(opponent.name);
+  if (rated) await form.getByLabel("Rated").check();
   await form.getByRole("button", { name: "Send challenge" }).click();
   await p.page.getByRole("status").getByText("Challenge sent.").waitFor();
 }
@@ -510,7 +511,35 @@ await note.getByRole("button", { name: "Save the note" }).click();
 await notes.getByText("bob: A sharp start").waitFor();
 await bob.page.screenshot({ path: `${OUT}/annotated-bob.png`, fullPage: true });
 
-const problems = [...alice.problems, ...bob.problems, ...carol.problems];
+step("a rated game moves both ratings; the profile and the leaderboard show them");
+const dave = await player("dave", { width: 1200, height: 900 }, "198.51.100.4");
+await authenticate(dave, "Create account");
+const erin = await player("erin", { width: 1200, height: 900 }, "198.51.100.5");
+await authenticate(erin, "Create account");
+await startGame(dave, erin, { rules: "standard", start: "standard", color: "white", rated: true }, "Standard");
+await dave.page.locator("p.start", { hasText: "rated" }).waitFor();
+await dave.page.locator("#game-title", { hasText: "dave (1500?) – erin (1500?)" }).waitFor();
+for (const [p, san, opponent] of [
+  [dave, "f3", erin],
+  [erin, "e5", dave],
+  [dave, "g4", erin],
+  [erin, "Qh4#", dave],
+])
+  await typeMove(p, san, opponent);
+await dave.page.locator("#game-title", { hasText: /dave \(1500\? −\d+\) – erin \(1500\? \+\d+\)/ }).waitFor();
+await dave.page.screenshot({ path: `${OUT}/rated-game-dave.png`, fullPage: true });
+await afterNextView(erin, () => erin.page.locator("#who").getByRole("link", { name: "erin" }).click());
+await erin.page.getByRole("heading", { name: "erin" }).waitFor();
+await erin.page.locator("table.ratings td", { hasText: /^1\d{3}\?$/ }).waitFor();
+await erin.page.locator("ul.records", { hasText: "Chess: 1 won, 0 drawn, 0 lost" }).waitFor();
+await erin.page.getByRole("heading", { name: "Rating history: Chess" }).waitFor();
+await erin.page.screenshot({ path: `${OUT}/profile-erin.png`, fullPage: true });
+await afterNextView(erin, () => erin.page.getByRole("link", { name: "Leaderboard of this pool" }).click());
+await erin.page.getByRole("heading", { name: "Leaderboard: Chess" }).waitFor();
+await erin.page.getByText("No established ratings in this pool yet.").waitFor();
+await erin.page.screenshot({ path: `${OUT}/leaderboard-erin.png`, fullPage: true });
+
+const problems = [...alice.problems, ...bob.problems, ...carol.problems, ...dave.problems, ...erin.problems];
 assert.deepEqual(problems, [], "no script errors or refused loads in either page");
 await browser.close();
 console.log(`web client: all steps passed; screenshots in ${OUT}`);

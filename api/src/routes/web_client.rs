@@ -37,6 +37,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     script!("game.js"),
     script!("moves.js"),
     script!("pieces.js"),
+    script!("players.js"),
     script!("rules.js"),
     script!("study.js"),
     script!("words.js"),

@@ -80,6 +80,7 @@ async fn the_web_client_is_served_whole_and_self_contained() {
             "icon.svg",
             "moves.js",
             "pieces.js",
+            "players.js",
             "rules.js",
             "study.js",
             "words.js",
