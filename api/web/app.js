@@ -236,6 +236,7 @@ function challengeSection(list, me, refresh) {
           ? `to ${challenge.opponent?.username ?? "anyone"}`
           : `from ${challenge.challenger.username}`,
         `, challenger plays ${challenge.color}, ${challenge.rated ? "rated" : "casual"}`,
+        challenge.rating_range ? `, for ratings ${challenge.rating_range.min} to ${challenge.rating_range.max}` : "",
       ),
       ...buttons,
     );
@@ -301,6 +302,7 @@ function challengeForm(variants) {
     fenField.hidden = start.value !== "fen";
     // A game from a FEN is never rated.
     ratedField.hidden = start.value === "fen";
+    syncRange();
   };
   rules.addEventListener("change", syncStarts);
   start.addEventListener("change", syncFields);
@@ -316,7 +318,16 @@ function challengeForm(variants) {
   );
   const opponent = h("input", { name: "opponent", placeholder: "anyone", autocomplete: "off" });
   const rated = h("input", { name: "rated", type: "checkbox" });
-  const ratedField = h("label", { class: "check" }, rated, "Rated");
+  const ratedField = h("label", { class: "setting" }, rated, "Rated");
+  // A seek: an open challenge may name the acceptor's rating range.
+  const rangeMin = h("input", { name: "rating-min", type: "number", min: 0, max: 4000, placeholder: "any" });
+  const rangeMax = h("input", { name: "rating-max", type: "number", min: 0, max: 4000, placeholder: "any" });
+  const rangeField = h("fieldset", { class: "range" }, h("legend", {}, "Opponent's rating"),
+    h("label", {}, "Lowest", rangeMin), h("label", {}, "Highest", rangeMax));
+  const syncRange = () => {
+    rangeField.hidden = start.value === "fen" || opponent.value.trim() !== "";
+  };
+  opponent.addEventListener("input", syncRange);
   const error = h("p", { class: "error", role: "alert" });
   const form = h(
     "form",
@@ -335,6 +346,11 @@ function challengeForm(variants) {
           rated: !ratedField.hidden && rated.checked,
         };
         if (opponent.value.trim()) body.opponent = opponent.value.trim();
+        if (!rangeField.hidden && (rangeMin.value !== "" || rangeMax.value !== ""))
+          body.rating_range = {
+            min: rangeMin.value === "" ? 0 : Number(rangeMin.value),
+            max: rangeMax.value === "" ? 4000 : Number(rangeMax.value),
+          };
         try {
           await act("/challenges", body);
           announce("Challenge sent.");
@@ -354,6 +370,7 @@ function challengeForm(variants) {
     h("label", {}, "Days per move", days),
     h("label", {}, "Your colour", color),
     h("label", {}, "Opponent", opponent),
+    rangeField,
     ratedField,
     h("button", { type: "submit" }, "Send challenge"),
     error,

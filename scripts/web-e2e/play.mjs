@@ -538,6 +538,18 @@ await afterNextView(erin, () => erin.page.getByRole("link", { name: "Leaderboard
 await erin.page.getByRole("heading", { name: "Leaderboard: Chess" }).waitFor();
 await erin.page.getByText("No established ratings in this pool yet.").waitFor();
 await erin.page.screenshot({ path: `${OUT}/leaderboard-erin.png`, fullPage: true });
+// A seek for ratings up to 1600: dave (now below 1500) sees it, erin (above) does not.
+await toLobby(dave);
+const seekForm = dave.page.getByRole("form", { name: "New challenge" });
+await seekForm.getByLabel("Lowest", { exact: true }).fill("1000");
+await seekForm.getByLabel("Highest", { exact: true }).fill("1600");
+await seekForm.getByRole("button", { name: "Send challenge" }).click();
+await dave.page.getByRole("status").getByText("Challenge sent.").waitFor();
+await dave.page.locator("ul.challenges li", { hasText: "for ratings 1000 to 1600" }).waitFor();
+await dave.page.screenshot({ path: `${OUT}/seek-dave.png`, fullPage: true });
+await toLobby(erin);
+await erin.page.getByRole("heading", { name: "Challenges" }).waitFor();
+assert.equal(await erin.page.locator("ul.challenges li", { hasText: "for ratings 1000 to 1600" }).count(), 0);
 
 const problems = [...alice.problems, ...bob.problems, ...carol.problems, ...dave.problems, ...erin.problems];
 assert.deepEqual(problems, [], "no script errors or refused loads in either page");

@@ -118,6 +118,8 @@ diesel::table! {
         created_at -> BigInt,
         updated_at -> BigInt,
         rated -> Bool,
+        rating_min -> Nullable<Integer>,
+        rating_max -> Nullable<Integer>,
     }
 }
 

@@ -10,20 +10,24 @@ use crate::{
     db::{DbConnection, write_transaction},
     domain::{
         events::{self},
-        game::{Players, core_start, new_game, spec_from_parts, stored_start, variant_name},
+        game::{
+            Players, core_start,
+            listing::{decode_cursor, encode_cursor},
+            new_game, spec_from_parts, stored_start, variant_name,
+        },
         ratings,
     },
     error::{ApiError, Code},
     models::{
         account,
-        challenge::{self, ChallengeRow},
-        game,
+        challenge::{self, ChallengeRow, SeekFilter},
+        game::{self, StartKind},
     },
     notify::Outbox,
     stored::{AccountId, GameId},
     views::{
         ChallengeList, ChallengeStatus, ChallengeView, ColorChoice, CreateChallengeRequest,
-        DAYS_PER_MOVE, EventKind, PlayerView, StartSpec,
+        DAYS_PER_MOVE, EventKind, PlayerView, RatingRange, SeekList, SeekQuery, StartSpec,
     },
 };
 
@@ -82,6 +86,9 @@ pub fn create(
     if request.rated {
         ratings::pool_for_challenge(kind)?;
     }
+    if let Some(range) = request.rating_range {
+        check_range(range, kind, opponent_id.is_some())?;
+    }
     let row = ChallengeRow {
         id: new_id(),
         challenger_id: challenger_id.clone(),
@@ -94,6 +101,8 @@ pub fn create(
         color: request.color,
         status: ChallengeStatus::Open,
         rated: request.rated,
+        rating_min: request.rating_range.map(|r| r.min),
+        rating_max: request.rating_range.map(|r| r.max),
         game_id: None,
         created_at: now,
         updated_at: now,
@@ -101,7 +110,7 @@ pub fn create(
     write_transaction(conn, |conn| {
         challenge::insert(conn, &row)?;
         if let Some(opponent) = &row.opponent_id {
-            let data = json!({"challenge_id": row.id, "rules": row.rules, "days_per_move": row.days_per_move});
+            let data = json!({"challenge_id": row.id, "rules": row.rules, "days_per_move": row.days_per_move, "rated": row.rated});
             events::record(
                 conn,
                 outbox,
@@ -115,6 +124,92 @@ pub fn create(
         Ok::<_, ApiError>(())
     })?;
     Ok(row.id)
+}
+
+/// The highest rating a range may name.
+const RATING_CEILING: i32 = 4000;
+
+/// A seek's range: ordered, within 0..=4000, on a challenge open to anyone
+/// from a start that has a pool.
+fn check_range(range: RatingRange, kind: StartKind, addressed: bool) -> Result<(), ApiError> {
+    let bad = |detail: &str| Err(ApiError::invalid(Code::InvalidRatingRange, detail));
+    if addressed {
+        return bad("a rating range is for a challenge open to anyone");
+    }
+    if ratings::rated_start(kind).is_none() {
+        return bad("a game from a FEN start has no rating pool to range over");
+    }
+    if !(0..=RATING_CEILING).contains(&range.min)
+        || !(0..=RATING_CEILING).contains(&range.max)
+        || range.min > range.max
+    {
+        return bad("the range is min..max, 0 to 4000, min not above max");
+    }
+    Ok(())
+}
+
+/// Refuses an acceptor whose rating in the seek's pool is outside its range.
+fn check_acceptor(
+    conn: &mut DbConnection,
+    row: &ChallengeRow,
+    account_id: &AccountId,
+) -> Result<(), ApiError> {
+    let (Some(min), Some(max), Some(start)) = (
+        row.rating_min,
+        row.rating_max,
+        ratings::rated_start(row.start_kind),
+    ) else {
+        return Ok(());
+    };
+    let rating = ratings::rating_in(conn, account_id, row.rules, start)?;
+    if (f64::from(min)..=f64::from(max)).contains(&rating) {
+        return Ok(());
+    }
+    Err(ApiError::Refused {
+        code: Code::OutsideRatingRange,
+        detail: format!(
+            "this seek is for ratings {min} to {max}; yours in its pool is {}",
+            rating.round()
+        ),
+    })
+}
+
+/// A page of the open seeks `account_id` may accept.
+pub fn seeks(
+    conn: &mut DbConnection,
+    account_id: &AccountId,
+    query: &SeekQuery,
+    limit: i64,
+) -> Result<SeekList, ApiError> {
+    let invalid = |e: String| ApiError::invalid(Code::InvalidQuery, e);
+    let filter = SeekFilter {
+        rules: query
+            .rules
+            .as_deref()
+            .map(str::parse)
+            .transpose()
+            .map_err(invalid)?,
+        start: query
+            .start
+            .as_deref()
+            .map(str::parse)
+            .transpose()
+            .map_err(invalid)?,
+        days_per_move: query.days_per_move,
+        rated: query.rated,
+    };
+    let after = query.cursor.as_deref().map(decode_cursor).transpose()?;
+    let mut rows = challenge::seeks(conn, account_id, &filter, after, limit + 1)?;
+    let more = rows.len() as i64 > limit;
+    rows.truncate(limit as usize);
+    let next_cursor = rows
+        .last()
+        .filter(|_| more)
+        .map(|last| encode_cursor(last.created_at, &last.id));
+    Ok(SeekList {
+        seeks: views(conn, rows)?,
+        next_cursor,
+    })
 }
 
 fn find(conn: &mut DbConnection, id: &str) -> Result<ChallengeRow, ApiError> {
@@ -151,6 +246,7 @@ pub fn accept(
         if row.status != ChallengeStatus::Open {
             return Err(ApiError::ChallengeClosed);
         }
+        check_acceptor(conn, &row, account_id)?;
         let challenger_white = match row.color {
             ColorChoice::White => true,
             ColorChoice::Black => false,
@@ -191,7 +287,7 @@ pub fn accept(
         if !challenge::close(conn, id, ChallengeStatus::Accepted, Some(&game.id), now)? {
             return Err(ApiError::ChallengeClosed);
         }
-        let accepted = json!({"challenge_id": id, "game_id": game.id});
+        let accepted = json!({"challenge_id": id, "game_id": game.id, "rated": game.rated});
         events::record(
             conn,
             outbox,
@@ -308,6 +404,10 @@ pub fn views(
                 days_per_move: row.days_per_move,
                 color: row.color,
                 rated: row.rated,
+                rating_range: row
+                    .rating_min
+                    .zip(row.rating_max)
+                    .map(|(min, max)| RatingRange { min, max }),
                 status: row.status,
                 game_id: row.game_id.clone().map(String::from),
                 created_at: rfc3339(row.created_at),
@@ -323,7 +423,7 @@ pub const OPEN_LISTED: i64 = 50;
 pub fn list(conn: &mut DbConnection, me: &AccountId) -> Result<ChallengeList, ApiError> {
     let incoming = challenge::incoming(conn, me)?;
     let outgoing = challenge::outgoing(conn, me)?;
-    let open = challenge::open_to_anyone(conn, me, OPEN_LISTED)?;
+    let open = challenge::seeks(conn, me, &SeekFilter::default(), None, OPEN_LISTED)?;
     Ok(ChallengeList {
         incoming: views(conn, incoming)?,
         outgoing: views(conn, outgoing)?,

@@ -132,6 +132,17 @@ fn new_rating(account: &AccountId, rules: RuleKey, start: RatedStart, now: Milli
     }
 }
 
+/// An account's rating in a pool, 1500 where it has none.
+pub fn rating_in(
+    conn: &mut DbConnection,
+    account: &AccountId,
+    rules: RuleKey,
+    start: RatedStart,
+) -> Result<f64, ApiError> {
+    Ok(rating::find(conn, account, rules, start)?
+        .map_or(Glicko2Rating::new().rating, |row| row.rating))
+}
+
 /// Records both players' ratings as a rated game begins (a new player's
 /// starting one).
 pub fn seat(conn: &mut DbConnection, game: &GameRow, now: Millis) -> Result<(), ApiError> {

@@ -3,7 +3,10 @@
 use diesel::prelude::*;
 
 use crate::{
-    db::{DbConnection, schema::challenges},
+    db::{
+        DbConnection,
+        schema::{challenges, ratings},
+    },
     models::game::StartKind,
     stored::{AccountId, GameId},
     views::{ChallengeStatus, ColorChoice, RuleKey},
@@ -26,6 +29,9 @@ pub struct ChallengeRow {
     pub created_at: i64,
     pub updated_at: i64,
     pub rated: bool,
+    /// A seek's bounds on its acceptor's rating in the pool.
+    pub rating_min: Option<i32>,
+    pub rating_max: Option<i32>,
 }
 
 pub fn insert(conn: &mut DbConnection, row: &ChallengeRow) -> QueryResult<()> {
@@ -86,18 +92,61 @@ pub fn outgoing(conn: &mut DbConnection, account_id: &AccountId) -> QueryResult<
         .load(conn)
 }
 
-/// Open challenges to anyone, by others, newest first.
-pub fn open_to_anyone(
+/// A page of open challenges to anyone, by others, newest first after the
+/// `(created_at, id)` of the page before, matching `filter`, whose rating
+/// range holds `account_id`'s rating in the challenge's pool (1500 where
+/// it has none).
+pub fn seeks(
     conn: &mut DbConnection,
     account_id: &AccountId,
+    filter: &SeekFilter,
+    after: Option<(i64, String)>,
     limit: i64,
 ) -> QueryResult<Vec<ChallengeRow>> {
-    challenges::table
+    use diesel::{dsl::sql, sql_types::Bool};
+    let mut query = challenges::table
+        .left_join(
+            ratings::table.on(ratings::account_id
+                .eq(account_id)
+                .and(ratings::rules.eq(challenges::rules))
+                .and(ratings::start.eq(challenges::start_kind))),
+        )
         .filter(challenges::status.eq(ChallengeStatus::Open))
         .filter(challenges::opponent_id.is_null())
         .filter(challenges::challenger_id.ne(account_id))
-        .order(challenges::created_at.desc())
+        .filter(sql::<Bool>(
+            "COALESCE(ratings.rating, 1500) >= COALESCE(challenges.rating_min, 0) \
+             AND COALESCE(ratings.rating, 1500) <= COALESCE(challenges.rating_max, 100000)",
+        ))
+        .order((challenges::created_at.desc(), challenges::id.asc()))
         .limit(limit)
         .select(ChallengeRow::as_select())
-        .load(conn)
+        .into_boxed();
+    if let Some(rules) = filter.rules {
+        query = query.filter(challenges::rules.eq(rules));
+    }
+    if let Some(kind) = filter.start {
+        query = query.filter(challenges::start_kind.eq(kind));
+    }
+    if let Some(days) = filter.days_per_move {
+        query = query.filter(challenges::days_per_move.eq(days));
+    }
+    if let Some(rated) = filter.rated {
+        query = query.filter(challenges::rated.eq(rated));
+    }
+    if let Some((at, id)) = after {
+        query = query
+            .filter(challenges::created_at.le(at))
+            .filter(challenges::created_at.lt(at).or(challenges::id.gt(id)));
+    }
+    query.load(conn)
+}
+
+/// What a list of seeks keeps.
+#[derive(Debug, Default)]
+pub struct SeekFilter {
+    pub rules: Option<RuleKey>,
+    pub start: Option<StartKind>,
+    pub days_per_move: Option<i32>,
+    pub rated: Option<bool>,
 }

@@ -7,8 +7,9 @@ use crate::{
     credentials::Scope,
     domain::challenge::{self},
     error::{ApiError, Problem},
+    routes::page_limit,
     state::AppState,
-    views::{ChallengeList, ChallengeView, CreateChallengeRequest, GameView},
+    views::{ChallengeList, ChallengeView, CreateChallengeRequest, GameView, SeekList, SeekQuery},
 };
 
 /// Challenge an account, or anyone.
@@ -18,7 +19,7 @@ use crate::{
     responses(
         (status = 201, description = "The challenge", body = ChallengeView),
         (status = 404, description = "No such opponent", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Unknown rule set, start not of the rule set, bad FEN, bad days per move", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Unknown rule set, start not of the rule set, bad FEN, bad days per move; a rated game or a rating range from a FEN start (`unrated_start`, `invalid_rating_range`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["challenge:write"]))
 )]
@@ -60,6 +61,32 @@ pub async fn list_challenges(
     Ok(web::Json(list))
 }
 
+/// Open seeks (challenges to anyone) the caller may accept: by others, with
+/// no rating range or one that holds the caller's rating in the seek's
+/// pool; newest first, filtered by rule set, start, days per move, rated.
+#[utoipa::path(
+    tag = "challenges",
+    params(SeekQuery),
+    responses(
+        (status = 200, description = "A page of seeks", body = SeekList),
+        (status = 422, description = "An unknown filter, cursor or limit", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/seeks")]
+pub async fn list_seeks(
+    state: web::Data<AppState>,
+    auth: Auth,
+    query: web::Query<SeekQuery>,
+) -> Result<web::Json<SeekList>, ApiError> {
+    let query = query.into_inner();
+    let limit = page_limit(query.limit, 50, 100)?;
+    let list = state
+        .db(move |conn| challenge::seeks(conn, &auth.account_id, &query, limit))
+        .await?;
+    Ok(web::Json(list))
+}
+
 /// One challenge.
 #[utoipa::path(
     tag = "challenges",
@@ -90,7 +117,7 @@ pub async fn get_challenge(
         (status = 201, description = "The new game", body = GameView),
         (status = 403, description = "Not addressed to the caller, or the token lacks `challenge:write`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such challenge", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The challenge is no longer open", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The challenge is no longer open, or a seek's rating range leaves the caller out (`outside_rating_range`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["challenge:write"]))
 )]

@@ -52,6 +52,7 @@ pub fn configure(cfg: &mut ServiceConfig<'_>) {
         .service(users::get_leaderboard)
         .service(challenges::create_challenge)
         .service(challenges::list_challenges)
+        .service(challenges::list_seeks)
         .service(challenges::get_challenge)
         .service(challenges::accept_challenge)
         .service(challenges::decline_challenge)

@@ -75,6 +75,21 @@ pub struct CreateChallengeRequest {
     /// start); casual when left out.
     #[serde(default)]
     pub rated: bool,
+    /// A seek: only players whose rating in the game's pool lies in this
+    /// range may accept (a challenge open to anyone, not from a `fen`
+    /// start). A player without a rating there counts as 1500.
+    #[serde(default)]
+    pub rating_range: Option<RatingRange>,
+}
+
+/// Bounds on a rating, both inclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RatingRange {
+    #[schema(minimum = 0, maximum = 4000)]
+    pub min: i32,
+    #[schema(minimum = 0, maximum = 4000)]
+    pub max: i32,
 }
 
 fn standard_start() -> StartSpec {
@@ -96,6 +111,8 @@ pub struct ChallengeView {
     /// The challenger's colour: `white`, `black` or `random`.
     pub color: ColorChoice,
     pub rated: bool,
+    /// A seek's bounds on its acceptor's rating.
+    pub rating_range: Option<RatingRange>,
     pub status: ChallengeStatus,
     /// The game, once accepted.
     pub game_id: Option<String>,
@@ -109,6 +126,34 @@ pub struct ChallengeList {
     pub incoming: Vec<ChallengeView>,
     /// Open challenges the caller made.
     pub outgoing: Vec<ChallengeView>,
-    /// Open challenges to anyone, by others (the newest 50).
+    /// Open challenges to anyone, by others, that the caller may accept
+    /// (the newest 50; `GET /api/v1/seeks` pages and filters them).
     pub open: Vec<ChallengeView>,
+}
+
+/// Which open seeks to list: all those the caller may accept, or those of
+/// a rule set, start, days per move, rated or casual.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct SeekQuery {
+    #[param(value_type = Option<RuleKey>)]
+    pub rules: Option<String>,
+    /// The start's kind: `standard`, `chess960`, `shuffle`, `prechess`, `fen`.
+    pub start: Option<String>,
+    #[param(value_type = Option<DaysPerMove>)]
+    pub days_per_move: Option<i32>,
+    pub rated: Option<bool>,
+    /// Where the page begins: `next_cursor` of the page before.
+    pub cursor: Option<String>,
+    /// Seeks per page, 1 to 100 (50 when left out).
+    pub limit: Option<i64>,
+}
+
+/// Open seeks the caller may accept, newest first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeekList {
+    pub seeks: Vec<ChallengeView>,
+    /// Pass as `cursor` for the next page; null on the last.
+    pub next_cursor: Option<String>,
 }

@@ -7,7 +7,7 @@ use futures_util::future::{join, join_all};
 use serde_json::{Value, json};
 
 use kingpost_api::{
-    clock::DAY,
+    clock::{DAY, SECOND},
     domain::ratings::{LEADERBOARD_ACTIVITY, PERIOD, PROVISIONAL},
 };
 
@@ -22,7 +22,8 @@ on_both_databases!(
     casual_aborted_and_fen_games_move_nothing,
     two_instances_finishing_one_game_rate_it_once,
     games_of_one_player_finishing_together_all_count,
-    leaderboard_lists_established_ratings_only
+    leaderboard_lists_established_ratings_only,
+    seeks_are_listed_to_and_accepted_by_those_in_range
 );
 
 /// `white` challenges `black` (as White) to a game, rated or not, and
@@ -417,4 +418,138 @@ async fn leaderboard_lists_established_ratings_only(db: Db) {
         only_rating(&profile(&app, "alice").await)["provisional"],
         true
     );
+}
+
+async fn seeks_are_listed_to_and_accepted_by_those_in_range(db: Db) {
+    let clock = clock();
+    let app = init(state(&db, clock.clone())).await;
+    let alice = sign_up(&app, "alice").await;
+    let bob = sign_up(&app, "bob").await;
+    let carol = sign_up(&app, "carol").await;
+    let dave = sign_up(&app, "dave").await;
+    // Carol wins a rated game: about 1660 now. Bob has no rating (1500).
+    black_mates(&app, (&dave, "dave"), (&carol, "carol")).await;
+    let seek = |body: Value| {
+        let alice = alice.clone();
+        let app = &app;
+        async move {
+            post("/api/v1/challenges")
+                .token(&alice)
+                .json(body)
+                .send(app)
+                .await
+        }
+    };
+    let created = seek(
+        json!({"rules": "standard", "days_per_move": 3, "rated": true,
+                              "rating_range": {"min": 1400, "max": 1600}}),
+    )
+    .await;
+    let id = created.assert_status(201)["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(
+        created.body["rating_range"],
+        json!({"min": 1400, "max": 1600})
+    );
+
+    let list = |token: String, query: &'static str| {
+        let app = &app;
+        async move {
+            get(format!("/api/v1/seeks{query}"))
+                .token(&token)
+                .send(app)
+                .await
+                .assert_status(200)
+                .clone()
+        }
+    };
+    let ids = |list: &Value| -> Vec<String> {
+        list["seeks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(ids(&list(bob.clone(), "").await), std::slice::from_ref(&id));
+    assert!(
+        ids(&list(carol.clone(), "").await).is_empty(),
+        "1660 is out of range"
+    );
+    assert!(
+        ids(&list(alice.clone(), "").await).is_empty(),
+        "one's own seeks are not listed"
+    );
+    for (query, listed) in [
+        (
+            "?rules=standard&days_per_move=3&rated=true&start=standard",
+            true,
+        ),
+        ("?days_per_move=5", false),
+        ("?rated=false", false),
+        ("?start=chess960", false),
+        ("?rules=switching", false),
+    ] {
+        assert_eq!(
+            !ids(&list(bob.clone(), query).await).is_empty(),
+            listed,
+            "{query}"
+        );
+    }
+    get("/api/v1/seeks?start=sideways")
+        .token(&bob)
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_query");
+
+    // Out of range: refused, and the seek stays open for those in it.
+    post(format!("/api/v1/challenges/{id}/accept"))
+        .token(&carol)
+        .send(&app)
+        .await
+        .assert_problem(409, "outside_rating_range");
+    let game = post(format!("/api/v1/challenges/{id}/accept"))
+        .token(&bob)
+        .send(&app)
+        .await
+        .assert_status(201)
+        .clone();
+    assert_eq!(game["rated"], true);
+
+    // Ranges must make sense, on a challenge to anyone, with a pool.
+    for body in [
+        json!({"rules": "standard", "days_per_move": 3, "rating_range": {"min": 1600, "max": 1400}}),
+        json!({"rules": "standard", "days_per_move": 3, "rating_range": {"min": -5, "max": 1400}}),
+        json!({"rules": "standard", "days_per_move": 3, "opponent": "bob",
+               "rating_range": {"min": 1400, "max": 1600}}),
+        json!({"rules": "standard", "days_per_move": 3, "rating_range": {"min": 1400, "max": 1600},
+               "start": {"kind": "fen", "fen": "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"}}),
+    ] {
+        seek(body.clone())
+            .await
+            .assert_problem(422, "invalid_rating_range");
+    }
+
+    // Pages, newest first.
+    for days in [1, 2, 5] {
+        clock.advance(SECOND);
+        seek(json!({"rules": "standard", "days_per_move": days}))
+            .await
+            .assert_status(201);
+    }
+    let first = list(bob.clone(), "?limit=2").await;
+    assert_eq!(first["seeks"][0]["days_per_move"], 5);
+    assert_eq!(first["seeks"][1]["days_per_move"], 2);
+    let cursor = first["next_cursor"].as_str().unwrap().to_owned();
+    let rest = get(format!("/api/v1/seeks?limit=2&cursor={cursor}"))
+        .token(&bob)
+        .send(&app)
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(rest["seeks"].as_array().unwrap().len(), 1);
+    assert_eq!(rest["seeks"][0]["days_per_move"], 1);
+    assert_eq!(rest["next_cursor"], Value::Null);
 }
