@@ -28,6 +28,7 @@ text_enum! {
         InvalidConditionals = "invalid_conditionals",
         InvalidCursor = "invalid_cursor",
         InvalidDaysPerMove = "invalid_days_per_move",
+        InvalidClock = "invalid_clock",
         InvalidFen = "invalid_fen",
         InvalidIdempotencyKey = "invalid_idempotency_key",
         InvalidLifetime = "invalid_lifetime",

@@ -97,6 +97,8 @@ pub fn seed(conn: &mut DbConnection, from: usize, to: usize, samples: &[(Moves, 
                         opening: None,
                         played_on: None,
                         rated: false,
+                        clock: None,
+                        waiting_bank: None,
                     },
                 )?;
                 let rows: Vec<MoveRow> = sample_moves

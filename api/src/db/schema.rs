@@ -79,6 +79,8 @@ diesel::table! {
         opening -> Nullable<Text>,
         played_on -> Nullable<Text>,
         rated -> Bool,
+        clock -> Nullable<Text>,
+        waiting_bank -> Nullable<BigInt>,
     }
 }
 
@@ -120,6 +122,7 @@ diesel::table! {
         rated -> Bool,
         rating_min -> Nullable<Integer>,
         rating_max -> Nullable<Integer>,
+        clock -> Nullable<Text>,
     }
 }
 

@@ -11,7 +11,7 @@ use crate::{
     domain::{
         events::{self},
         game::{
-            Players, core_start,
+            Players, clock, core_start,
             listing::{decode_cursor, encode_cursor},
             new_game, spec_from_parts, stored_start, variant_name,
         },
@@ -26,10 +26,28 @@ use crate::{
     notify::Outbox,
     stored::{AccountId, GameId},
     views::{
-        ChallengeList, ChallengeStatus, ChallengeView, ColorChoice, CreateChallengeRequest,
-        DAYS_PER_MOVE, EventKind, PlayerView, RatingRange, SeekList, SeekQuery, StartSpec,
+        ChallengeList, ChallengeStatus, ChallengeView, ClockSpec, ColorChoice,
+        CreateChallengeRequest, DAYS_PER_MOVE, EventKind, PlayerView, RatingRange, SeekList,
+        SeekQuery, StartSpec,
     },
 };
+
+/// The time a challenge asks for: days per move (one of the
+/// [`DAYS_PER_MOVE`]), or a clock (0 days per move), never both.
+fn timing(request: &CreateChallengeRequest) -> Result<(i32, Option<ClockSpec>), ApiError> {
+    match (request.days_per_move, request.clock) {
+        (Some(days), None) if DAYS_PER_MOVE.contains(&days) => Ok((days, None)),
+        (Some(_), None) => Err(ApiError::invalid(
+            Code::InvalidDaysPerMove,
+            format!("days_per_move must be one of {DAYS_PER_MOVE:?}"),
+        )),
+        (None, Some(spec)) => clock::check(&spec).map(|()| (0, Some(spec))),
+        _ => Err(ApiError::invalid(
+            Code::InvalidClock,
+            "give days_per_move or a clock, not both",
+        )),
+    }
+}
 
 /// Checks a challenge and fills in what is drawn at random.
 fn resolve(request: &CreateChallengeRequest) -> Result<(Rules, StartSpec), ApiError> {
@@ -39,12 +57,6 @@ fn resolve(request: &CreateChallengeRequest) -> Result<(Rules, StartSpec), ApiEr
         .map_err(|e: kingpost_core::UnknownRules| {
             ApiError::invalid(Code::UnknownRules, e.to_string())
         })?;
-    if !DAYS_PER_MOVE.contains(&request.days_per_move) {
-        return Err(ApiError::invalid(
-            Code::InvalidDaysPerMove,
-            format!("days_per_move must be one of {DAYS_PER_MOVE:?}"),
-        ));
-    }
     let mut rng = rand::rng();
     let start = match request.start.clone() {
         StartSpec::Chess960 { id: None } => StartSpec::Chess960 {
@@ -68,6 +80,7 @@ pub fn create(
     request: &CreateChallengeRequest,
 ) -> Result<String, ApiError> {
     let (rules, start) = resolve(request)?;
+    let (days_per_move, clock_spec) = timing(request)?;
     let opponent_id = match &request.opponent {
         None => None,
         Some(username) => {
@@ -97,7 +110,8 @@ pub fn create(
         start_kind: kind,
         start_number: number,
         start_fen: fen,
-        days_per_move: request.days_per_move,
+        days_per_move,
+        clock: clock_spec.as_ref().map(clock::stored),
         color: request.color,
         status: ChallengeStatus::Open,
         rated: request.rated,
@@ -212,6 +226,17 @@ pub fn seeks(
     })
 }
 
+/// The clock a challenge asks for, if not days per move.
+fn clock_of(row: &ChallengeRow) -> Result<Option<ClockSpec>, ApiError> {
+    row.clock
+        .as_deref()
+        .map(|text| {
+            serde_json::from_str(text)
+                .map_err(|e| ApiError::Internal(format!("challenge {}: {e}", row.id)))
+        })
+        .transpose()
+}
+
 fn find(conn: &mut DbConnection, id: &str) -> Result<ChallengeRow, ApiError> {
     challenge::find(conn, id)?.ok_or_else(|| ApiError::NotFound(format!("challenge {id}")))
 }
@@ -280,6 +305,9 @@ pub fn accept(
             now,
         )?;
         game.rated = row.rated;
+        if let Some(spec) = clock_of(&row)? {
+            clock::start(&mut game, &spec, now);
+        }
         game::insert(conn, &game)?;
         if game.rated {
             ratings::seat(conn, &game, now)?;
@@ -402,6 +430,7 @@ pub fn views(
                 variant: variant_name(rules, &start).to_owned(),
                 start,
                 days_per_move: row.days_per_move,
+                clock: clock_of(row)?,
                 color: row.color,
                 rated: row.rated,
                 rating_range: row

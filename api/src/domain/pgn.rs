@@ -11,12 +11,12 @@ use kingpost_core::{
 };
 
 use crate::{
-    clock::{Millis, parse_rfc3339, pgn_date, rfc3339},
+    clock::{DAY, Millis, SECOND, parse_rfc3339, pgn_date, rfc3339},
     credentials::{digest, new_id},
     db::{DbConnection, write_transaction},
     domain::{
         annotations::{self, GameNotes, notes_row},
-        game::{core_start, corrupt, readable_game, start_of, stored_start, variant_name},
+        game::{clock, core_start, corrupt, readable_game, start_of, stored_start, variant_name},
         openings, ratings,
     },
     error::ApiError,
@@ -26,7 +26,7 @@ use crate::{
         game::{self, GameResult, GameRow, GameStatus, MoveRow, Termination},
     },
     stored::{AccountId, CollectionId, GameId},
-    views::{ArchivedGame, GamePlayerView, GameRatings, MoveView, StartSpec},
+    views::{ArchivedGame, ClockSpec, GamePlayerView, GameRatings, MoveView, StartSpec},
 };
 
 /// `2026.11.30` and `12:00:00` of a time, as PGN dates and times are written.
@@ -104,7 +104,16 @@ pub fn write_pgn(
     let tags = if row.status == GameStatus::Imported {
         imported_tags(row, rules, &start, &initial, result, moves.len())?
     } else {
-        played_tags(row, rules, &start, &initial, result, moves.len(), ratings)
+        let time_control = time_control(clock::of_row(row)?.as_ref());
+        played_tags(
+            row,
+            &start,
+            &initial,
+            result,
+            moves.len(),
+            ratings,
+            time_control,
+        )
     };
     let times: Vec<Option<String>> = moves.iter().map(|m| m.played_at.map(move_time)).collect();
     let pgn_moves: Vec<PgnMove<'_>> = (1..)
@@ -123,13 +132,14 @@ pub fn write_pgn(
 /// The tags of a game played here.
 fn played_tags(
     row: &GameRow,
-    rules: Rules,
     start: &Start,
     initial: &Position,
     result: &str,
     plies: usize,
     ratings: Option<&GameRatings>,
+    time_control: String,
 ) -> Vec<(String, String)> {
+    let rules = row.rules.0;
     let (date, time) = pgn_date_time(row.created_at);
     let event = if row.rated {
         "kingpost rated correspondence game"
@@ -159,8 +169,10 @@ fn played_tags(
         tags.push(("ECO", opening.eco));
         tags.push(("Opening", opening.name));
     }
-    tags.push(("TimeControl", "-".to_owned()));
-    tags.push(("CorrespondenceDaysPerMove", row.days_per_move.to_string()));
+    tags.push(("TimeControl", time_control));
+    if row.clock.is_none() {
+        tags.push(("CorrespondenceDaysPerMove", row.days_per_move.to_string()));
+    }
     tags.push(("UTCDate", date));
     tags.push(("UTCTime", time));
     tags.push(("Termination", termination_tag(row).to_owned()));
@@ -171,6 +183,29 @@ fn played_tags(
     tags.push(("PlyCount", plies.to_string()));
     tags.push(("GameId", row.id.to_string()));
     tags.into_iter().map(|(n, v)| (n.to_owned(), v)).collect()
+}
+
+/// The PGN standard's `TimeControl` (section 9.6.1, in seconds): `-` for
+/// days per move, which it cannot say (the `CorrespondenceDaysPerMove` tag
+/// does); `moves/seconds` for a control; `seconds+increment` for a bank
+/// (its cap it cannot say either).
+fn time_control(spec: Option<&ClockSpec>) -> String {
+    const DAY_SECONDS: i64 = DAY / SECOND;
+    match spec {
+        None => "-".to_owned(),
+        Some(&ClockSpec::Control { moves, days }) => {
+            format!("{moves}/{}", i64::from(days) * DAY_SECONDS)
+        }
+        Some(&ClockSpec::Bank {
+            initial_days,
+            increment_days,
+            ..
+        }) => format!(
+            "{}+{}",
+            i64::from(initial_days) * DAY_SECONDS,
+            i64::from(increment_days) * DAY_SECONDS
+        ),
+    }
 }
 
 /// The tags of an imported game: its source's, in the source's order after
@@ -512,6 +547,8 @@ fn rows_of(
             .filter(|date| is_pgn_date(date))
             .map(str::to_owned),
         rated: false,
+        clock: None,
+        waiting_bank: None,
     };
     let keys = replayed.moves.iter().map(|m| m.position_key);
     let opening = openings::of_game(replayed.rules, replayed.initial.repetition_key(), keys);

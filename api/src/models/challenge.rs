@@ -32,6 +32,8 @@ pub struct ChallengeRow {
     /// A seek's bounds on its acceptor's rating in the pool.
     pub rating_min: Option<i32>,
     pub rating_max: Option<i32>,
+    /// A clock beside days per move, as JSON (see `ClockSpec`).
+    pub clock: Option<String>,
 }
 
 pub fn insert(conn: &mut DbConnection, row: &ChallengeRow) -> QueryResult<()> {

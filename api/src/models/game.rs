@@ -73,6 +73,12 @@ pub struct GameRow {
     pub played_on: Option<String>,
     /// Whether the game moves its players' ratings when it finishes.
     pub rated: bool,
+    /// A clock that carries time over, as JSON (see `ClockSpec`); none
+    /// for days per move.
+    pub clock: Option<String>,
+    /// Under such a clock, the bank of the side not to move, in
+    /// milliseconds, as its last move left it (the mover's is its deadline).
+    pub waiting_bank: Option<i64>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -105,6 +111,7 @@ pub struct GameAdvance {
     pub warned_ply: Option<i32>,
     pub eco: Option<String>,
     pub opening: Option<String>,
+    pub waiting_bank: Option<i64>,
 }
 
 impl GameAdvance {
@@ -121,6 +128,7 @@ impl GameAdvance {
             turn_started_at: row.turn_started_at,
             draw_offer_by: row.draw_offer_by.clone(),
             warned_ply: row.warned_ply,
+            waiting_bank: row.waiting_bank,
             eco: row.eco.clone(),
             opening: row.opening.clone(),
         }
@@ -294,13 +302,13 @@ pub fn past_deadline(
 }
 
 /// Games under way whose side to move has not been warned at this ply and
-/// whose deadline (before vacations) is ahead but within `window_per_day`
-/// per day of the game's time for a move (at most `max_window` ahead):
-/// a page after `after` (see [`under_way_by_deadline`]).
+/// whose deadline (before vacations) is ahead but within one `fraction` of
+/// the turn's time (from its start to the deadline), at most `max_window`
+/// ahead: a page after `after` (see [`under_way_by_deadline`]).
 pub fn warnings_due(
     conn: &mut DbConnection,
     now: i64,
-    window_per_day: i64,
+    fraction: i64,
     max_window: i64,
     after: Option<&(i64, String)>,
     limit: i64,
@@ -319,8 +327,8 @@ pub fn warnings_due(
                     .or(games::warned_ply.ne(games::ply.nullable())),
             )
             .filter(
-                sql::<Bool>("deadline_at - days_per_move * ")
-                    .bind::<BigInt, _>(window_per_day)
+                sql::<Bool>("deadline_at - (deadline_at - turn_started_at) / ")
+                    .bind::<BigInt, _>(fraction)
                     .sql(" <= ")
                     .bind::<BigInt, _>(now),
             )

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{PlayerView, RuleKey, StartSpec};
+use super::{ClockSpec, PlayerView, RuleKey, StartSpec};
 use crate::stored::text_enum;
 
 /// The days per move a game may have.
@@ -63,8 +63,13 @@ pub struct CreateChallengeRequest {
     /// The start; the usual array when left out.
     #[serde(default = "standard_start")]
     pub start: StartSpec,
-    #[schema(value_type = DaysPerMove)]
-    pub days_per_move: i32,
+    /// The days each side has for every move; give this or `clock`.
+    #[schema(value_type = Option<DaysPerMove>)]
+    #[serde(default)]
+    pub days_per_move: Option<i32>,
+    /// A clock that carries time over, instead of `days_per_move`.
+    #[serde(default)]
+    pub clock: Option<ClockSpec>,
     /// The challenger's colour.
     #[serde(default)]
     pub color: ColorChoice,
@@ -106,8 +111,9 @@ pub struct ChallengeView {
     pub rules: RuleKey,
     pub variant: String,
     pub start: StartSpec,
-    #[schema(value_type = DaysPerMove)]
+    /// The days for every move; 0 under a `clock`.
     pub days_per_move: i32,
+    pub clock: Option<ClockSpec>,
     /// The challenger's colour: `white`, `black` or `random`.
     pub color: ColorChoice,
     pub rated: bool,

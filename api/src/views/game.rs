@@ -5,7 +5,7 @@ use kingpost_core::{DrawReason, Move, MoveKind, MoveList, Outcome, Position, Win
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{GameRatings, RuleKey, StartSpec};
+use super::{ClockView, GameRatings, RuleKey, StartSpec};
 use crate::stored::text_enum;
 
 text_enum! {
@@ -285,8 +285,10 @@ pub struct GameState {
     /// Whether the side to move is in check.
     pub check: bool,
     /// The days each side has for a move (see `DaysPerMove`); 0 for an
-    /// imported game.
+    /// imported game and under a `clock`.
     pub days_per_move: i32,
+    /// A clock that carries time over, with each side's time left.
+    pub clock: Option<ClockView>,
     /// When the side to move loses on time (RFC 3339, UTC), its vacation counted.
     pub deadline: Option<String>,
     /// Seconds until the deadline.

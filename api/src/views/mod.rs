@@ -25,6 +25,7 @@ macro_rules! text_schema {
 mod account;
 mod annotation;
 mod challenge;
+mod clock;
 mod collection;
 mod event;
 mod explorer;
@@ -38,6 +39,7 @@ mod variant;
 pub use account::*;
 pub use annotation::*;
 pub use challenge::*;
+pub use clock::*;
 pub use collection::*;
 pub use event::*;
 pub use explorer::*;

@@ -8,6 +8,7 @@ mod support;
 mod annotations;
 mod auth;
 mod challenges;
+mod clocks;
 mod collections;
 mod concurrency;
 mod conventions;

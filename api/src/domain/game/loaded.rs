@@ -21,7 +21,7 @@ use crate::{
     views::EventKind,
 };
 
-use super::{position_of, sweep::is_due};
+use super::{clock, position_of, sweep::is_due};
 
 pub(super) fn end(
     row: &mut GameRow,
@@ -178,6 +178,18 @@ impl Loaded {
         let legal = self.pos.legal_moves();
         let (uci, san) = (self.pos.uci(&m), self.pos.san_among(&m, &legal));
         let mover = self.row.player(self.pos.turn()).cloned();
+        // Under a clock, the time the mover had to spare carries over.
+        let carried = match clock::of_row(&self.row)? {
+            Some(spec) => {
+                let account = match &mover {
+                    Some(id) => account::find(conn, id)?,
+                    None => None,
+                };
+                let deadline = effective_deadline(&self.row, account.as_ref(), now);
+                Some((spec, deadline.map_or(0, |d| d - now)))
+            }
+            None => None,
+        };
         self.pos.play_unchecked(m);
         let row = &mut self.row;
         row.ply += 1;
@@ -185,7 +197,10 @@ impl Loaded {
         row.updated_at = now;
         row.turn_started_at = now;
         row.to_move_id = row.player(self.pos.turn()).cloned();
-        row.deadline_at = Some(now + i64::from(row.days_per_move) * DAY);
+        match &carried {
+            Some((spec, left)) => clock::pass_turn(row, spec, *left, now),
+            None => row.deadline_at = Some(now + i64::from(row.days_per_move) * DAY),
+        }
         // An offer lapses when the offerer's opponent moves without accepting.
         if row.draw_offer_by != mover {
             row.draw_offer_by = None;

@@ -4,6 +4,7 @@
 //! timeouts, draws and conditional moves; the view clients read.
 
 mod actions;
+pub mod clock;
 pub mod listing;
 mod loaded;
 mod start;

@@ -126,6 +126,8 @@ pub fn new_game(
         opening: None,
         played_on: Some(pgn_date(now)),
         rated: false,
+        clock: None,
+        waiting_bank: None,
     };
     row.to_move_id = row.player(pos.turn()).cloned();
     if let Some(outcome) = pos.outcome() {

@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use crate::{
-    clock::{DAY, Millis, SECOND, rfc3339},
+    clock::{Millis, SECOND, rfc3339},
     db::{DbConnection, write_transaction},
     domain::events::{self},
     error::ApiError,
@@ -13,10 +13,10 @@ use crate::{
         game::{self, GameRow, GameStatus},
     },
     notify::Outbox,
-    views::{DAYS_PER_MOVE, EventKind},
+    views::EventKind,
 };
 
-use super::{Loaded, effective_deadline};
+use super::{Loaded, clock::LONGEST_TURN, effective_deadline};
 
 /// Ends on time every game whose deadline has passed; how many this call
 /// ended. Safe to run on several instances at once: each end is a write
@@ -66,7 +66,8 @@ fn for_each_by_deadline(
 }
 
 /// The part of the time for a move left when a `deadline_near` event goes
-/// out: a quarter.
+/// out: a quarter (of a turn up to [`LONGEST_TURN`]: a control's carried
+/// time may make a turn longer, and then the warning comes that far ahead).
 pub const WARNING_FRACTION: i64 = 4;
 
 /// Tells each player whose deadline is near, once a turn.
@@ -75,14 +76,9 @@ fn warn_of_deadlines(
     outbox: &mut Outbox,
     now: Millis,
 ) -> Result<(), ApiError> {
-    let window_per_day = DAY / WARNING_FRACTION;
-    let longest = DAYS_PER_MOVE
-        .iter()
-        .max()
-        .map_or(0, |&days| i64::from(days));
-    let max_window = longest * window_per_day;
+    let max_window = LONGEST_TURN / WARNING_FRACTION;
     let due = |conn: &mut DbConnection, after: Option<&_>, limit| {
-        game::warnings_due(conn, now, window_per_day, max_window, after, limit)
+        game::warnings_due(conn, now, WARNING_FRACTION, max_window, after, limit)
     };
     for_each_by_deadline(conn, due, |conn, candidate| {
         write_transaction(conn, |conn| {
@@ -94,7 +90,14 @@ fn warn_of_deadlines(
             let Some(deadline) = effective_deadline(&game.row, mover.as_ref(), now) else {
                 return Ok(());
             };
-            let window = i64::from(game.row.days_per_move) * DAY / WARNING_FRACTION;
+            // A quarter of the turn's time: its days per move, or the bank
+            // the turn began with (both from its start to its deadline,
+            // before vacations moved it).
+            let turn = game
+                .row
+                .deadline_at
+                .map_or(0, |d| d - game.row.turn_started_at);
+            let window = turn / WARNING_FRACTION;
             if game.row.warned_ply == Some(game.row.ply)
                 || deadline - now > window
                 || deadline <= now

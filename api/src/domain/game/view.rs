@@ -16,7 +16,7 @@ use crate::{
     views::{GamePlayerView, GameState, GameView, LegalMoveView, MoveAnswer, MoveView, Side},
 };
 
-use super::{Loaded, effective_deadline, find_game, start_of, sweep::is_due, variant_name};
+use super::{Loaded, clock, effective_deadline, find_game, start_of, sweep::is_due, variant_name};
 
 /// The game as clients read it, after ending it on time if it is due: any
 /// read shows a lost game as lost.
@@ -153,6 +153,7 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
         termination: row.termination,
         check: pos.is_check(),
         days_per_move: row.days_per_move,
+        clock: clock::of_row(row)?.map(|spec| clock::view(spec, row, pos.turn(), deadline, now)),
         deadline: deadline.map(rfc3339),
         time_left_seconds: deadline.map(|d| (d - now).max(0) / SECOND),
         draw_offer: row
