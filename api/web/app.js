@@ -10,7 +10,7 @@ import { GameView } from "./game.js";
 import { leaderboardPage, profileLink, profilePage } from "./players.js";
 import { rulesLink, rulesPage } from "./rules.js";
 import { StudyView, collectionPage, collectionsPage, searchPage } from "./study.js";
-import { describe, resultWords, startKindWords, startWords, timeLeft } from "./words.js";
+import { clockWords, describe, resultWords, startKindWords, startWords, timeLeft } from "./words.js";
 
 // ---- routing ----
 
@@ -231,7 +231,9 @@ function challengeSection(list, me, refresh) {
       h(
         "span",
         {},
-        `${challenge.variant} (${startWords(challenge.start)}), ${challenge.days_per_move} days per move, `,
+        `${challenge.variant} (${startWords(challenge.start)}), `,
+        challenge.clock ? clockWords(challenge.clock) : `${challenge.days_per_move} days per move`,
+        ", ",
         challenge.challenger.username === me
           ? `to ${challenge.opponent?.username ?? "anyone"}`
           : `from ${challenge.challenger.username}`,
@@ -311,6 +313,46 @@ function challengeForm(variants) {
     { name: "days" },
     [1, 2, 3, 5, 7, 10, 14].map((d) => h("option", { value: d, selected: d === 3 }, `${d}`)),
   );
+  // The time: days per move, ICCF's control, or a bank with an increment.
+  const timeKind = h(
+    "select",
+    { name: "time" },
+    [
+      ["days", "Days per move"],
+      ["control", "Moves in days (ICCF)"],
+      ["bank", "A bank with an increment"],
+    ].map(([value, text]) => h("option", { value }, text)),
+  );
+  const number = (name, min, max, value) => h("input", { name, type: "number", min, max, value, required: true });
+  const controlMoves = number("control-moves", 1, 50, 10);
+  const controlDays = number("control-days", 1, 365, 50);
+  const bankStart = number("bank-start", 1, 180, 7);
+  const bankIncrement = number("bank-increment", 0, 30, 1);
+  const bankMax = number("bank-max", 1, 365, 14);
+  const daysField = h("label", {}, "Days per move", days);
+  const controlField = h(
+    "fieldset",
+    { class: "range" },
+    h("legend", {}, "Control"),
+    h("label", {}, "Moves", controlMoves),
+    h("label", {}, "in days", controlDays),
+  );
+  const bankField = h(
+    "fieldset",
+    { class: "range" },
+    h("legend", {}, "Bank"),
+    h("label", {}, "Days at first", bankStart),
+    h("label", {}, "Added a move", bankIncrement),
+    h("label", {}, "At most", bankMax),
+  );
+  const syncTime = () => {
+    daysField.hidden = timeKind.value !== "days";
+    controlField.hidden = timeKind.value !== "control";
+    bankField.hidden = timeKind.value !== "bank";
+    for (const input of [controlMoves, controlDays]) input.disabled = controlField.hidden;
+    for (const input of [bankStart, bankIncrement, bankMax]) input.disabled = bankField.hidden;
+  };
+  timeKind.addEventListener("change", syncTime);
   const color = h(
     "select",
     { name: "color" },
@@ -341,10 +383,19 @@ function challengeForm(variants) {
         const body = {
           rules: rules.value,
           start: spec,
-          days_per_move: Number(days.value),
           color: color.value,
           rated: !ratedField.hidden && rated.checked,
         };
+        if (timeKind.value === "days") body.days_per_move = Number(days.value);
+        else if (timeKind.value === "control")
+          body.clock = { kind: "control", moves: Number(controlMoves.value), days: Number(controlDays.value) };
+        else
+          body.clock = {
+            kind: "bank",
+            initial_days: Number(bankStart.value),
+            increment_days: Number(bankIncrement.value),
+            max_days: Number(bankMax.value),
+          };
         if (opponent.value.trim()) body.opponent = opponent.value.trim();
         if (!rangeField.hidden && (rangeMin.value !== "" || rangeMax.value !== ""))
           body.rating_range = {
@@ -367,7 +418,10 @@ function challengeForm(variants) {
     h("label", {}, "Start", start),
     idField,
     fenField,
-    h("label", {}, "Days per move", days),
+    h("label", {}, "Time", timeKind),
+    daysField,
+    controlField,
+    bankField,
     h("label", {}, "Your colour", color),
     h("label", {}, "Opponent", opponent),
     rangeField,
@@ -376,6 +430,7 @@ function challengeForm(variants) {
     error,
   );
   syncStarts();
+  syncTime();
   return h("section", {}, form);
 }
 

@@ -12,9 +12,11 @@ import { changeWords, profileLink, ratingWords } from "./players.js";
 import { rulesLink } from "./rules.js";
 import {
   KIND_MARKS,
+  clockWords,
   describe,
   moveWords,
   resultWords,
+  spanWords,
   startWords,
   timeLeft,
   words,
@@ -310,7 +312,7 @@ export class GameView {
         h(
           "p",
           { class: "start" },
-          `${startWords(game.start)}, ${game.days_per_move} days per move, ${game.rated ? "rated" : "casual"}. `,
+          `${startWords(game.start)}, ${game.clock ? clockWords(game.clock.spec) : `${game.days_per_move} days per move`}, ${game.rated ? "rated" : "casual"}. `,
           rulesLink(game.rules),
         ),
         h("p", { class: "state", "aria-live": "polite" }, this.stateLine()),
@@ -353,6 +355,12 @@ export class GameView {
       parts.push(
         `${timeLeft(game.deadline)}, deadline ${new Date(game.deadline).toLocaleString()}`,
       );
+    if (game.clock) {
+      const banks = ["white", "black"].map((c) => `${SIDES[c]} ${spanWords(game.clock[`${c}_seconds`])}`);
+      parts.push(`clock: ${banks.join(", ")}`);
+      const n = game.clock.moves_to_control;
+      if (n) parts.push(`${n} move${n === 1 ? "" : "s"} to the control`);
+    }
     for (const color of ["white", "black"])
       if (game[color].on_vacation) parts.push(`${game[color].username} is on vacation`);
     if (game.draw_offer) parts.push(`${SIDES[game.draw_offer]} offers a draw`);

@@ -551,6 +551,24 @@ await toLobby(erin);
 await erin.page.getByRole("heading", { name: "Challenges" }).waitFor();
 assert.equal(await erin.page.locator("ul.challenges li", { hasText: "for ratings 1000 to 1600" }).count(), 0);
 
+step("an ICCF control: 10 moves in 50 days, the clocks and the moves to the control in words");
+await toLobby(dave);
+const timed = erin.page.getByRole("form", { name: "New challenge" });
+await timed.getByLabel("Time").selectOption("control");
+await timed.getByLabel("Moves", { exact: true }).fill("10");
+await timed.getByLabel("in days", { exact: true }).fill("50");
+await timed.getByLabel("Your colour").selectOption("white");
+await timed.getByLabel("Opponent").fill("dave");
+await timed.getByRole("button", { name: "Send challenge" }).click();
+const offer = dave.page.locator("ul.challenges li", { hasText: "10 moves in 50 days" });
+await offer.getByRole("button", { name: "Accept" }).click();
+await dave.page.locator("section.game").waitFor();
+await dave.page.locator("p.start", { hasText: "10 moves in 50 days, casual" }).waitFor();
+await dave.page
+  .locator("p.state", { hasText: /clock: White (49 d 23 h|50 d 0 h), Black 50 d 0 h; 10 moves to the control/ })
+  .waitFor();
+await dave.page.screenshot({ path: `${OUT}/control-dave.png`, fullPage: true });
+
 const problems = [...alice.problems, ...bob.problems, ...carol.problems, ...dave.problems, ...erin.problems];
 assert.deepEqual(problems, [], "no script errors or refused loads in either page");
 await browser.close();
