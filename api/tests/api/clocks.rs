@@ -3,6 +3,7 @@
 //! across many moves, vacation stopping them, timeouts by a read and by the
 //! sweeper, and the PGN's `TimeControl`.
 
+use actix_web::body::MessageBody;
 use serde_json::{Value, json};
 
 use kingpost_api::{
@@ -12,7 +13,7 @@ use kingpost_api::{
 
 use crate::{
     on_both_databases,
-    support::{Db, clock, delete, get, init, post, sign_up_for_a_year, state},
+    support::{Db, TestApp, clock, delete, get, init, post, sign_up_for_a_year, state},
 };
 
 on_both_databases!(
@@ -24,15 +25,12 @@ on_both_databases!(
 );
 
 /// `white` challenges `black` to a standard game under `clock`; the game.
-async fn clocked_game<S, B>(app: &S, white: &str, black: &str, clock: Value) -> Value
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
+async fn clocked_game<B: MessageBody>(
+    app: &impl TestApp<B>,
+    white: &str,
+    black: &str,
+    clock: Value,
+) -> Value {
     let challenge = post("/api/v1/challenges")
         .token(white)
         .json(json!({"rules": "standard", "color": "white", "opponent": "bob", "clock": clock}))
@@ -50,22 +48,14 @@ where
 }
 
 /// Plays `san` for `token` at the game's current ply: the answer.
-async fn play<S, B>(app: &S, game: &Value, token: &str, san: &str) -> Value
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
+async fn play<B: MessageBody>(
+    app: &impl TestApp<B>,
+    game: &Value,
+    token: &str,
+    san: &str,
+) -> Value {
     let id = game["id"].as_str().unwrap();
-    let ply = get(format!("/api/v1/games/{id}"))
-        .token(token)
-        .send(app)
-        .await
-        .assert_status(200)["ply"]
-        .clone();
+    let ply = read_game(app, game, token).await["ply"].clone();
     post(format!("/api/v1/games/{id}/moves"))
         .token(token)
         .json(json!({"move": san, "ply": ply}))
@@ -73,6 +63,31 @@ where
         .await
         .assert_status(200)
         .clone()
+}
+
+/// The game as `token` reads it now.
+async fn read_game<B: MessageBody>(app: &impl TestApp<B>, game: &Value, token: &str) -> Value {
+    get(format!("/api/v1/games/{}", game["id"].as_str().unwrap()))
+        .token(token)
+        .send(app)
+        .await
+        .assert_status(200)
+        .clone()
+}
+
+/// The game's PGN.
+async fn pgn_of<B: MessageBody>(app: &impl TestApp<B>, game: &Value, token: &str) -> String {
+    get(format!(
+        "/api/v1/games/{}/pgn",
+        game["id"].as_str().unwrap()
+    ))
+    .token(token)
+    .send(app)
+    .await
+    .body
+    .as_str()
+    .unwrap()
+    .to_owned()
 }
 
 fn days(seconds: &Value) -> f64 {
@@ -121,26 +136,14 @@ async fn a_control_carries_unused_time_over(db: Db) {
 
     // Black's 6 days pass: any read shows the game lost on time.
     clock.advance(6 * DAY + SECOND);
-    let read = get(format!("/api/v1/games/{}", game["id"].as_str().unwrap()))
-        .token(&alice)
-        .send(&app)
-        .await
-        .assert_status(200)
-        .clone();
+    let read = read_game(&app, &game, &alice).await;
     assert_eq!(read["status"], "finished");
     assert_eq!(read["result"], "1-0");
     assert_eq!(read["termination"], "timeout");
     assert_eq!(read["clock"]["black_seconds"], Value::Null);
     assert_eq!(days(&read["clock"]["white_seconds"]), 11.0);
 
-    let pgn = get(format!(
-        "/api/v1/games/{}/pgn",
-        game["id"].as_str().unwrap()
-    ))
-    .token(&alice)
-    .send(&app)
-    .await;
-    let text = pgn.body.as_str().unwrap();
+    let text = pgn_of(&app, &game, &alice).await;
     assert!(text.contains("[TimeControl \"2/864000\"]"), "{text}");
     assert!(!text.contains("CorrespondenceDaysPerMove"), "{text}");
 }
@@ -167,24 +170,13 @@ async fn a_bank_adds_its_increment_up_to_its_cap(db: Db) {
         clock.advance(HOUR);
         play(&app, &game, &bob, reply).await;
     }
-    assert_eq!(white_days, 2.5);
-    let pgn = get(format!(
-        "/api/v1/games/{}/pgn",
-        game["id"].as_str().unwrap()
-    ))
-    .token(&alice)
-    .send(&app)
-    .await;
-    assert!(
-        pgn.body
-            .as_str()
-            .unwrap()
-            .contains("[TimeControl \"259200+86400\"]")
-    );
+    let text = pgn_of(&app, &game, &alice).await;
+    assert!(text.contains("[TimeControl \"259200+86400\"]"), "{text}");
 }
 
 // A vacation stops the bank of the side on vacation: the days away are
-// not spent, whether the move comes after it or during it. Past its deadline, the sweeper ends the game.
+// not spent, whether the move comes after it or during it. Past its
+// deadline, the sweeper ends the game.
 async fn vacation_stops_a_bank_and_the_sweeper_ends_it_on_time(db: Db) {
     let clock = clock();
     let state = state(&db, clock.clone());
@@ -234,12 +226,7 @@ async fn vacation_stops_a_bank_and_the_sweeper_ends_it_on_time(db: Db) {
 
     clock.advance(2 * DAY + SECOND);
     assert_eq!(sweep_once(&state).await.unwrap(), 1);
-    let read = get(format!("/api/v1/games/{}", game["id"].as_str().unwrap()))
-        .token(&bob)
-        .send(&app)
-        .await
-        .assert_status(200)
-        .clone();
+    let read = read_game(&app, &game, &bob).await;
     assert_eq!(read["termination"], "timeout");
     assert_eq!(read["result"], "1-0");
 }

@@ -3,6 +3,7 @@
 //! or two of a player's games finish together; casual and aborted games
 //! move nothing; profiles, histories and leaderboards show the result.
 
+use actix_web::body::MessageBody;
 use futures_util::future::{join, join_all};
 use serde_json::{Value, json};
 
@@ -14,7 +15,7 @@ use kingpost_api::{
 use crate::{
     events::read_events,
     on_both_databases,
-    support::{Db, clock, get, init, play_all, post, sign_up, sign_up_for_a_year, state},
+    support::{Db, TestApp, clock, get, init, play_all, post, sign_up, sign_up_for_a_year, state},
 };
 
 on_both_databases!(
@@ -28,21 +29,13 @@ on_both_databases!(
 
 /// `white` challenges `black` (as White) to a game, rated or not, and
 /// `black` accepts: the game.
-async fn game_between<S, B>(
-    app: &S,
+async fn game_between<B: MessageBody>(
+    app: &impl TestApp<B>,
     white: &str,
     black: &str,
     black_name: &str,
     rated: bool,
-) -> Value
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
+) -> Value {
     let challenge = post("/api/v1/challenges")
         .token(white)
         .json(
@@ -66,42 +59,22 @@ const FOOLS_MATE: [&str; 4] = ["f3", "e5", "g4", "Qh4#"];
 
 /// A rated game between `white` and `black` (each a token and a name)
 /// that Black wins by fool's mate.
-async fn black_mates<S, B>(app: &S, white: (&str, &str), black: (&str, &str))
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
+async fn black_mates<B: MessageBody>(
+    app: &impl TestApp<B>,
+    white: (&str, &str),
+    black: (&str, &str),
+) {
     let game = game_between(app, white.0, black.0, black.1, true).await;
     let finished = play_all(app, &game, white.0, black.0, &FOOLS_MATE).await;
     assert_eq!(finished["result"], "0-1");
 }
 
-async fn profile<S, B>(app: &S, username: &str) -> Value
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
+async fn profile<B: MessageBody>(app: &impl TestApp<B>, username: &str) -> Value {
     read(app, format!("/api/v1/users/{username}")).await
 }
 
 /// A public read that answers 200: its body.
-async fn read<S, B>(app: &S, path: impl Into<String>) -> Value
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
+async fn read<B: MessageBody>(app: &impl TestApp<B>, path: impl Into<String>) -> Value {
     get(path).send(app).await.assert_status(200).clone()
 }
 

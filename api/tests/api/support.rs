@@ -324,6 +324,18 @@ pub fn delete<'a>(path: impl Into<String>) -> Call<'a> {
     Call::new(Method::DELETE, path)
 }
 
+/// The app under test, as the helpers of a test file take it:
+/// `async fn f<B: MessageBody>(app: &impl TestApp<B>)`.
+pub trait TestApp<B>:
+    Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>
+{
+}
+
+impl<S, B> TestApp<B> for S where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>
+{
+}
+
 /// Registers `username` and signs in: the session's access token.
 pub async fn sign_up<S, B>(app: &S, username: &str) -> String
 where
