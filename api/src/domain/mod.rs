@@ -16,6 +16,7 @@ pub mod ratings;
 pub mod search;
 pub mod session;
 pub mod tokens;
+pub mod tournament;
 pub mod vacation;
 pub mod webhook_targets;
 pub mod webhooks;

@@ -24,6 +24,7 @@ mod pgn;
 mod ratings;
 mod search;
 mod sqlite_build;
+mod tournaments;
 mod web_client;
 
 /// Runs each named test function (an `async fn(Db)`) once on SQLite and
