@@ -12,7 +12,7 @@ use crate::{
     clock::SystemClock,
     credentials::{JwtKeys, new_secret},
     db::{self, Backend, DbPool},
-    domain::{game, webhooks},
+    domain::{game, tournament, webhooks},
     error::ApiError,
     models::setting,
     notify::Hub,
@@ -70,11 +70,17 @@ pub fn jwt_keys(pool: &DbPool, secret: Option<&str>) -> Result<JwtKeys, String> 
     JwtKeys::from_secret(secret.as_bytes())
 }
 
-/// Ends on time the games whose deadline has passed; how many.
+/// Starts the tournaments whose sign-up has closed, and ends on time the
+/// games whose deadline has passed; how many games.
 pub async fn sweep_once(state: &AppState) -> Result<usize, ApiError> {
     let now = state.clock.now();
     state
-        .write(move |conn, outbox| game::sweep(conn, outbox, now))
+        .write(move |conn, outbox| {
+            // Tournaments whose sign-up closed start (or are cancelled);
+            // games past their deadlines end: the count is of those.
+            tournament::lifecycle::start_due(conn, outbox, now)?;
+            game::sweep(conn, outbox, now)
+        })
         .await
 }
 

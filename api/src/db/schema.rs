@@ -242,12 +242,62 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    tournaments (id) {
+        id -> Text,
+        organiser_id -> Text,
+        name -> Text,
+        rules -> Text,
+        start_kind -> Text,
+        start_number -> Nullable<Integer>,
+        start_fen -> Nullable<Text>,
+        start_per_round -> Bool,
+        days_per_move -> Integer,
+        clock -> Nullable<Text>,
+        rated -> Bool,
+        double_round -> Bool,
+        capacity -> Integer,
+        rating_min -> Nullable<Integer>,
+        rating_max -> Nullable<Integer>,
+        signup_deadline -> BigInt,
+        status -> Text,
+        created_at -> BigInt,
+        started_at -> Nullable<BigInt>,
+        finished_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    tournament_players (tournament_id, account_id) {
+        tournament_id -> Text,
+        account_id -> Text,
+        joined_at -> BigInt,
+        seat -> Nullable<Integer>,
+        withdrawn_at -> Nullable<BigInt>,
+        finished_when_withdrawn -> Nullable<Integer>,
+    }
+}
+
+diesel::table! {
+    tournament_games (game_id) {
+        game_id -> Text,
+        tournament_id -> Text,
+        round -> Integer,
+        board -> Integer,
+    }
+}
+
 diesel::joinable!(annotations -> accounts (author_id));
+diesel::joinable!(tournament_players -> accounts (account_id));
+diesel::joinable!(tournament_games -> games (game_id));
 diesel::joinable!(ratings -> accounts (account_id));
 diesel::joinable!(collection_games -> games (game_id));
 diesel::joinable!(collection_games -> collections (collection_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    tournaments,
+    tournament_players,
+    tournament_games,
     ratings,
     game_ratings,
     annotations,

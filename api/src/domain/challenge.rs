@@ -27,15 +27,18 @@ use crate::{
     stored::{AccountId, GameId},
     views::{
         ChallengeList, ChallengeStatus, ChallengeView, ClockSpec, ColorChoice,
-        CreateChallengeRequest, DAYS_PER_MOVE, EventKind, PlayerView, RatingRange, SeekList,
-        SeekQuery, StartSpec,
+        CreateChallengeRequest, DAYS_PER_MOVE, EventKind, PlayerView, RatingRange, RuleKey,
+        SeekList, SeekQuery, StartSpec,
     },
 };
 
-/// The time a challenge asks for: days per move (one of the
-/// [`DAYS_PER_MOVE`]), or a clock (0 days per move), never both.
-fn timing(request: &CreateChallengeRequest) -> Result<(i32, Option<ClockSpec>), ApiError> {
-    match (request.days_per_move, request.clock) {
+/// The time a challenge (or a tournament) asks for: days per move (one of
+/// the [`DAYS_PER_MOVE`]), or a clock (0 days per move), never both.
+pub fn timing(
+    days_per_move: Option<i32>,
+    clock: Option<ClockSpec>,
+) -> Result<(i32, Option<ClockSpec>), ApiError> {
+    match (days_per_move, clock) {
         (Some(days), None) if DAYS_PER_MOVE.contains(&days) => Ok((days, None)),
         (Some(_), None) => Err(ApiError::invalid(
             Code::InvalidDaysPerMove,
@@ -49,16 +52,18 @@ fn timing(request: &CreateChallengeRequest) -> Result<(i32, Option<ClockSpec>), 
     }
 }
 
-/// Checks a challenge and fills in what is drawn at random.
-fn resolve(request: &CreateChallengeRequest) -> Result<(Rules, StartSpec), ApiError> {
-    let rules: Rules = request
-        .rules
-        .parse()
-        .map_err(|e: kingpost_core::UnknownRules| {
-            ApiError::invalid(Code::UnknownRules, e.to_string())
-        })?;
+/// A rule set's key, or why it is none.
+pub fn rules_of(key: &str) -> Result<Rules, ApiError> {
+    key.parse().map_err(|e: kingpost_core::UnknownRules| {
+        ApiError::invalid(Code::UnknownRules, e.to_string())
+    })
+}
+
+/// A start with its number drawn if left out (Chess960, Shuffle), checked
+/// under the rules.
+pub fn draw_start(rules: Rules, start: &StartSpec) -> Result<StartSpec, ApiError> {
     let mut rng = rand::rng();
-    let start = match request.start.clone() {
+    let start = match start.clone() {
         StartSpec::Chess960 { id: None } => StartSpec::Chess960 {
             id: Some(rng.random_range(0..CHESS960_COUNT)),
         },
@@ -69,7 +74,7 @@ fn resolve(request: &CreateChallengeRequest) -> Result<(Rules, StartSpec), ApiEr
     };
     Position::from_start(rules, &core_start(&start))
         .map_err(|e| ApiError::invalid(Code::InvalidStart, e.to_string()))?;
-    Ok((rules, start))
+    Ok(start)
 }
 
 pub fn create(
@@ -79,8 +84,9 @@ pub fn create(
     challenger_id: &AccountId,
     request: &CreateChallengeRequest,
 ) -> Result<String, ApiError> {
-    let (rules, start) = resolve(request)?;
-    let (days_per_move, clock_spec) = timing(request)?;
+    let rules = rules_of(&request.rules)?;
+    let start = draw_start(rules, &request.start)?;
+    let (days_per_move, clock_spec) = timing(request.days_per_move, request.clock)?;
     let opponent_id = match &request.opponent {
         None => None,
         Some(username) => {
@@ -145,7 +151,7 @@ const RATING_CEILING: i32 = 4000;
 
 /// A seek's range: ordered, within 0..=4000, on a challenge open to anyone
 /// from a start that has a pool.
-fn check_range(range: RatingRange, kind: StartKind, addressed: bool) -> Result<(), ApiError> {
+pub fn check_range(range: RatingRange, kind: StartKind, addressed: bool) -> Result<(), ApiError> {
     let bad = |detail: &str| Err(ApiError::invalid(Code::InvalidRatingRange, detail));
     if addressed {
         return bad("a rating range is for a challenge open to anyone");
@@ -168,21 +174,34 @@ fn check_acceptor(
     row: &ChallengeRow,
     account_id: &AccountId,
 ) -> Result<(), ApiError> {
-    let (Some(min), Some(max), Some(start)) = (
-        row.rating_min,
-        row.rating_max,
-        ratings::rated_start(row.start_kind),
-    ) else {
+    let range = row
+        .rating_min
+        .zip(row.rating_max)
+        .map(|(min, max)| RatingRange { min, max });
+    check_rating(conn, account_id, row.rules, row.start_kind, range, "seek")
+}
+
+/// Refuses `account_id` if its rating in the pool of `rules` and `kind` is
+/// outside `range` (a seek's or a tournament's, as `what` says).
+pub fn check_rating(
+    conn: &mut DbConnection,
+    account_id: &AccountId,
+    rules: RuleKey,
+    kind: StartKind,
+    range: Option<RatingRange>,
+    what: &str,
+) -> Result<(), ApiError> {
+    let (Some(RatingRange { min, max }), Some(start)) = (range, ratings::rated_start(kind)) else {
         return Ok(());
     };
-    let rating = ratings::rating_in(conn, account_id, row.rules, start)?;
+    let rating = ratings::rating_in(conn, account_id, rules, start)?;
     if (f64::from(min)..=f64::from(max)).contains(&rating) {
         return Ok(());
     }
     Err(ApiError::Refused {
         code: Code::OutsideRatingRange,
         detail: format!(
-            "this seek is for ratings {min} to {max}; yours in its pool is {}",
+            "this {what} is for ratings {min} to {max}; yours in its pool is {}",
             rating.round()
         ),
     })

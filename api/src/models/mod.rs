@@ -13,3 +13,4 @@ pub mod rating;
 pub mod search;
 pub mod setting;
 pub mod token;
+pub mod tournament;

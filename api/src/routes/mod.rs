@@ -13,6 +13,7 @@ pub mod positions;
 pub mod search;
 pub mod session;
 pub mod tokens;
+pub mod tournaments;
 pub mod users;
 pub mod variants;
 pub mod web_client;
@@ -53,6 +54,11 @@ pub fn configure(cfg: &mut ServiceConfig<'_>) {
         .service(challenges::create_challenge)
         .service(challenges::list_challenges)
         .service(challenges::list_seeks)
+        .service(tournaments::create_tournament)
+        .service(tournaments::list_tournaments)
+        .service(tournaments::get_tournament)
+        .service(tournaments::join_tournament)
+        .service(tournaments::leave_tournament)
         .service(challenges::get_challenge)
         .service(challenges::accept_challenge)
         .service(challenges::decline_challenge)

@@ -28,6 +28,12 @@ text_enum! {
         DeadlineNear = "deadline_near",
         /// A rated game finished and moved the account's rating.
         RatingChanged = "rating_changed",
+        /// Someone joined a tournament the account organises.
+        TournamentJoined = "tournament_joined",
+        /// A tournament the account plays in started: its games with it.
+        TournamentStarted = "tournament_started",
+        /// A tournament the account plays in finished, with its winners.
+        TournamentFinished = "tournament_finished",
     }
 }
 

@@ -34,6 +34,7 @@ mod pgn;
 mod rating;
 mod search;
 mod start;
+mod tournament;
 mod variant;
 
 pub use account::*;
@@ -48,4 +49,5 @@ pub use pgn::*;
 pub use rating::*;
 pub use search::*;
 pub use start::*;
+pub use tournament::*;
 pub use variant::*;

@@ -280,6 +280,8 @@ fn body_for<'a>(call: crate::support::Call<'a>, operation: &str) -> crate::suppo
         "annotate_ply" => json!({"comment": "probe"}),
         "replace_conditionals" => json!({"lines": []}),
         "create_challenge" => json!({"rules": "standard", "days_per_move": 3}),
+        "create_tournament" => json!({"name": "probe", "rules": "standard", "days_per_move": 3,
+                                      "capacity": 3, "signup_deadline": "2027-01-01T00:00:00Z"}),
         "create_personal_token" => json!({"name": "probe", "scopes": ["game:read"]}),
         "create_webhook" => json!({
             "url": "http://127.0.0.1:9/hook",

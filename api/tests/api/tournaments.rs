@@ -3,10 +3,29 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use kingpost_api::domain::tournament::{
-    berger::{self, Pairing},
-    standings::{Game, Outcome, standings},
+use actix_web::body::MessageBody;
+use futures_util::future::join;
+use kingpost_api::{
+    clock::{Clock, DAY, rfc3339},
+    domain::tournament::{
+        berger::{self, Pairing},
+        standings::{Game, Outcome, standings},
+    },
+    server::sweep_once,
 };
+use serde_json::{Value, json};
+
+use crate::{
+    events::read_events,
+    on_both_databases,
+    support::{Db, START_TIME, TestApp, clock, get, init, post, sign_up_for_a_year, state},
+};
+
+on_both_databases!(
+    a_round_robin_played_to_the_end,
+    two_instances_start_a_double_round_robin_at_its_deadline_once,
+    sign_up_and_withdrawal
+);
 
 /// The published tables: players -> rounds of (white, black).
 fn published() -> BTreeMap<usize, Vec<Vec<(usize, usize)>>> {
@@ -142,7 +161,7 @@ fn the_number_of_wins_breaks_a_tie_first() {
         game(b, d, Some(WhiteWon)),
         game(c, d, Some(WhiteWon)),
     ];
-    let rows = standings(4, &games, &BTreeSet::new());
+    let rows = standings(4, &games, &BTreeMap::new());
     // SB: A = B's 2 + half of C's 1.5 and D's 0.5 = 3; B = C's 1.5 + D's
     // 0.5 = 2; C = half of A's 2 + D's 0.5 = 1.5; D = half of A's 2 = 1.
     assert_eq!(
@@ -175,7 +194,7 @@ fn sonneborn_berger_then_the_direct_encounter() {
         game(c, e, Some(BlackWon)),
         game(d, e, Some(BlackWon)),
     ];
-    let rows = standings(5, &games, &BTreeSet::new());
+    let rows = standings(5, &games, &BTreeMap::new());
     assert_eq!(
         table(&rows),
         [
@@ -206,7 +225,7 @@ fn players_level_on_everything_share_a_place_and_unfinished_games_wait() {
         game(b, d, Some(Draw)),
         game(c, d, Some(Draw)),
     ];
-    let rows = standings(4, &games, &BTreeSet::new());
+    let rows = standings(4, &games, &BTreeMap::new());
     assert_eq!(
         table(&rows),
         [
@@ -217,7 +236,7 @@ fn players_level_on_everything_share_a_place_and_unfinished_games_wait() {
         ]
     );
     games[5].outcome = None;
-    let rows = standings(4, &games, &BTreeSet::new());
+    let rows = standings(4, &games, &BTreeMap::new());
     let of = |p: usize| rows.iter().find(|r| r.player == p).unwrap();
     assert_eq!(
         (of(c).unfinished, of(d).unfinished, of(a).unfinished),
@@ -246,7 +265,7 @@ fn withdrawals_annul_or_forfeit_by_the_half_rule() {
         game(c, e, None),
         game(d, e, None),
     ];
-    let withdrawn = BTreeSet::from([c, d]);
+    let withdrawn = BTreeMap::from([(c, 2), (d, 1)]);
     let rows = standings(5, &games, &withdrawn);
     let of = |p: usize| rows.iter().find(|r| r.player == p).unwrap();
     assert!(of(d).annulled && of(d).withdrawn);
@@ -267,4 +286,413 @@ fn withdrawals_annul_or_forfeit_by_the_half_rule() {
         ]
     );
     assert!(rows.iter().all(|r| r.unfinished == 0));
+}
+
+// ---- through the API ----
+
+/// A tournament of `capacity` by `organiser`, the request's other fields
+/// as given: its view.
+async fn organise<B: MessageBody>(
+    app: &impl TestApp<B>,
+    organiser: &str,
+    capacity: i32,
+    extra: Value,
+) -> Value {
+    let mut body = json!({"name": "Winter round robin", "rules": "standard", "days_per_move": 3,
+                          "capacity": capacity, "signup_deadline": rfc3339(START_TIME + 7 * DAY)});
+    body.as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    post("/api/v1/tournaments")
+        .token(organiser)
+        .json(body)
+        .send(app)
+        .await
+        .assert_status(201)
+        .clone()
+}
+
+async fn join_as<B: MessageBody>(app: &impl TestApp<B>, id: &str, token: &str) -> Value {
+    post(format!("/api/v1/tournaments/{id}/join"))
+        .token(token)
+        .send(app)
+        .await
+        .assert_status(200)
+        .clone()
+}
+
+/// The seat of each player of a started tournament, by username.
+fn seats(view: &Value) -> BTreeMap<String, usize> {
+    view["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["player"]["username"].as_str().unwrap().to_owned(),
+                s["seat"].as_u64().unwrap() as usize,
+            )
+        })
+        .collect()
+}
+
+/// The tournament's games as (round, board, white seat, black seat).
+fn pairings(view: &Value) -> Vec<(i64, i64, usize, usize)> {
+    let seats = seats(view);
+    let seat = |side: &Value| seats[side["username"].as_str().unwrap()];
+    view["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["round"].as_i64().unwrap(),
+                g["board"].as_i64().unwrap(),
+                seat(&g["white"]),
+                seat(&g["black"]),
+            )
+        })
+        .collect()
+}
+
+/// The Berger table's games as (round, board, white, black).
+fn table_games(rounds: &[berger::Round]) -> Vec<(i64, i64, usize, usize)> {
+    rounds
+        .iter()
+        .zip(1..)
+        .flat_map(|(round, r)| {
+            round
+                .games
+                .iter()
+                .zip(1..)
+                .map(move |(g, b)| (r, b, g.white, g.black))
+        })
+        .collect()
+}
+
+// Three players: full on the third sign-up, it starts with the Berger
+// table's three games; each game ends (a win, a draw, a win) and the
+// tournament finishes with its last, telling its players the winner.
+async fn a_round_robin_played_to_the_end(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let carol = sign_up_for_a_year(&app, "carol").await;
+    let created = organise(&app, &alice, 3, json!({})).await;
+    assert_eq!(created["status"], "open");
+    let id = created["id"].as_str().unwrap().to_owned();
+    join_as(&app, &id, &alice).await;
+    join_as(&app, &id, &bob).await;
+    let started = join_as(&app, &id, &carol).await;
+    assert_eq!(started["status"], "started", "{started:#}");
+    assert_eq!(pairings(&started), table_games(&berger::single(3)));
+    let leak = |token: &String| -> &'static str { Box::leak(token.clone().into_boxed_str()) };
+    let tokens: BTreeMap<&str, &'static str> = BTreeMap::from([
+        ("alice", leak(&alice)),
+        ("bob", leak(&bob)),
+        ("carol", leak(&carol)),
+    ]);
+    // Game 1: White resigns. Game 2: a draw agreed. Game 3: Black resigns.
+    for (n, g) in started["games"].as_array().unwrap().iter().enumerate() {
+        let game = g["game_id"].as_str().unwrap();
+        let white = tokens[g["white"]["username"].as_str().unwrap()];
+        let black = tokens[g["black"]["username"].as_str().unwrap()];
+        let act = |token: &'static str, what: &'static str| {
+            post(format!("/api/v1/games/{game}/{what}"))
+                .token(token)
+                .send(&app)
+        };
+        if n == 0 {
+            act(white, "abort")
+                .await
+                .assert_problem(409, "abort_refused");
+        }
+        let steps: &[(&str, &str)] = match n {
+            0 => &[(white, "resign")],
+            1 => &[(white, "draw-offer"), (black, "draw-offer/accept")],
+            _ => &[(black, "resign")],
+        };
+        for &(token, what) in steps {
+            act(token, what).await.assert_status(200);
+        }
+    }
+    let finished = get(format!("/api/v1/tournaments/{id}"))
+        .send(&app)
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(finished["status"], "finished");
+    // The expected table, from the seats drawn: results by seat.
+    let by_seat: BTreeMap<usize, String> =
+        seats(&finished).into_iter().map(|(n, s)| (s, n)).collect();
+    let games = table_games(&berger::single(3));
+    let outcomes = [Outcome::BlackWon, Outcome::Draw, Outcome::WhiteWon];
+    let expected = standings(
+        3,
+        &games
+            .iter()
+            .zip(outcomes)
+            .map(|(&(_, _, w, b), o)| game(w - 1, b - 1, Some(o)))
+            .collect::<Vec<_>>(),
+        &BTreeMap::new(),
+    );
+    let places: Vec<(String, usize, f64)> = finished["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["player"]["username"].as_str().unwrap().to_owned(),
+                s["place"].as_u64().unwrap() as usize,
+                s["points"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    let wanted: Vec<(String, usize, f64)> = expected
+        .iter()
+        .map(|s| {
+            (
+                by_seat[&(s.player + 1)].clone(),
+                s.place,
+                f64::from(s.half_points) / 2.0,
+            )
+        })
+        .collect();
+    // Players sharing a place may be listed in either order.
+    let sorted = |mut rows: Vec<(String, usize, f64)>| {
+        rows.sort_by(|a, b| (a.1, &a.0).cmp(&(b.1, &b.0)));
+        rows
+    };
+    assert_eq!(sorted(places), sorted(wanted.clone()));
+    let winner = &finished["winners"][0]["username"];
+    assert_eq!(winner, &json!(wanted[0].0));
+    // Every player is told.
+    let request = actix_web::test::TestRequest::get()
+        .uri("/api/v1/stream/events?since=0")
+        .insert_header(("Authorization", format!("Bearer {bob}")))
+        .to_request();
+    let mut body = actix_web::test::call_service(&app, request)
+        .await
+        .into_body();
+    let mut seen: Vec<Value> = Vec::new();
+    while !seen.iter().any(|e| e["type"] == "tournament_finished") {
+        let more = read_events(&mut body, seen.len() + 1).await;
+        seen.extend(more);
+    }
+    let done = seen
+        .iter()
+        .find(|e| e["type"] == "tournament_finished")
+        .unwrap();
+    assert_eq!(done["data"]["winners"], json!([wanted[0].0]));
+    assert!(seen.iter().any(|e| e["type"] == "tournament_started"));
+}
+
+// Three of five places taken at the deadline: the sweeps of two instances
+// race to start it, and its six games (a double round robin) are created
+// once, each pairing with both colours.
+async fn two_instances_start_a_double_round_robin_at_its_deadline_once(db: Db) {
+    let clock = clock();
+    let (one, two) = (state(&db, clock.clone()), state(&db, clock.clone()));
+    let app = init(one.clone()).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let carol = sign_up_for_a_year(&app, "carol").await;
+    let id = organise(&app, &alice, 5, json!({"double": true})).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for token in [&alice, &bob, &carol] {
+        join_as(&app, &id, token).await;
+    }
+    let (a, b) = join(sweep_once(&one), sweep_once(&two)).await;
+    a.unwrap();
+    b.unwrap();
+    let view = get(format!("/api/v1/tournaments/{id}"))
+        .send(&app)
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(view["status"], "open", "before the deadline nothing starts");
+    clock.advance(7 * DAY + 1);
+    let (a, b) = join(sweep_once(&one), sweep_once(&two)).await;
+    a.unwrap();
+    b.unwrap();
+    let view = get(format!("/api/v1/tournaments/{id}"))
+        .send(&app)
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(view["status"], "started");
+    assert_eq!(pairings(&view), table_games(&berger::double(3)));
+    assert_eq!(view["games"].as_array().unwrap().len(), 6);
+    let games = get("/api/v1/games")
+        .token(&bob)
+        .send(&app)
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(
+        games["games"].as_array().unwrap().len(),
+        4,
+        "bob's four games: {games:#}"
+    );
+
+    // One player at the deadline: cancelled, no games.
+    let soon = rfc3339(clock.now() + DAY);
+    let lonely = organise(&app, &bob, 3, json!({"signup_deadline": soon})).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    join_as(&app, &lonely, &bob).await;
+    clock.advance(7 * DAY + 1);
+    sweep_once(&one).await.unwrap();
+    let view = get(format!("/api/v1/tournaments/{lonely}"))
+        .send(&app)
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(view["status"], "cancelled");
+    assert_eq!(view["games"], json!([]));
+}
+
+async fn sign_up_and_withdrawal(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let names = ["alice", "bob", "carol", "dave"];
+    let mut tokens = Vec::new();
+    for name in names {
+        tokens.push(sign_up_for_a_year(&app, name).await);
+    }
+    let organiser = &tokens[0];
+    // Bad requests.
+    for (extra, code) in [
+        (json!({"capacity": 2}), "invalid_tournament"),
+        (json!({"capacity": 18}), "invalid_tournament"),
+        (json!({"name": " "}), "invalid_tournament"),
+        (
+            json!({"signup_deadline": rfc3339(START_TIME - DAY)}),
+            "invalid_tournament",
+        ),
+        (
+            json!({"start": {"kind": "chess960", "id": 5}, "start_per_round": true}),
+            "invalid_tournament",
+        ),
+        (
+            json!({"rated": true, "start": {"kind": "fen", "fen": "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"}}),
+            "unrated_start",
+        ),
+        (json!({"days_per_move": 4}), "invalid_days_per_move"),
+    ] {
+        let mut body = json!({"name": "t", "rules": "standard", "days_per_move": 3,
+                              "capacity": 4, "signup_deadline": rfc3339(START_TIME + DAY)});
+        body.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        post("/api/v1/tournaments")
+            .token(organiser)
+            .json(body.clone())
+            .send(&app)
+            .await
+            .assert_problem(422, code);
+    }
+    let id = organise(
+        &app,
+        organiser,
+        3,
+        json!({"start": {"kind": "chess960"}, "start_per_round": true}),
+    )
+    .await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let path = |what: &str| format!("/api/v1/tournaments/{id}/{what}");
+    join_as(&app, &id, &tokens[1]).await;
+    post(path("join"))
+        .token(&tokens[1])
+        .send(&app)
+        .await
+        .assert_problem(409, "already_joined");
+    // Leaving before the start takes the player off.
+    let left = post(path("leave"))
+        .token(&tokens[1])
+        .send(&app)
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(left["player_count"], 0);
+    post(path("leave"))
+        .token(&tokens[1])
+        .send(&app)
+        .await
+        .assert_problem(409, "not_joined");
+    for token in &tokens[1..4] {
+        join_as(&app, &id, token).await;
+    }
+    post(path("join"))
+        .token(&tokens[0])
+        .send(&app)
+        .await
+        .assert_problem(409, "tournament_closed");
+    let view = get(format!("/api/v1/tournaments/{id}"))
+        .send(&app)
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(view["status"], "started");
+    // A Chess960 array drawn for each round: every game of a round shares it.
+    for g in view["games"].as_array().unwrap() {
+        let game = get(format!("/api/v1/games/{}", g["game_id"].as_str().unwrap()))
+            .token(&tokens[1])
+            .send(&app)
+            .await
+            .assert_status(200)
+            .clone();
+        assert_eq!(game["start"]["kind"], "chess960");
+    }
+    // Dave withdraws before finishing any game: his results are annulled
+    // and his games, resigned, count for nobody.
+    let withdrawn = post(path("leave"))
+        .token(&tokens[3])
+        .send(&app)
+        .await
+        .assert_status(200)
+        .clone();
+    let dave = withdrawn["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["player"]["username"] == "dave")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (dave["withdrawn"].clone(), dave["annulled"].clone()),
+        (json!(true), json!(true))
+    );
+    assert_eq!(dave["points"], 0.0);
+    for s in withdrawn["standings"].as_array().unwrap() {
+        assert_eq!(
+            s["points"], 0.0,
+            "annulled: nobody scored against dave: {s:#}"
+        );
+    }
+    let daves_games: Vec<&Value> = withdrawn["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["white"]["username"] == "dave" || g["black"]["username"] == "dave")
+        .collect();
+    assert_eq!(daves_games.len(), 2);
+    assert!(
+        daves_games.iter().all(|g| !g["result"].is_null()),
+        "resigned"
+    );
+    let list = get("/api/v1/tournaments?status=started&rules=standard")
+        .send(&app)
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(list["tournaments"][0]["id"], json!(id));
+    get("/api/v1/tournaments?status=sideways")
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_query");
 }

@@ -8,7 +8,7 @@ use serde_json::json;
 use crate::{
     clock::Millis,
     db::{DbConnection, write_transaction},
-    domain::conditionals,
+    domain::{conditionals, tournament},
     error::{ApiError, Code},
     models::{
         account,
@@ -86,6 +86,13 @@ fn carry_out(
             }
             Request::Act(Action::Resign) => win(&mut game.row, !color, Termination::Resignation),
             Request::Act(Action::Abort) => {
+                if tournament::lifecycle::is_tournament_game(conn, game_id)? {
+                    return Err(ApiError::Refused {
+                        code: Code::AbortRefused,
+                        detail: "a tournament's game cannot be aborted: resign it, or withdraw"
+                            .to_owned(),
+                    });
+                }
                 if game.row.ply >= 2 {
                     return Err(ApiError::Refused {
                         code: Code::AbortRefused,

@@ -9,7 +9,7 @@ use serde_json::json;
 use crate::{
     clock::{DAY, Millis, rfc3339},
     db::DbConnection,
-    domain::{events, openings, ratings, vacation},
+    domain::{events, openings, ratings, tournament, vacation},
     error::ApiError,
     models::{
         account::{self, Account},
@@ -135,6 +135,7 @@ impl Loaded {
             if self.row.rated && self.row.status == GameStatus::Finished {
                 self.events.extend(ratings::settle(conn, &self.row, now)?);
             }
+            tournament::lifecycle::game_finished(conn, outbox, now, &self.row.id)?;
         }
         for (account, kind, data) in std::mem::take(&mut self.events) {
             events::record(conn, outbox, now, &account, kind, Some(&self.row.id), data)?;

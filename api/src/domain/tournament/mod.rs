@@ -1,6 +1,8 @@
-//! Correspondence tournaments: the pairings of a round robin by the Berger
-//! tables, and standings with ICCF's tie-breaks. Pure computations, ahead
-//! of the tables and routes that will hold tournaments.
+//! Correspondence tournaments: round robins paired by the Berger tables
+//! (`berger`), ranked with ICCF's tie-breaks (`standings`), organised,
+//! joined, started and finished (`lifecycle`), and read (`view`).
 
 pub mod berger;
+pub mod lifecycle;
 pub mod standings;
+pub mod view;

@@ -10,7 +10,7 @@
 //! Points are kept in half points and Sonneborn-Berger in quarter points,
 //! so that every comparison is exact.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// How a finished game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,29 +53,32 @@ pub struct Standing {
 
 /// The games as the withdrawal rule counts them: an annulled player's
 /// games left out, a withdrawn player's other unfinished games lost.
-fn counted(games: &[Game], withdrawn: &BTreeSet<usize>) -> (Vec<Game>, BTreeSet<usize>) {
+/// `withdrawn` holds, for each player who withdrew, how many of their
+/// games were finished then (their games under way are resigned as they
+/// withdraw, so that later they all look finished).
+fn counted(games: &[Game], withdrawn: &BTreeMap<usize, u32>) -> (Vec<Game>, BTreeSet<usize>) {
     let annulled: BTreeSet<usize> = withdrawn
         .iter()
-        .copied()
-        .filter(|&p| {
-            let theirs = games.iter().filter(|g| g.white == p || g.black == p);
-            let (all, done) = theirs.fold((0, 0), |(all, done), g| {
-                (all + 1, done + usize::from(g.outcome.is_some()))
-            });
-            2 * done < all
+        .filter(|&(&p, &finished)| {
+            let all = games
+                .iter()
+                .filter(|g| g.white == p || g.black == p)
+                .count();
+            2 * finished < all as u32
         })
+        .map(|(&p, _)| p)
         .collect();
     let kept = games
         .iter()
         .filter(|g| !annulled.contains(&g.white) && !annulled.contains(&g.black))
         .map(|&g| {
-            let outcome = g.outcome.or_else(|| {
-                match (withdrawn.contains(&g.white), withdrawn.contains(&g.black)) {
-                    (true, false) => Some(Outcome::BlackWon),
-                    (false, true) => Some(Outcome::WhiteWon),
-                    // Both gone, or both still playing: unfinished.
-                    (true, true) | (false, false) => None,
-                }
+            let white_gone = withdrawn.contains_key(&g.white);
+            let black_gone = withdrawn.contains_key(&g.black);
+            let outcome = g.outcome.or(match (white_gone, black_gone) {
+                (true, false) => Some(Outcome::BlackWon),
+                (false, true) => Some(Outcome::WhiteWon),
+                // Both gone, or both still playing: unfinished.
+                (true, true) | (false, false) => None,
             });
             Game { outcome, ..g }
         })
@@ -93,8 +96,13 @@ fn scores(game: &Game) -> Option<(u32, u32)> {
 }
 
 /// The standings of `players` players after `games`, with the players in
-/// `withdrawn` withdrawn; in order of place, then of player number.
-pub fn standings(players: usize, games: &[Game], withdrawn: &BTreeSet<usize>) -> Vec<Standing> {
+/// `withdrawn` withdrawn (see [`counted`]); in order of place, then of
+/// player number.
+pub fn standings(
+    players: usize,
+    games: &[Game],
+    withdrawn: &BTreeMap<usize, u32>,
+) -> Vec<Standing> {
     let (games, annulled) = counted(games, withdrawn);
     let mut rows: Vec<Standing> = (0..players)
         .map(|player| Standing {
@@ -106,7 +114,7 @@ pub fn standings(players: usize, games: &[Game], withdrawn: &BTreeSet<usize>) ->
             direct_half_points: 0,
             finished: 0,
             unfinished: 0,
-            withdrawn: withdrawn.contains(&player),
+            withdrawn: withdrawn.contains_key(&player),
             annulled: annulled.contains(&player),
         })
         .collect();

@@ -1,0 +1,431 @@
+//! A round robin's life: organised, joined and left while open, started
+//! (when full, or at its deadline with three players or more) with every
+//! game created at once and colours by the Berger tables, withdrawn from,
+//! and finished with its last game.
+
+use kingpost_core::Rules;
+use rand::seq::SliceRandom;
+use serde_json::json;
+
+use crate::{
+    clock::{DAY, Millis, parse_rfc3339},
+    credentials::new_id,
+    db::{DbConnection, write_transaction},
+    domain::{
+        challenge::{check_range, check_rating, draw_start, rules_of, timing},
+        events,
+        game::{self, Action, Players, clock, new_game, spec_from_parts, stored_start},
+        ratings,
+    },
+    error::{ApiError, Code},
+    models::{
+        game::GameStatus,
+        tournament::{self, PlayerRow, TournamentGameRow, TournamentRow},
+    },
+    notify::Outbox,
+    stored::{AccountId, GameId},
+    views::{CreateTournamentRequest, EventKind, StartSpec, TournamentStatus},
+};
+
+use super::berger;
+
+/// The most players a round robin takes (ICCF's groups go to 17).
+pub const MOST_PLAYERS: i32 = 17;
+/// The fewest it starts with.
+pub const FEWEST_PLAYERS: usize = 3;
+/// How far ahead a sign-up deadline may lie.
+const LONGEST_SIGNUP: Millis = 365 * DAY;
+
+fn invalid(detail: impl Into<String>) -> ApiError {
+    ApiError::invalid(Code::InvalidTournament, detail)
+}
+
+/// The start as stored: a number left out stays out when each round draws
+/// its own.
+fn checked_start(rules: Rules, request: &CreateTournamentRequest) -> Result<StartSpec, ApiError> {
+    let drawn = draw_start(rules, &request.start)?;
+    let per_round = matches!(
+        request.start,
+        StartSpec::Chess960 { id: None } | StartSpec::Shuffle { id: None }
+    );
+    match (request.start_per_round, per_round) {
+        (true, true) => Ok(request.start.clone()),
+        (true, false) => Err(invalid(
+            "start_per_round draws a Chess960 or Shuffle number for each round: leave the id out",
+        )),
+        (false, _) => Ok(drawn),
+    }
+}
+
+/// Organises a tournament: checked, open for sign-up. Its id.
+pub fn create(
+    conn: &mut DbConnection,
+    now: Millis,
+    organiser: &AccountId,
+    request: &CreateTournamentRequest,
+) -> Result<String, ApiError> {
+    let name = request.name.trim();
+    if name.is_empty() || name.chars().count() > 80 || name.chars().any(char::is_control) {
+        return Err(invalid(
+            "the name is 1 to 80 characters, none of them controls",
+        ));
+    }
+    let rules = rules_of(&request.rules)?;
+    let start = checked_start(rules, request)?;
+    let (kind, number, fen) = stored_start(&start);
+    let (days_per_move, clock_spec) = timing(request.days_per_move, request.clock)?;
+    if request.rated {
+        ratings::pool_for_challenge(kind)?;
+    }
+    if let Some(range) = request.rating_range {
+        check_range(range, kind, false)?;
+    }
+    if !(FEWEST_PLAYERS as i32..=MOST_PLAYERS).contains(&request.capacity) {
+        return Err(invalid(format!(
+            "a round robin takes {FEWEST_PLAYERS} to {MOST_PLAYERS} players"
+        )));
+    }
+    let deadline = parse_rfc3339(&request.signup_deadline)
+        .filter(|&at| at > now && at <= now + LONGEST_SIGNUP)
+        .ok_or_else(|| invalid("signup_deadline is a time (RFC 3339) within the coming year"))?;
+    let row = TournamentRow {
+        id: new_id(),
+        organiser_id: organiser.clone(),
+        name: name.to_owned(),
+        rules: rules.into(),
+        start_kind: kind,
+        start_number: number,
+        start_fen: fen,
+        start_per_round: request.start_per_round,
+        days_per_move,
+        clock: clock_spec.as_ref().map(clock::stored),
+        rated: request.rated,
+        double_round: request.double,
+        capacity: request.capacity,
+        rating_min: request.rating_range.map(|r| r.min),
+        rating_max: request.rating_range.map(|r| r.max),
+        signup_deadline: deadline,
+        status: TournamentStatus::Open,
+        created_at: now,
+        started_at: None,
+        finished_at: None,
+    };
+    tournament::insert(conn, &row)?;
+    Ok(row.id)
+}
+
+fn locked(conn: &mut DbConnection, id: &str) -> Result<TournamentRow, ApiError> {
+    tournament::find_for_update(conn, id)?
+        .ok_or_else(|| ApiError::NotFound(format!("tournament {id}")))
+}
+
+fn closed() -> ApiError {
+    ApiError::Refused {
+        code: Code::TournamentClosed,
+        detail: "the tournament is no longer open for sign-up".to_owned(),
+    }
+}
+
+/// Signs `account_id` up; the tournament starts when this fills it.
+pub fn join(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    now: Millis,
+    id: &str,
+    account_id: &AccountId,
+) -> Result<(), ApiError> {
+    write_transaction(conn, |conn| {
+        let row = locked(conn, id)?;
+        if row.status != TournamentStatus::Open {
+            return Err(closed());
+        }
+        let players = tournament::players_of(conn, id)?;
+        if players.iter().any(|(p, _)| p.account_id == *account_id) {
+            return Err(ApiError::Refused {
+                code: Code::AlreadyJoined,
+                detail: "you are signed up already".to_owned(),
+            });
+        }
+        if players.len() >= row.capacity as usize {
+            return Err(ApiError::Refused {
+                code: Code::TournamentFull,
+                detail: "the tournament is full".to_owned(),
+            });
+        }
+        let range = row
+            .rating_min
+            .zip(row.rating_max)
+            .map(|(min, max)| crate::views::RatingRange { min, max });
+        check_rating(
+            conn,
+            account_id,
+            row.rules,
+            row.start_kind,
+            range,
+            "tournament",
+        )?;
+        tournament::add_player(
+            conn,
+            &PlayerRow {
+                tournament_id: id.to_owned(),
+                account_id: account_id.clone(),
+                joined_at: now,
+                seat: None,
+                withdrawn_at: None,
+                finished_when_withdrawn: None,
+            },
+        )?;
+        if row.organiser_id != *account_id {
+            let data = json!({"tournament_id": id, "players": players.len() + 1});
+            events::record(
+                conn,
+                outbox,
+                now,
+                &row.organiser_id,
+                EventKind::TournamentJoined,
+                None,
+                data,
+            )?;
+        }
+        if players.len() + 1 == row.capacity as usize {
+            start(conn, outbox, now, &row)?;
+        }
+        Ok(())
+    })
+}
+
+/// Takes `account_id` off an open tournament, or withdraws them from one
+/// under way: their games still under way are resigned (lost by forfeit),
+/// and the standings apply the withdrawal rule.
+pub fn leave(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    now: Millis,
+    id: &str,
+    account_id: &AccountId,
+) -> Result<(), ApiError> {
+    let not_joined = || ApiError::Refused {
+        code: Code::NotJoined,
+        detail: "you are not playing in this tournament".to_owned(),
+    };
+    let under_way = write_transaction(conn, |conn| {
+        let row = locked(conn, id)?;
+        match row.status {
+            TournamentStatus::Open => {
+                if !tournament::remove_player(conn, id, account_id)? {
+                    return Err(not_joined());
+                }
+                Ok(Vec::new())
+            }
+            TournamentStatus::Started => {
+                let players = tournament::players_of(conn, id)?;
+                let me = players
+                    .iter()
+                    .find(|(p, _)| p.account_id == *account_id)
+                    .filter(|(p, _)| p.withdrawn_at.is_none())
+                    .ok_or_else(not_joined)?;
+                let mine: Vec<GameId> = tournament::games_of(conn, id)?
+                    .into_iter()
+                    .map(|g| g.game_id)
+                    .collect();
+                let rows = crate::models::game::find_all(conn, &mine.iter().collect::<Vec<_>>())?;
+                let mine: Vec<_> = rows
+                    .into_iter()
+                    .filter(|g| g.color_of(&me.0.account_id).is_some())
+                    .collect();
+                let finished = mine
+                    .iter()
+                    .filter(|g| g.status != GameStatus::Started)
+                    .count();
+                tournament::withdraw(conn, id, account_id, finished as i32, now)?;
+                Ok(mine
+                    .into_iter()
+                    .filter(|g| g.status == GameStatus::Started)
+                    .map(|g| g.id)
+                    .collect())
+            }
+            TournamentStatus::Finished | TournamentStatus::Cancelled => Err(closed()),
+        }
+    })?;
+    // Each resignation is a change of its game, made as a player's own.
+    for game_id in under_way {
+        game::act(conn, outbox, now, &game_id, account_id, Action::Resign)?;
+    }
+    Ok(())
+}
+
+/// Starts a locked open tournament: seats drawn by lot, every game of
+/// every round created with the Berger table's colours. With fewer than
+/// three players it is cancelled instead. Only the change that closes its
+/// sign-up goes on, so that two instances start it once.
+fn start(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    now: Millis,
+    row: &TournamentRow,
+) -> Result<(), ApiError> {
+    let mut players = tournament::players_of(conn, &row.id)?;
+    if players.len() < FEWEST_PLAYERS {
+        tournament::close_signup(conn, &row.id, TournamentStatus::Cancelled, now)?;
+        return Ok(());
+    }
+    if !tournament::close_signup(conn, &row.id, TournamentStatus::Started, now)? {
+        return Ok(());
+    }
+    players.shuffle(&mut rand::rng());
+    for (seat, (player, _)) in (1..).zip(&players) {
+        tournament::set_seat(conn, &row.id, &player.account_id, seat)?;
+    }
+    let rounds = if row.double_round {
+        berger::double(players.len())
+    } else {
+        berger::single(players.len())
+    };
+    let rules = row.rules.0;
+    let stored_spec = spec_from_parts(
+        row.start_kind,
+        row.start_number,
+        row.start_fen.as_deref().unwrap_or_default(),
+    );
+    let clock_spec = row
+        .clock
+        .as_deref()
+        .map(serde_json::from_str)
+        .transpose()
+        .map_err(|e| ApiError::Internal(format!("tournament {}: {e}", row.id)))?;
+    let mut created = Vec::new();
+    for (round, pairings) in (1..).zip(&rounds) {
+        // One number for each round when asked, else the one drawn at
+        // creation (`draw_start` keeps a given one).
+        let start = draw_start(rules, &stored_spec)?;
+        for (board, pairing) in (1..).zip(&pairings.games) {
+            let (white, white_name) = &players[pairing.white - 1];
+            let (black, black_name) = &players[pairing.black - 1];
+            let seats = Players {
+                white_id: white.account_id.clone(),
+                white_name: white_name.clone(),
+                black_id: black.account_id.clone(),
+                black_name: black_name.clone(),
+            };
+            let mut game = new_game(
+                new_id().into(),
+                rules,
+                &start,
+                seats,
+                row.days_per_move,
+                now,
+            )?;
+            game.rated = row.rated;
+            if let Some(spec) = &clock_spec {
+                clock::start(&mut game, spec, now);
+            }
+            crate::models::game::insert(conn, &game)?;
+            if game.rated {
+                ratings::seat(conn, &game, now)?;
+            }
+            tournament::add_game(
+                conn,
+                &TournamentGameRow {
+                    game_id: game.id.clone(),
+                    tournament_id: row.id.clone(),
+                    round,
+                    board,
+                },
+            )?;
+            let started = json!({"white": game.white_name, "black": game.black_name,
+                                 "rules": game.rules, "tournament_id": row.id,
+                                 "round": round, "board": board});
+            for player in [&white.account_id, &black.account_id] {
+                events::record(
+                    conn,
+                    outbox,
+                    now,
+                    player,
+                    EventKind::GameStarted,
+                    Some(&game.id),
+                    started.clone(),
+                )?;
+            }
+            created.push(game.id);
+        }
+    }
+    let data = json!({"tournament_id": row.id, "games": created.len()});
+    for (player, _) in &players {
+        events::record(
+            conn,
+            outbox,
+            now,
+            &player.account_id,
+            EventKind::TournamentStarted,
+            None,
+            data.clone(),
+        )?;
+    }
+    Ok(())
+}
+
+/// Starts (or cancels) the open tournaments whose deadline has passed; how
+/// many.
+pub fn start_due(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    now: Millis,
+) -> Result<usize, ApiError> {
+    let due = tournament::due_to_start(conn, now, 100)?;
+    for id in &due {
+        write_transaction(conn, |conn| {
+            let row = locked(conn, id)?;
+            if row.status == TournamentStatus::Open {
+                start(conn, outbox, now, &row)?;
+            }
+            Ok::<_, ApiError>(())
+        })?;
+    }
+    Ok(due.len())
+}
+
+/// After a game of a tournament finished: finishes the tournament if it
+/// was its last game, telling every player the winners.
+pub fn game_finished(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    now: Millis,
+    game_id: &GameId,
+) -> Result<(), ApiError> {
+    let Some(entry) = tournament::of_game(conn, game_id)? else {
+        return Ok(());
+    };
+    let ids: Vec<GameId> = tournament::games_of(conn, &entry.tournament_id)?
+        .into_iter()
+        .map(|g| g.game_id)
+        .collect();
+    let games = crate::models::game::find_all(conn, &ids.iter().collect::<Vec<_>>())?;
+    // The game finishing now is stored already, in this transaction.
+    if games.iter().any(|g| g.status == GameStatus::Started) {
+        return Ok(());
+    }
+    if !tournament::finish(conn, &entry.tournament_id, now)? {
+        return Ok(());
+    }
+    let view = super::view::view(conn, &entry.tournament_id)?;
+    let winners: Vec<&str> = view.winners.iter().map(|w| w.username.as_str()).collect();
+    let data = json!({"tournament_id": entry.tournament_id, "winners": winners});
+    for (player, _) in tournament::players_of(conn, &entry.tournament_id)? {
+        events::record(
+            conn,
+            outbox,
+            now,
+            &player.account_id,
+            EventKind::TournamentFinished,
+            None,
+            data.clone(),
+        )?;
+    }
+    Ok(())
+}
+
+/// Whether `game_id` is a tournament game (which cannot be aborted: its
+/// pairing is the table's).
+pub fn is_tournament_game(conn: &mut DbConnection, game_id: &GameId) -> Result<bool, ApiError> {
+    Ok(tournament::of_game(conn, game_id)?.is_some())
+}

@@ -1,0 +1,231 @@
+//! Tournaments as players and watchers read them: the list, and one with
+//! its players, standings and games.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::{
+    clock::rfc3339,
+    db::DbConnection,
+    domain::{
+        challenge::rules_of,
+        game::{listing::decode_cursor, listing::encode_cursor, spec_from_parts, variant_name},
+    },
+    error::{ApiError, Code},
+    models::{
+        account,
+        game::{self, GameResult},
+        tournament::{self, TournamentRow},
+    },
+    views::{
+        ClockSpec, PlayerView, RatingRange, StandingView, TournamentGameView, TournamentList,
+        TournamentQuery, TournamentStatus, TournamentSummary, TournamentView,
+    },
+};
+
+use super::standings::{self, Game, Outcome};
+
+fn summary(
+    row: &TournamentRow,
+    organiser: String,
+    player_count: i64,
+) -> Result<TournamentSummary, ApiError> {
+    let start = spec_from_parts(
+        row.start_kind,
+        row.start_number,
+        row.start_fen.as_deref().unwrap_or_default(),
+    );
+    let clock: Option<ClockSpec> = row
+        .clock
+        .as_deref()
+        .map(serde_json::from_str)
+        .transpose()
+        .map_err(|e| ApiError::Internal(format!("tournament {}: {e}", row.id)))?;
+    Ok(TournamentSummary {
+        id: row.id.clone(),
+        name: row.name.clone(),
+        organiser: PlayerView {
+            username: organiser,
+        },
+        rules: row.rules,
+        variant: variant_name(row.rules.0, &start).to_owned(),
+        start,
+        start_per_round: row.start_per_round,
+        days_per_move: row.days_per_move,
+        clock,
+        rated: row.rated,
+        double: row.double_round,
+        capacity: row.capacity,
+        rating_range: row
+            .rating_min
+            .zip(row.rating_max)
+            .map(|(min, max)| RatingRange { min, max }),
+        player_count,
+        status: row.status,
+        signup_deadline: rfc3339(row.signup_deadline),
+        started_at: row.started_at.map(rfc3339),
+        finished_at: row.finished_at.map(rfc3339),
+    })
+}
+
+fn organiser_name(conn: &mut DbConnection, row: &TournamentRow) -> Result<String, ApiError> {
+    account::find(conn, &row.organiser_id)?
+        .map(|a| a.username)
+        .ok_or_else(|| ApiError::Internal(format!("tournament {}: no organiser", row.id)))
+}
+
+/// One tournament: players, standings by the tie-breaks, games, winners.
+pub fn view(conn: &mut DbConnection, id: &str) -> Result<TournamentView, ApiError> {
+    let row = tournament::find(conn, id)?
+        .ok_or_else(|| ApiError::NotFound(format!("tournament {id}")))?;
+    let players = tournament::players_of(conn, id)?;
+    let entries = tournament::games_of(conn, id)?;
+    let ids: Vec<_> = entries.iter().map(|e| &e.game_id).collect();
+    let rows: HashMap<_, _> = game::find_all(conn, &ids)?
+        .into_iter()
+        .map(|g| (g.id.clone(), g))
+        .collect();
+    let index: HashMap<_, _> = players
+        .iter()
+        .enumerate()
+        .map(|(i, (p, _))| (p.account_id.clone(), i))
+        .collect();
+    let name = |i: usize| PlayerView {
+        username: players[i].1.clone(),
+    };
+    let mut games = Vec::with_capacity(entries.len());
+    let mut views = Vec::with_capacity(entries.len());
+    for entry in &entries {
+        let row = rows.get(&entry.game_id).ok_or_else(|| {
+            ApiError::Internal(format!("tournament {id}: no game {}", entry.game_id))
+        })?;
+        let seat = |account: &Option<crate::stored::AccountId>| {
+            account
+                .as_ref()
+                .and_then(|a| index.get(a).copied())
+                .ok_or_else(|| ApiError::Internal(format!("game {}: not a player of {id}", row.id)))
+        };
+        let (white, black) = (seat(&row.white_id)?, seat(&row.black_id)?);
+        let result = row
+            .result
+            .filter(|_| row.status == crate::views::GameStatus::Finished);
+        let outcome = match result {
+            Some(GameResult::WhiteWon) => Some(Outcome::WhiteWon),
+            Some(GameResult::BlackWon) => Some(Outcome::BlackWon),
+            Some(GameResult::Draw) => Some(Outcome::Draw),
+            Some(GameResult::Unknown) | None => None,
+        };
+        games.push(Game {
+            white,
+            black,
+            outcome,
+        });
+        views.push(TournamentGameView {
+            game_id: entry.game_id.to_string(),
+            round: entry.round,
+            board: entry.board,
+            white: name(white),
+            black: name(black),
+            result,
+        });
+    }
+    let started = matches!(
+        row.status,
+        TournamentStatus::Started | TournamentStatus::Finished
+    );
+    // Each withdrawn player with the games they had finished then.
+    let withdrawn: BTreeMap<usize, u32> = players
+        .iter()
+        .enumerate()
+        .filter(|(_, (p, _))| p.withdrawn_at.is_some())
+        .map(|(i, (p, _))| {
+            (
+                i,
+                p.finished_when_withdrawn.unwrap_or_default().max(0) as u32,
+            )
+        })
+        .collect();
+    let table = if started {
+        standings::standings(players.len(), &games, &withdrawn)
+    } else {
+        Vec::new()
+    };
+    let half = |h: u32| f64::from(h) / 2.0;
+    let standings: Vec<StandingView> = table
+        .iter()
+        .map(|s| StandingView {
+            place: s.place,
+            player: name(s.player),
+            seat: players[s.player].0.seat.unwrap_or_default(),
+            points: half(s.half_points),
+            wins: s.wins,
+            sonneborn_berger: f64::from(s.sonneborn_berger_quarters) / 4.0,
+            direct_encounter: half(s.direct_half_points),
+            finished: s.finished,
+            unfinished: s.unfinished,
+            withdrawn: s.withdrawn,
+            annulled: s.annulled,
+        })
+        .collect();
+    let winners = if row.status == TournamentStatus::Finished {
+        table
+            .iter()
+            .filter(|s| s.place == 1)
+            .map(|s| name(s.player))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let organiser = organiser_name(conn, &row)?;
+    Ok(TournamentView {
+        summary: summary(&row, organiser, players.len() as i64)?,
+        players: players
+            .iter()
+            .map(|(_, username)| PlayerView {
+                username: username.clone(),
+            })
+            .collect(),
+        standings,
+        games: views,
+        winners,
+    })
+}
+
+/// A page of tournaments, newest first, by status and rule set.
+pub fn list(
+    conn: &mut DbConnection,
+    query: &TournamentQuery,
+    limit: i64,
+) -> Result<TournamentList, ApiError> {
+    let status = query
+        .status
+        .as_deref()
+        .map(str::parse)
+        .transpose()
+        .map_err(|e: String| ApiError::invalid(Code::InvalidQuery, e))?;
+    let rules = query
+        .rules
+        .as_deref()
+        .map(rules_of)
+        .transpose()?
+        .map(Into::into);
+    let after = query.cursor.as_deref().map(decode_cursor).transpose()?;
+    let mut rows = tournament::list(conn, status, rules, after, limit + 1)?;
+    let more = rows.len() as i64 > limit;
+    rows.truncate(limit as usize);
+    let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
+    let counts: HashMap<String, i64> = tournament::counts(conn, &ids)?.into_iter().collect();
+    let next_cursor = rows
+        .last()
+        .filter(|_| more)
+        .map(|last| encode_cursor(last.created_at, &last.id));
+    let mut tournaments = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let organiser = organiser_name(conn, row)?;
+        let count = counts.get(&row.id).copied().unwrap_or_default();
+        tournaments.push(summary(row, organiser, count)?);
+    }
+    Ok(TournamentList {
+        tournaments,
+        next_cursor,
+    })
+}

@@ -1,0 +1,253 @@
+//! Tournaments, their players and their games.
+
+use diesel::prelude::*;
+
+use crate::{
+    db::{
+        DbConnection,
+        schema::{accounts, tournament_games, tournament_players, tournaments},
+    },
+    models::game::StartKind,
+    stored::{AccountId, GameId},
+    views::{RuleKey, TournamentStatus},
+};
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = tournaments)]
+pub struct TournamentRow {
+    pub id: String,
+    pub organiser_id: AccountId,
+    pub name: String,
+    pub rules: RuleKey,
+    pub start_kind: StartKind,
+    pub start_number: Option<i32>,
+    pub start_fen: Option<String>,
+    pub start_per_round: bool,
+    pub days_per_move: i32,
+    /// A clock beside days per move, as JSON (see `ClockSpec`).
+    pub clock: Option<String>,
+    pub rated: bool,
+    pub double_round: bool,
+    pub capacity: i32,
+    pub rating_min: Option<i32>,
+    pub rating_max: Option<i32>,
+    pub signup_deadline: i64,
+    pub status: TournamentStatus,
+    pub created_at: i64,
+    pub started_at: Option<i64>,
+    pub finished_at: Option<i64>,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = tournament_players)]
+pub struct PlayerRow {
+    pub tournament_id: String,
+    pub account_id: AccountId,
+    pub joined_at: i64,
+    pub seat: Option<i32>,
+    pub withdrawn_at: Option<i64>,
+    pub finished_when_withdrawn: Option<i32>,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = tournament_games)]
+pub struct TournamentGameRow {
+    pub game_id: GameId,
+    pub tournament_id: String,
+    pub round: i32,
+    pub board: i32,
+}
+
+pub fn insert(conn: &mut DbConnection, row: &TournamentRow) -> QueryResult<()> {
+    diesel::insert_into(tournaments::table)
+        .values(row)
+        .execute(conn)
+        .map(|_| ())
+}
+
+pub fn find(conn: &mut DbConnection, id: &str) -> QueryResult<Option<TournamentRow>> {
+    tournaments::table
+        .find(id)
+        .select(TournamentRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// The tournament, locked until the transaction ends against joins and
+/// starts racing on Postgres (SQLite's writer holds the database).
+pub fn find_for_update(conn: &mut DbConnection, id: &str) -> QueryResult<Option<TournamentRow>> {
+    match conn {
+        DbConnection::Postgresql(pg) => tournaments::table
+            .find(id)
+            .select(TournamentRow::as_select())
+            .for_update()
+            .first(pg)
+            .optional(),
+        DbConnection::Sqlite(_) => find(conn, id),
+    }
+}
+
+/// Moves an open tournament to `status`; whether it was still open (so
+/// that of two instances starting it at its deadline one does).
+pub fn close_signup(
+    conn: &mut DbConnection,
+    id: &str,
+    status: TournamentStatus,
+    now: i64,
+) -> QueryResult<bool> {
+    let started = (status == TournamentStatus::Started).then_some(now);
+    diesel::update(
+        tournaments::table
+            .filter(tournaments::id.eq(id))
+            .filter(tournaments::status.eq(TournamentStatus::Open)),
+    )
+    .set((
+        tournaments::status.eq(status),
+        tournaments::started_at.eq(started),
+    ))
+    .execute(conn)
+    .map(|n| n == 1)
+}
+
+/// Marks a tournament under way finished; whether it was under way.
+pub fn finish(conn: &mut DbConnection, id: &str, now: i64) -> QueryResult<bool> {
+    diesel::update(
+        tournaments::table
+            .filter(tournaments::id.eq(id))
+            .filter(tournaments::status.eq(TournamentStatus::Started)),
+    )
+    .set((
+        tournaments::status.eq(TournamentStatus::Finished),
+        tournaments::finished_at.eq(now),
+    ))
+    .execute(conn)
+    .map(|n| n == 1)
+}
+
+/// A page of tournaments, newest first, after the `(created_at, id)` of the
+/// page before.
+pub fn list(
+    conn: &mut DbConnection,
+    status: Option<TournamentStatus>,
+    rules: Option<RuleKey>,
+    after: Option<(i64, String)>,
+    limit: i64,
+) -> QueryResult<Vec<TournamentRow>> {
+    let mut query = tournaments::table
+        .order((tournaments::created_at.desc(), tournaments::id.asc()))
+        .limit(limit)
+        .select(TournamentRow::as_select())
+        .into_boxed();
+    if let Some(status) = status {
+        query = query.filter(tournaments::status.eq(status));
+    }
+    if let Some(rules) = rules {
+        query = query.filter(tournaments::rules.eq(rules));
+    }
+    if let Some((at, id)) = after {
+        query = query
+            .filter(tournaments::created_at.le(at))
+            .filter(tournaments::created_at.lt(at).or(tournaments::id.gt(id)));
+    }
+    query.load(conn)
+}
+
+/// Open tournaments whose sign-up deadline has passed, the earliest first.
+pub fn due_to_start(conn: &mut DbConnection, now: i64, limit: i64) -> QueryResult<Vec<String>> {
+    tournaments::table
+        .filter(tournaments::status.eq(TournamentStatus::Open))
+        .filter(tournaments::signup_deadline.le(now))
+        .order((tournaments::signup_deadline, tournaments::id))
+        .limit(limit)
+        .select(tournaments::id)
+        .load(conn)
+}
+
+pub fn add_player(conn: &mut DbConnection, row: &PlayerRow) -> QueryResult<()> {
+    diesel::insert_into(tournament_players::table)
+        .values(row)
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Takes a player off an open tournament; whether they were on it.
+pub fn remove_player(conn: &mut DbConnection, id: &str, account: &AccountId) -> QueryResult<bool> {
+    diesel::delete(tournament_players::table.find((id, account)))
+        .execute(conn)
+        .map(|n| n == 1)
+}
+
+/// The players with their usernames, in the order they joined.
+pub fn players_of(conn: &mut DbConnection, id: &str) -> QueryResult<Vec<(PlayerRow, String)>> {
+    tournament_players::table
+        .inner_join(accounts::table)
+        .filter(tournament_players::tournament_id.eq(id))
+        .order((
+            tournament_players::joined_at,
+            tournament_players::account_id,
+        ))
+        .select((PlayerRow::as_select(), accounts::username))
+        .load(conn)
+}
+
+/// How many players each of these tournaments has.
+pub fn counts(conn: &mut DbConnection, ids: &[&str]) -> QueryResult<Vec<(String, i64)>> {
+    tournament_players::table
+        .filter(tournament_players::tournament_id.eq_any(ids))
+        .group_by(tournament_players::tournament_id)
+        .select((tournament_players::tournament_id, diesel::dsl::count_star()))
+        .load(conn)
+}
+
+pub fn set_seat(
+    conn: &mut DbConnection,
+    id: &str,
+    account: &AccountId,
+    seat: i32,
+) -> QueryResult<()> {
+    diesel::update(tournament_players::table.find((id, account)))
+        .set(tournament_players::seat.eq(seat))
+        .execute(conn)
+        .map(|_| ())
+}
+
+pub fn withdraw(
+    conn: &mut DbConnection,
+    id: &str,
+    account: &AccountId,
+    finished: i32,
+    now: i64,
+) -> QueryResult<()> {
+    diesel::update(tournament_players::table.find((id, account)))
+        .set((
+            tournament_players::withdrawn_at.eq(now),
+            tournament_players::finished_when_withdrawn.eq(finished),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+pub fn add_game(conn: &mut DbConnection, row: &TournamentGameRow) -> QueryResult<()> {
+    diesel::insert_into(tournament_games::table)
+        .values(row)
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// The tournament's games, by round and board.
+pub fn games_of(conn: &mut DbConnection, id: &str) -> QueryResult<Vec<TournamentGameRow>> {
+    tournament_games::table
+        .filter(tournament_games::tournament_id.eq(id))
+        .order((tournament_games::round, tournament_games::board))
+        .select(TournamentGameRow::as_select())
+        .load(conn)
+}
+
+/// The tournament a game belongs to, if any.
+pub fn of_game(conn: &mut DbConnection, game: &GameId) -> QueryResult<Option<TournamentGameRow>> {
+    tournament_games::table
+        .find(game)
+        .select(TournamentGameRow::as_select())
+        .first(conn)
+        .optional()
+}

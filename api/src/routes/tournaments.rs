@@ -1,0 +1,151 @@
+//! `/api/v1/tournaments`: round robins organised, joined, left, read.
+
+use actix_web::{HttpResponse, get, http::header, post, web};
+
+use crate::{
+    auth::Auth,
+    credentials::Scope,
+    domain::tournament::{lifecycle, view},
+    error::{ApiError, Problem},
+    routes::page_limit,
+    state::AppState,
+    views::{CreateTournamentRequest, TournamentList, TournamentQuery, TournamentView},
+};
+
+/// Organise a round robin: open for sign-up until full or its deadline.
+#[utoipa::path(
+    tag = "tournaments",
+    request_body = CreateTournamentRequest,
+    responses(
+        (status = 201, description = "The tournament", body = TournamentView),
+        (status = 403, description = "The token lacks `challenge:write`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A bad name, rule set, start, time, capacity, rating range or deadline", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["challenge:write"]))
+)]
+#[post("/tournaments")]
+pub async fn create_tournament(
+    state: web::Data<AppState>,
+    auth: Auth,
+    body: web::Json<CreateTournamentRequest>,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::ChallengeWrite)?;
+    let now = state.clock.now();
+    let request = body.into_inner();
+    let view = state
+        .write(move |conn, _| {
+            let id = lifecycle::create(conn, now, &auth.account_id, &request)?;
+            view::view(conn, &id)
+        })
+        .await?;
+    Ok(HttpResponse::Created()
+        .insert_header((
+            header::LOCATION,
+            format!("/api/v1/tournaments/{}", view.summary.id),
+        ))
+        .json(view))
+}
+
+/// Tournaments, newest first: open, under way or finished, by rule set.
+#[utoipa::path(
+    tag = "tournaments",
+    params(TournamentQuery),
+    responses(
+        (status = 200, description = "A page of tournaments", body = TournamentList),
+        (status = 422, description = "An unknown status, rule set, cursor or limit", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/tournaments")]
+pub async fn list_tournaments(
+    state: web::Data<AppState>,
+    query: web::Query<TournamentQuery>,
+) -> Result<web::Json<TournamentList>, ApiError> {
+    let query = query.into_inner();
+    let limit = page_limit(query.limit, 50, 100)?;
+    let list = state
+        .db(move |conn| view::list(conn, &query, limit))
+        .await?;
+    Ok(web::Json(list))
+}
+
+/// A tournament: its settings, players, standings and crosstable's games.
+#[utoipa::path(
+    tag = "tournaments",
+    params(("id" = String, Path, description = "The tournament")),
+    responses(
+        (status = 200, description = "The tournament", body = TournamentView),
+        (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/tournaments/{id}")]
+pub async fn get_tournament(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> Result<web::Json<TournamentView>, ApiError> {
+    let id = id.into_inner();
+    let view = state.db(move |conn| view::view(conn, &id)).await?;
+    Ok(web::Json(view))
+}
+
+/// Sign up: the tournament starts, its games created at once, when this
+/// fills it.
+#[utoipa::path(
+    tag = "tournaments",
+    params(("id" = String, Path, description = "The tournament")),
+    responses(
+        (status = 200, description = "The tournament", body = TournamentView),
+        (status = 403, description = "The token lacks `challenge:write`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Not open (`tournament_closed`), full (`tournament_full`), joined already (`already_joined`), or the caller's rating outside its range (`outside_rating_range`)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["challenge:write"]))
+)]
+#[post("/tournaments/{id}/join")]
+pub async fn join_tournament(
+    state: web::Data<AppState>,
+    auth: Auth,
+    id: web::Path<String>,
+) -> Result<web::Json<TournamentView>, ApiError> {
+    auth.require(Scope::ChallengeWrite)?;
+    let now = state.clock.now();
+    let id = id.into_inner();
+    let view = state
+        .write(move |conn, outbox| {
+            lifecycle::join(conn, outbox, now, &id, &auth.account_id)?;
+            view::view(conn, &id)
+        })
+        .await?;
+    Ok(web::Json(view))
+}
+
+/// Leave before the start, or withdraw after it: the caller's games under
+/// way are resigned, and their results count by the withdrawal rule
+/// (annulled when fewer than half were finished).
+#[utoipa::path(
+    tag = "tournaments",
+    params(("id" = String, Path, description = "The tournament")),
+    responses(
+        (status = 200, description = "The tournament", body = TournamentView),
+        (status = 403, description = "The token lacks `challenge:write`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Not playing in it (`not_joined`), or it is over (`tournament_closed`)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["challenge:write"]))
+)]
+#[post("/tournaments/{id}/leave")]
+pub async fn leave_tournament(
+    state: web::Data<AppState>,
+    auth: Auth,
+    id: web::Path<String>,
+) -> Result<web::Json<TournamentView>, ApiError> {
+    auth.require(Scope::ChallengeWrite)?;
+    let now = state.clock.now();
+    let id = id.into_inner();
+    let view = state
+        .write(move |conn, outbox| {
+            lifecycle::leave(conn, outbox, now, &id, &auth.account_id)?;
+            view::view(conn, &id)
+        })
+        .await?;
+    Ok(web::Json(view))
+}
