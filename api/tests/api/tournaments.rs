@@ -639,6 +639,7 @@ async fn sign_up_and_withdrawal(db: Db) {
         .clone();
     assert_eq!(view["status"], "started");
     // A Chess960 array drawn for each round: every game of a round shares it.
+    let mut arrays: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
     for g in view["games"].as_array().unwrap() {
         let game = get(format!("/api/v1/games/{}", g["game_id"].as_str().unwrap()))
             .token(&tokens[1])
@@ -647,7 +648,13 @@ async fn sign_up_and_withdrawal(db: Db) {
             .assert_status(200)
             .clone();
         assert_eq!(game["start"]["kind"], "chess960");
+        arrays
+            .entry(g["round"].as_i64().unwrap())
+            .or_default()
+            .insert(game["start"]["id"].as_i64().unwrap());
     }
+    assert_eq!(arrays.len(), 3);
+    assert!(arrays.values().all(|ids| ids.len() == 1), "{arrays:?}");
     // Dave withdraws before finishing any game: his results are annulled
     // and his games, resigned, count for nobody.
     let withdrawn = post(path("leave"))
