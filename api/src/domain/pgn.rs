@@ -1,6 +1,8 @@
 //! Games as PGN: one game, archives a page at a time (so that an archive is
 //! streamed, never built whole), and PGN imported for study.
 
+use std::collections::HashMap;
+
 use diesel::Connection;
 use kingpost_core::{
     Position, Rules, Start,
@@ -24,6 +26,7 @@ use crate::{
         annotation::{self, NotesRow},
         collection,
         game::{self, GameResult, GameRow, GameStatus, MoveRow, Termination},
+        tournament,
     },
     stored::{AccountId, CollectionId, GameId},
     views::{ArchivedGame, ClockSpec, GamePlayerView, GameRatings, MoveView, StartSpec},
@@ -88,14 +91,62 @@ fn source_tags(row: &GameRow) -> Result<Vec<(String, String)>, ApiError> {
     Ok(tags)
 }
 
-/// Appends the PGN of `row`, whose moves are `moves`, annotations `notes`
-/// and (if rated) ratings `ratings`, to `out`.
+/// A tournament game's place in its tournament, for its tags.
+#[derive(Debug, Clone)]
+pub struct TournamentRound {
+    pub event: String,
+    pub round: i32,
+    pub board: i32,
+}
+
+/// What the tags of played games say beside their rows, read for a batch
+/// of games with one query each: the ratings of rated games, the rounds of
+/// tournament games.
+#[derive(Debug, Default)]
+pub struct PlayedContext {
+    ratings: HashMap<GameId, GameRatings>,
+    rounds: HashMap<GameId, TournamentRound>,
+}
+
+impl PlayedContext {
+    pub fn read(conn: &mut DbConnection, rows: &[&GameRow]) -> Result<PlayedContext, ApiError> {
+        let played: Vec<&GameId> = rows
+            .iter()
+            .filter(|r| r.status != GameStatus::Imported)
+            .map(|r| &r.id)
+            .collect();
+        let rounds = if played.is_empty() {
+            HashMap::new()
+        } else {
+            tournament::rounds_of_games(conn, &played)?
+                .into_iter()
+                .map(|(id, event, round, board)| {
+                    (
+                        id,
+                        TournamentRound {
+                            event,
+                            round,
+                            board,
+                        },
+                    )
+                })
+                .collect()
+        };
+        Ok(PlayedContext {
+            ratings: ratings::of_games(conn, rows)?,
+            rounds,
+        })
+    }
+}
+
+/// Appends the PGN of `row`, whose moves are `moves` and annotations
+/// `notes`, with what `context` knows of it, to `out`.
 pub fn write_pgn(
     out: &mut String,
     row: &GameRow,
     moves: &[MoveRow],
     notes: Option<&GameNotes>,
-    ratings: Option<&GameRatings>,
+    context: &PlayedContext,
 ) -> Result<(), ApiError> {
     let rules = row.rules.0;
     let start = core_start(&start_of(row));
@@ -105,15 +156,12 @@ pub fn write_pgn(
         imported_tags(row, rules, &start, &initial, result, moves.len())?
     } else {
         let time_control = time_control(clock::of_row(row)?.as_ref());
-        played_tags(
-            row,
-            &start,
-            &initial,
-            result,
-            moves.len(),
-            ratings,
+        let said = Said {
+            ratings: context.ratings.get(&row.id),
+            round: context.rounds.get(&row.id),
             time_control,
-        )
+        };
+        played_tags(row, &start, &initial, result, moves.len(), said)
     };
     let times: Vec<Option<String>> = moves.iter().map(|m| m.played_at.map(move_time)).collect();
     let pgn_moves: Vec<PgnMove<'_>> = (1..)
@@ -130,32 +178,44 @@ pub fn write_pgn(
 }
 
 /// The tags of a game played here.
+/// What a played game's tags say beside its row.
+struct Said<'a> {
+    ratings: Option<&'a GameRatings>,
+    round: Option<&'a TournamentRound>,
+    time_control: String,
+}
+
 fn played_tags(
     row: &GameRow,
     start: &Start,
     initial: &Position,
     result: &str,
     plies: usize,
-    ratings: Option<&GameRatings>,
-    time_control: String,
+    said: Said<'_>,
 ) -> Vec<(String, String)> {
     let rules = row.rules.0;
     let (date, time) = pgn_date_time(row.created_at);
-    let event = if row.rated {
-        "kingpost rated correspondence game"
-    } else {
-        "kingpost correspondence game"
+    let event = match (said.round, row.rated) {
+        (Some(round), _) => round.event.clone(),
+        (None, true) => "kingpost rated correspondence game".to_owned(),
+        (None, false) => "kingpost correspondence game".to_owned(),
     };
     let mut tags: Vec<(&str, String)> = vec![
-        ("Event", event.to_owned()),
+        ("Event", event),
         ("Site", "kingpost".to_owned()),
         ("Date", date.clone()),
-        ("Round", "-".to_owned()),
+        (
+            "Round",
+            said.round.map_or("-".to_owned(), |r| r.round.to_string()),
+        ),
         ("White", row.white_name.clone()),
         ("Black", row.black_name.clone()),
         ("Result", result.to_owned()),
     ];
-    if let Some(ratings) = ratings {
+    if let Some(round) = said.round {
+        tags.push(("Board", round.board.to_string()));
+    }
+    if let Some(ratings) = said.ratings {
         tags.push(("WhiteElo", ratings.white.rating.to_string()));
         tags.push(("BlackElo", ratings.black.rating.to_string()));
         // lichess's tags for what the game did to the ratings.
@@ -169,7 +229,7 @@ fn played_tags(
         tags.push(("ECO", opening.eco));
         tags.push(("Opening", opening.name));
     }
-    tags.push(("TimeControl", time_control));
+    tags.push(("TimeControl", said.time_control));
     if row.clock.is_none() {
         tags.push(("CorrespondenceDaysPerMove", row.days_per_move.to_string()));
     }
@@ -283,15 +343,9 @@ pub fn game_pgn(
     let row = readable_game(conn, reader, game_id)?;
     let moves = game::moves_of(conn, game_id)?;
     let notes = annotations::for_pgn(conn, &[game_id])?;
-    let rated = ratings::of_games(conn, &[&row])?;
+    let context = PlayedContext::read(conn, &[&row])?;
     let mut out = String::new();
-    write_pgn(
-        &mut out,
-        &row,
-        &moves,
-        notes.get(game_id),
-        rated.get(game_id),
-    )?;
+    write_pgn(&mut out, &row, &moves, notes.get(game_id), &context)?;
     Ok(out)
 }
 
@@ -301,17 +355,11 @@ pub fn pgn_of_rows(conn: &mut DbConnection, rows: &[GameRow]) -> Result<String, 
     let ids: Vec<&GameId> = rows.iter().map(|row| &row.id).collect();
     let mut moves = game::moves_by_game(conn, &ids)?;
     let notes = annotations::for_pgn(conn, &ids)?;
-    let rated = ratings::of_games(conn, &rows.iter().collect::<Vec<_>>())?;
+    let context = PlayedContext::read(conn, &rows.iter().collect::<Vec<_>>())?;
     let mut out = String::new();
     for row in rows {
         let played = moves.remove(&row.id).unwrap_or_default();
-        write_pgn(
-            &mut out,
-            row,
-            &played,
-            notes.get(&row.id),
-            rated.get(&row.id),
-        )?;
+        write_pgn(&mut out, row, &played, notes.get(&row.id), &context)?;
     }
     Ok(out)
 }
@@ -374,10 +422,10 @@ pub fn archive_page(
     let rows = game::archive_page(conn, filter, after, limit)?;
     let ids: Vec<&GameId> = rows.iter().map(|r| &r.id).collect();
     let mut moves_by_game = game::moves_by_game(conn, &ids)?;
-    let (notes, rated) = match format {
+    let (notes, context) = match format {
         ArchiveFormat::Pgn => (
             annotations::for_pgn(conn, &ids)?,
-            ratings::of_games(conn, &rows.iter().collect::<Vec<_>>())?,
+            PlayedContext::read(conn, &rows.iter().collect::<Vec<_>>())?,
         ),
         ArchiveFormat::Ndjson => Default::default(),
     };
@@ -389,13 +437,7 @@ pub fn archive_page(
     for row in rows {
         let moves = moves_by_game.remove(&row.id).unwrap_or_default();
         match format {
-            ArchiveFormat::Pgn => write_pgn(
-                &mut out,
-                &row,
-                &moves,
-                notes.get(&row.id),
-                rated.get(&row.id),
-            )?,
+            ArchiveFormat::Pgn => write_pgn(&mut out, &row, &moves, notes.get(&row.id), &context)?,
             ArchiveFormat::Ndjson => {
                 let line = serde_json::to_string(&archived(row, moves)?)
                     .map_err(|e| ApiError::Internal(e.to_string()))?;

@@ -251,3 +251,21 @@ pub fn of_game(conn: &mut DbConnection, game: &GameId) -> QueryResult<Option<Tou
         .first(conn)
         .optional()
 }
+
+/// For those of these games that belong to a tournament: the tournament's
+/// name, the round and the board.
+pub fn rounds_of_games(
+    conn: &mut DbConnection,
+    games: &[&GameId],
+) -> QueryResult<Vec<(GameId, String, i32, i32)>> {
+    tournament_games::table
+        .inner_join(tournaments::table.on(tournaments::id.eq(tournament_games::tournament_id)))
+        .filter(tournament_games::game_id.eq_any(games))
+        .select((
+            tournament_games::game_id,
+            tournaments::name,
+            tournament_games::round,
+            tournament_games::board,
+        ))
+        .load(conn)
+}

@@ -59,6 +59,7 @@ pub fn configure(cfg: &mut ServiceConfig<'_>) {
         .service(tournaments::get_tournament)
         .service(tournaments::join_tournament)
         .service(tournaments::leave_tournament)
+        .service(tournaments::export_tournament_pgn)
         .service(challenges::get_challenge)
         .service(challenges::accept_challenge)
         .service(challenges::decline_challenge)

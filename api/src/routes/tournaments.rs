@@ -7,9 +7,9 @@ use crate::{
     credentials::Scope,
     domain::tournament::{lifecycle, view},
     error::{ApiError, Problem},
-    routes::page_limit,
+    routes::{page_limit, pgn::PGN},
     state::AppState,
-    views::{CreateTournamentRequest, TournamentList, TournamentQuery, TournamentView},
+    views::{CreateTournamentRequest, PgnText, TournamentList, TournamentQuery, TournamentView},
 };
 
 /// Organise a round robin: open for sign-up until full or its deadline.
@@ -148,4 +148,24 @@ pub async fn leave_tournament(
         })
         .await?;
     Ok(web::Json(view))
+}
+
+/// Every game of the tournament in PGN, by round and board, with `Event`,
+/// `Round` and `Board`.
+#[utoipa::path(
+    tag = "tournaments",
+    params(("id" = String, Path, description = "The tournament")),
+    responses(
+        (status = 200, description = "The games in PGN", body = PgnText, content_type = "application/x-chess-pgn"),
+        (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/tournaments/{id}/games.pgn")]
+pub async fn export_tournament_pgn(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let text = state.db(move |conn| view::pgn(conn, &id)).await?;
+    Ok(HttpResponse::Ok().content_type(PGN).body(text))
 }

@@ -466,6 +466,28 @@ async fn a_round_robin_played_to_the_end(db: Db) {
     assert_eq!(sorted(places), sorted(wanted.clone()));
     let winner = &finished["winners"][0]["username"];
     assert_eq!(winner, &json!(wanted[0].0));
+    // The games in PGN, by round and board, under the tournament's name.
+    let pgn = get(format!("/api/v1/tournaments/{id}/games.pgn"))
+        .send(&app)
+        .await
+        .assert_status(200)
+        .clone();
+    let text = pgn.as_str().unwrap();
+    assert_eq!(
+        text.matches("[Event \"Winter round robin\"]").count(),
+        3,
+        "{text}"
+    );
+    let rounds: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("[Round \""))
+        .collect();
+    assert_eq!(rounds, ["1\"]", "2\"]", "3\"]"]);
+    assert_eq!(text.matches("[Board \"1\"]").count(), 3);
+    get("/api/v1/tournaments/nosuch/games.pgn")
+        .send(&app)
+        .await
+        .assert_problem(404, "not_found");
     // Every player is told.
     let request = actix_web::test::TestRequest::get()
         .uri("/api/v1/stream/events?since=0")

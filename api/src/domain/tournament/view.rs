@@ -9,6 +9,7 @@ use crate::{
     domain::{
         challenge::rules_of,
         game::{listing::decode_cursor, listing::encode_cursor, spec_from_parts, variant_name},
+        pgn,
     },
     error::{ApiError, Code},
     models::{
@@ -228,4 +229,23 @@ pub fn list(
         tournaments,
         next_cursor,
     })
+}
+
+/// Every game of the tournament as PGN, by round and board, each with the
+/// tournament's name as `Event` and its `Round` and `Board`.
+pub fn pgn(conn: &mut DbConnection, id: &str) -> Result<String, ApiError> {
+    if tournament::find(conn, id)?.is_none() {
+        return Err(ApiError::NotFound(format!("tournament {id}")));
+    }
+    let entries = tournament::games_of(conn, id)?;
+    let ids: Vec<_> = entries.iter().map(|e| &e.game_id).collect();
+    let mut rows: HashMap<_, _> = game::find_all(conn, &ids)?
+        .into_iter()
+        .map(|g| (g.id.clone(), g))
+        .collect();
+    let ordered: Vec<_> = entries
+        .iter()
+        .filter_map(|e| rows.remove(&e.game_id))
+        .collect();
+    pgn::pgn_of_rows(conn, &ordered)
 }
