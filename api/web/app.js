@@ -2,7 +2,8 @@
 // the public API alone (see api.js), with no chess rules of its own.
 // #/ is the lobby, #/games/{id} a game, #/rules/{key} the rules of a game;
 // #/collections, #/collections/{id}, #/search and #/study/{id} the archive;
-// #/users/{name} a profile and #/leaderboard a pool's leaderboard.
+// #/users/{name} a profile and #/leaderboard a pool's leaderboard;
+// #/tournaments and #/tournaments/{id} the round robins.
 
 import { ApiError, act, call, followEvents, session, signIn, signOut, signUp } from "./api.js";
 import { announce, h, nextVisit, show } from "./dom.js";
@@ -10,6 +11,7 @@ import { GameView } from "./game.js";
 import { leaderboardPage, profileLink, profilePage } from "./players.js";
 import { rulesLink, rulesPage } from "./rules.js";
 import { StudyView, collectionPage, collectionsPage, searchPage } from "./study.js";
+import { tournamentPage, tournamentsPage } from "./tournaments.js";
 import { clockWords, describe, resultWords, startKindWords, startWords, timeLeft } from "./words.js";
 
 // ---- routing ----
@@ -33,6 +35,8 @@ async function route() {
   const search = hash.match(/^#\/search(?:\?(.*))?$/);
   const user = hash.match(/^#\/users\/([^/?]+)(?:\?(.*))?$/);
   const leaderboard = hash.match(/^#\/leaderboard(?:\?(.*))?$/);
+  const tournaments = hash.match(/^#\/tournaments(?:\?(.*))?$/);
+  const tournament = hash.match(/^#\/tournaments\/([A-Za-z0-9_-]+)$/);
   try {
     if (rules) show(...(await rulesPage(rules[1], signal)));
     else if (!session.get()) showSignIn();
@@ -43,6 +47,8 @@ async function route() {
     else if (search) await searchPage(search[1], signal);
     else if (user) await profilePage(decodeURIComponent(user[1]), user[2], signal);
     else if (leaderboard) await leaderboardPage(leaderboard[1], signal);
+    else if (tournaments) await tournamentsPage(tournaments[1], signal);
+    else if (tournament) await tournamentPage(tournament[1], signal);
     else await showLobby(signal);
   } catch (error) {
     if (signal.aborted) return;
@@ -69,6 +75,8 @@ function renderHeader() {
           h("a", { href: "#/search" }, "Search"),
           " ",
           h("a", { href: "#/leaderboard" }, "Leaderboard"),
+          " ",
+          h("a", { href: "#/tournaments" }, "Tournaments"),
         )
       : "",
     current

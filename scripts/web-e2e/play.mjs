@@ -569,6 +569,27 @@ await dave.page
   .waitFor();
 await dave.page.screenshot({ path: `${OUT}/control-dave.png`, fullPage: true });
 
+step("a round robin: organised, joined by three, started with its standings and crosstable");
+await afterNextView(dave, () => dave.page.locator("#who").getByRole("link", { name: "Tournaments" }).click());
+const organise = dave.page.getByRole("form", { name: "Organise a tournament" });
+await organise.getByLabel("Name").fill("Winter round robin");
+await organise.getByLabel("Players (3 to 17)").fill("3");
+await afterNextView(dave, () => organise.getByRole("button", { name: "Organise" }).click());
+await dave.page.getByRole("heading", { name: "Winter round robin" }).waitFor();
+const tournamentHash = new URL(dave.page.url()).hash;
+for (const p of [dave, erin, carol]) {
+  if (p !== dave) await afterNextView(p, () => visitHash(p, tournamentHash));
+  await p.page.getByRole("heading", { name: "Winter round robin" }).waitFor();
+  await p.page.getByRole("button", { name: "Join" }).click();
+  // The last place taken starts it: the players may withdraw, no longer leave.
+  await p.page.getByRole("button", { name: p === carol ? "Withdraw" : "Leave" }).waitFor();
+}
+await carol.page.getByText("Under way: every game started at once.").waitFor();
+await carol.page.locator("table.standings tbody tr").nth(2).waitFor();
+assert.equal(await carol.page.locator("table.crosstable tbody tr").count(), 3);
+assert.equal(await carol.page.locator("ul.tournament-games li").count(), 3);
+await carol.page.screenshot({ path: `${OUT}/tournament-carol.png`, fullPage: true });
+
 const problems = [...alice.problems, ...bob.problems, ...carol.problems, ...dave.problems, ...erin.problems];
 assert.deepEqual(problems, [], "no script errors or refused loads in either page");
 await browser.close();

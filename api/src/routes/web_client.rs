@@ -40,6 +40,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     script!("players.js"),
     script!("rules.js"),
     script!("study.js"),
+    script!("tournaments.js"),
     script!("words.js"),
     (
         "app.css",

@@ -83,6 +83,7 @@ async fn the_web_client_is_served_whole_and_self_contained() {
             "players.js",
             "rules.js",
             "study.js",
+            "tournaments.js",
             "words.js",
         ]
     );
