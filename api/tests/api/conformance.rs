@@ -143,7 +143,8 @@ pub fn check(method: &Method, path: &str, status: StatusCode, content_type: &str
 const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi/examples.json");
 
 /// With `KINGPOST_RECORD_EXAMPLES=1`, keeps `value` as the example of the
-/// schema `schema` names (the first seen of each), in `openapi/examples.json`.
+/// schema `schema` names (the first seen of each, or the first with
+/// something in its lists), in `openapi/examples.json`.
 fn record_example(schema: &Value, value: &Value) {
     static RECORDED: OnceLock<Option<Mutex<BTreeMap<String, Value>>>> = OnceLock::new();
     let Some(recorded) = RECORDED
@@ -155,7 +156,11 @@ fn record_example(schema: &Value, value: &Value) {
         return;
     };
     let mut recorded = recorded.lock().unwrap();
-    if recorded.contains_key(name) {
+    // The first seen, unless its lists were all empty and this one's are not.
+    if recorded
+        .get(name)
+        .is_some_and(|first| !bare(first) || bare(value))
+    {
         return;
     }
     recorded.insert(name.to_owned(), value.clone());
@@ -163,6 +168,16 @@ fn record_example(schema: &Value, value: &Value) {
     let partial = format!("{EXAMPLES}.partial");
     std::fs::write(&partial, text).unwrap();
     std::fs::rename(&partial, EXAMPLES).unwrap();
+}
+
+/// An object whose lists are all empty (a page of nothing): a poor example
+/// while a fuller one may come.
+fn bare(value: &Value) -> bool {
+    let Some(object) = value.as_object() else {
+        return false;
+    };
+    let mut lists = object.values().filter_map(Value::as_array).peekable();
+    lists.peek().is_some() && lists.all(Vec::is_empty)
 }
 
 /// `X` of a schema that is `{"$ref": "#/components/schemas/X"}`.
