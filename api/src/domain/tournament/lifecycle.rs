@@ -19,12 +19,12 @@ use crate::{
     },
     error::{ApiError, Code},
     models::{
-        game::GameStatus,
+        game::{self as game_rows, GameStatus},
         tournament::{self, PlayerRow, TournamentGameRow, TournamentRow},
     },
     notify::Outbox,
     stored::{AccountId, GameId},
-    views::{CreateTournamentRequest, EventKind, StartSpec, TournamentStatus},
+    views::{CreateTournamentRequest, EventKind, RatingRange, StartSpec, TournamentStatus},
 };
 
 use super::berger;
@@ -155,7 +155,7 @@ pub fn join(
         let range = row
             .rating_min
             .zip(row.rating_max)
-            .map(|(min, max)| crate::views::RatingRange { min, max });
+            .map(|(min, max)| RatingRange { min, max });
         check_rating(
             conn,
             account_id,
@@ -228,7 +228,7 @@ pub fn leave(
                     .into_iter()
                     .map(|g| g.game_id)
                     .collect();
-                let rows = crate::models::game::find_all(conn, &mine.iter().collect::<Vec<_>>())?;
+                let rows = game_rows::find_all(conn, &mine.iter().collect::<Vec<_>>())?;
                 let mine: Vec<_> = rows
                     .into_iter()
                     .filter(|g| g.color_of(&me.0.account_id).is_some())
@@ -319,7 +319,7 @@ fn start(
             if let Some(spec) = &clock_spec {
                 clock::start(&mut game, spec, now);
             }
-            crate::models::game::insert(conn, &game)?;
+            game_rows::insert(conn, &game)?;
             if game.rated {
                 ratings::seat(conn, &game, now)?;
             }
@@ -399,7 +399,7 @@ pub fn game_finished(
         .into_iter()
         .map(|g| g.game_id)
         .collect();
-    let games = crate::models::game::find_all(conn, &ids.iter().collect::<Vec<_>>())?;
+    let games = game_rows::find_all(conn, &ids.iter().collect::<Vec<_>>())?;
     // The game finishing now is stored already, in this transaction.
     if games.iter().any(|g| g.status == GameStatus::Started) {
         return Ok(());

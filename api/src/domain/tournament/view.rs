@@ -14,9 +14,10 @@ use crate::{
     error::{ApiError, Code},
     models::{
         account,
-        game::{self, GameResult},
+        game::{self, GameResult, GameStatus},
         tournament::{self, TournamentRow},
     },
+    stored::AccountId,
     views::{
         ClockSpec, PlayerView, RatingRange, StandingView, TournamentGameView, TournamentList,
         TournamentQuery, TournamentStatus, TournamentSummary, TournamentView,
@@ -99,16 +100,14 @@ pub fn view(conn: &mut DbConnection, id: &str) -> Result<TournamentView, ApiErro
         let row = rows.get(&entry.game_id).ok_or_else(|| {
             ApiError::Internal(format!("tournament {id}: no game {}", entry.game_id))
         })?;
-        let seat = |account: &Option<crate::stored::AccountId>| {
+        let seat = |account: &Option<AccountId>| {
             account
                 .as_ref()
                 .and_then(|a| index.get(a).copied())
                 .ok_or_else(|| ApiError::Internal(format!("game {}: not a player of {id}", row.id)))
         };
         let (white, black) = (seat(&row.white_id)?, seat(&row.black_id)?);
-        let result = row
-            .result
-            .filter(|_| row.status == crate::views::GameStatus::Finished);
+        let result = row.result.filter(|_| row.status == GameStatus::Finished);
         let outcome = match result {
             Some(GameResult::WhiteWon) => Some(Outcome::WhiteWon),
             Some(GameResult::BlackWon) => Some(Outcome::BlackWon),
