@@ -247,13 +247,7 @@ pub fn seeks(
 
 /// The clock a challenge asks for, if not days per move.
 fn clock_of(row: &ChallengeRow) -> Result<Option<ClockSpec>, ApiError> {
-    row.clock
-        .as_deref()
-        .map(|text| {
-            serde_json::from_str(text)
-                .map_err(|e| ApiError::Internal(format!("challenge {}: {e}", row.id)))
-        })
-        .transpose()
+    clock::parse(row.clock.as_deref(), format_args!("challenge {}", row.id))
 }
 
 fn find(conn: &mut DbConnection, id: &str) -> Result<ChallengeRow, ApiError> {

@@ -11,8 +11,6 @@ use crate::{
     views::{ClockSpec, ClockView},
 };
 
-use super::start::corrupt;
-
 /// The longest turn any clock allows: a bank's largest `max_days`.
 pub const LONGEST_TURN: Millis = 365 * DAY;
 
@@ -48,12 +46,23 @@ pub fn stored(spec: &ClockSpec) -> String {
     serde_json::to_string(spec).expect("a clock spec serialises")
 }
 
+/// A stored clock (a game's, a challenge's, a tournament's: `owner`
+/// names it in the error), if there is one beside days per move.
+pub fn parse(
+    stored: Option<&str>,
+    owner: impl std::fmt::Display,
+) -> Result<Option<ClockSpec>, ApiError> {
+    stored
+        .map(|text| {
+            serde_json::from_str(text)
+                .map_err(|e| ApiError::Internal(format!("{owner}: unreadable clock: {e}")))
+        })
+        .transpose()
+}
+
 /// The game's clock, if it has one beside days per move.
 pub fn of_row(row: &GameRow) -> Result<Option<ClockSpec>, ApiError> {
-    row.clock
-        .as_deref()
-        .map(|text| serde_json::from_str(text).map_err(|e| corrupt(row, e)))
-        .transpose()
+    parse(row.clock.as_deref(), format_args!("game {}", row.id))
 }
 
 /// Puts a new game under `spec`: both banks full (the first mover's as its

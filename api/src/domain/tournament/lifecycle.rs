@@ -287,12 +287,7 @@ fn start(
         row.start_number,
         row.start_fen.as_deref().unwrap_or_default(),
     );
-    let clock_spec = row
-        .clock
-        .as_deref()
-        .map(serde_json::from_str)
-        .transpose()
-        .map_err(|e| ApiError::Internal(format!("tournament {}: {e}", row.id)))?;
+    let clock_spec = clock::parse(row.clock.as_deref(), format_args!("tournament {}", row.id))?;
     let mut created = Vec::new();
     for (round, pairings) in (1..).zip(&rounds) {
         // One number for each round when asked, else the one drawn at

@@ -8,7 +8,11 @@ use crate::{
     db::DbConnection,
     domain::{
         challenge::rules_of,
-        game::{listing::decode_cursor, listing::encode_cursor, spec_from_parts, variant_name},
+        game::{
+            clock,
+            listing::{decode_cursor, encode_cursor},
+            spec_from_parts, variant_name,
+        },
         pgn,
     },
     error::{ApiError, Code},
@@ -36,12 +40,8 @@ fn summary(
         row.start_number,
         row.start_fen.as_deref().unwrap_or_default(),
     );
-    let clock: Option<ClockSpec> = row
-        .clock
-        .as_deref()
-        .map(serde_json::from_str)
-        .transpose()
-        .map_err(|e| ApiError::Internal(format!("tournament {}: {e}", row.id)))?;
+    let clock: Option<ClockSpec> =
+        clock::parse(row.clock.as_deref(), format_args!("tournament {}", row.id))?;
     Ok(TournamentSummary {
         id: row.id.clone(),
         name: row.name.clone(),
