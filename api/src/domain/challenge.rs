@@ -11,9 +11,9 @@ use crate::{
     domain::{
         events::{self},
         game::{
-            Players, clock, core_start,
+            self as play, Players, Setup, clock, core_start,
             listing::{decode_cursor, encode_cursor},
-            new_game, spec_from_parts, stored_start, variant_name,
+            spec_from_parts, stored_start, variant_name,
         },
         ratings,
     },
@@ -21,7 +21,7 @@ use crate::{
     models::{
         account,
         challenge::{self, ChallengeRow, SeekFilter},
-        game::{self, StartKind},
+        game::StartKind,
     },
     notify::Outbox,
     stored::{AccountId, GameId},
@@ -308,23 +308,16 @@ pub fn accept(
             black_id,
             black_name,
         };
-        let rules = row.rules.0;
-        let mut game = new_game(
-            new_id().into(),
-            rules,
-            &start_of(&row),
+        let spec = clock_of(&row)?;
+        let setup = Setup {
+            rules: row.rules.0,
+            start: &start_of(&row),
             players,
-            row.days_per_move,
-            now,
-        )?;
-        game.rated = row.rated;
-        if let Some(spec) = clock_of(&row)? {
-            clock::start(&mut game, &spec, now);
-        }
-        game::insert(conn, &game)?;
-        if game.rated {
-            ratings::seat(conn, &game, now)?;
-        }
+            days_per_move: row.days_per_move,
+            clock: spec.as_ref(),
+            rated: row.rated,
+        };
+        let game = play::open(conn, now, setup)?;
         if !challenge::close(conn, id, ChallengeStatus::Accepted, Some(&game.id), now)? {
             return Err(ApiError::ChallengeClosed);
         }
@@ -338,19 +331,8 @@ pub fn accept(
             Some(&game.id),
             accepted,
         )?;
-        let started =
-            json!({"white": game.white_name, "black": game.black_name, "rules": game.rules});
-        for player in [&row.challenger_id, &account_id.to_owned()] {
-            events::record(
-                conn,
-                outbox,
-                now,
-                player,
-                EventKind::GameStarted,
-                Some(&game.id),
-                started.clone(),
-            )?;
-        }
+        let players = [&row.challenger_id, account_id];
+        play::tell_started(conn, outbox, now, &game, players, json!({}))?;
         Ok(game.id)
     })
 }

@@ -7,6 +7,7 @@ mod actions;
 pub mod clock;
 pub mod listing;
 mod loaded;
+mod open;
 mod start;
 mod sweep;
 mod view;
@@ -14,6 +15,7 @@ mod view;
 pub use actions::{Action, Play, act, play_move};
 pub(crate) use loaded::Loaded;
 pub use loaded::{effective_deadline, find_game, find_game_for_update, readable_game};
+pub use open::{Setup, open, tell_started};
 pub(crate) use start::corrupt;
 pub use start::{
     Players, core_start, new_game, position_of, spec_from_parts, start_of, stored_start,

@@ -14,7 +14,7 @@ use crate::{
     domain::{
         challenge::{check_range, check_rating, draw_start, rules_of, timing},
         events,
-        game::{self, Action, Players, clock, new_game, spec_from_parts, stored_start},
+        game::{self, Action, Players, Setup, clock, spec_from_parts, stored_start},
         ratings,
     },
     error::{ApiError, Code},
@@ -302,22 +302,15 @@ fn start(
                 black_id: black.account_id.clone(),
                 black_name: black_name.clone(),
             };
-            let mut game = new_game(
-                new_id().into(),
+            let setup = Setup {
                 rules,
-                &start,
-                seats,
-                row.days_per_move,
-                now,
-            )?;
-            game.rated = row.rated;
-            if let Some(spec) = &clock_spec {
-                clock::start(&mut game, spec, now);
-            }
-            game_rows::insert(conn, &game)?;
-            if game.rated {
-                ratings::seat(conn, &game, now)?;
-            }
+                start: &start,
+                players: seats,
+                days_per_move: row.days_per_move,
+                clock: clock_spec.as_ref(),
+                rated: row.rated,
+            };
+            let game = game::open(conn, now, setup)?;
             tournament::add_game(
                 conn,
                 &TournamentGameRow {
@@ -327,20 +320,9 @@ fn start(
                     board,
                 },
             )?;
-            let started = json!({"white": game.white_name, "black": game.black_name,
-                                 "rules": game.rules, "tournament_id": row.id,
-                                 "round": round, "board": board});
-            for player in [&white.account_id, &black.account_id] {
-                events::record(
-                    conn,
-                    outbox,
-                    now,
-                    player,
-                    EventKind::GameStarted,
-                    Some(&game.id),
-                    started.clone(),
-                )?;
-            }
+            let told = json!({"tournament_id": row.id, "round": round, "board": board});
+            let players = [&white.account_id, &black.account_id];
+            game::tell_started(conn, outbox, now, &game, players, told)?;
             created.push(game.id);
         }
     }
