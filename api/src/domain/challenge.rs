@@ -103,7 +103,7 @@ pub fn create(
     };
     let (kind, number, fen) = stored_start(&start);
     if request.rated {
-        ratings::pool_for_challenge(kind)?;
+        ratings::rated_pool(kind)?;
     }
     if let Some(range) = request.rating_range {
         check_range(range, kind, opponent_id.is_some())?;
@@ -174,10 +174,7 @@ fn check_acceptor(
     row: &ChallengeRow,
     account_id: &AccountId,
 ) -> Result<(), ApiError> {
-    let range = row
-        .rating_min
-        .zip(row.rating_max)
-        .map(|(min, max)| RatingRange { min, max });
+    let range = RatingRange::of(row.rating_min, row.rating_max);
     check_rating(conn, account_id, row.rules, row.start_kind, range, "seek")
 }
 
@@ -428,10 +425,7 @@ pub fn views(
                 clock: clock_of(row)?,
                 color: row.color,
                 rated: row.rated,
-                rating_range: row
-                    .rating_min
-                    .zip(row.rating_max)
-                    .map(|(min, max)| RatingRange { min, max }),
+                rating_range: RatingRange::of(row.rating_min, row.rating_max),
                 status: row.status,
                 game_id: row.game_id.clone().map(String::from),
                 created_at: rfc3339(row.created_at),

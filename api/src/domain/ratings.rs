@@ -57,9 +57,9 @@ pub fn rated_start(kind: StartKind) -> Option<RatedStart> {
     }
 }
 
-/// The pool of a start a rated challenge asks for, or why it cannot be
-/// rated.
-pub fn pool_for_challenge(kind: StartKind) -> Result<RatedStart, ApiError> {
+/// The pool of a start a rated challenge or tournament asks for, or why
+/// it cannot be rated.
+pub fn rated_pool(kind: StartKind) -> Result<RatedStart, ApiError> {
     rated_start(kind).ok_or_else(|| {
         ApiError::invalid(
             Code::UnratedStart,

@@ -97,6 +97,13 @@ pub struct RatingRange {
     pub max: i32,
 }
 
+impl RatingRange {
+    /// The range stored as its two bounds, if there is one.
+    pub fn of(min: Option<i32>, max: Option<i32>) -> Option<RatingRange> {
+        min.zip(max).map(|(min, max)| RatingRange { min, max })
+    }
+}
+
 fn standard_start() -> StartSpec {
     StartSpec::Standard {}
 }

@@ -75,7 +75,7 @@ pub fn create(
     let (kind, number, fen) = stored_start(&start);
     let (days_per_move, clock_spec) = timing(request.days_per_move, request.clock)?;
     if request.rated {
-        ratings::pool_for_challenge(kind)?;
+        ratings::rated_pool(kind)?;
     }
     if let Some(range) = request.rating_range {
         check_range(range, kind, false)?;
@@ -152,10 +152,7 @@ pub fn join(
                 detail: "the tournament is full".to_owned(),
             });
         }
-        let range = row
-            .rating_min
-            .zip(row.rating_max)
-            .map(|(min, max)| RatingRange { min, max });
+        let range = RatingRange::of(row.rating_min, row.rating_max);
         check_rating(
             conn,
             account_id,

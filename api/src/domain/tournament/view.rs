@@ -57,10 +57,7 @@ fn summary(
         rated: row.rated,
         double: row.double_round,
         capacity: row.capacity,
-        rating_range: row
-            .rating_min
-            .zip(row.rating_max)
-            .map(|(min, max)| RatingRange { min, max }),
+        rating_range: RatingRange::of(row.rating_min, row.rating_max),
         player_count,
         status: row.status,
         signup_deadline: rfc3339(row.signup_deadline),
