@@ -70,6 +70,7 @@ pub fn build(
         .into_utoipa_app();
     api_routes(app)
         .into_app()
+        .configure(routes::lichess::configure)
         .default_service(web::to(not_found))
 }
 

@@ -9,6 +9,7 @@ pub mod conditionals;
 pub mod events;
 pub mod game;
 pub mod history;
+pub mod lichess;
 pub mod openings;
 pub mod pgn;
 pub mod profiles;

@@ -78,26 +78,73 @@ fn write_events<'a>(format: Format, events: impl IntoIterator<Item = &'a EventVi
     out
 }
 
-/// One open event stream: where it is in the account's events, the feed
-/// it hears new ones from, and its place among the held requests.
-struct Stream {
+/// What a followed account has next.
+#[derive(Debug)]
+pub enum Next {
+    /// New events, in order (maybe none, after a read of the log).
+    Events(Vec<EventView>),
+    /// Nothing for a keep-alive's while.
+    Idle,
+}
+
+/// An account's events followed by a held request: where it is in the
+/// account's events, the feed it hears new ones from, and its place among
+/// the held requests. It ends when its token expires or is revoked.
+#[derive(Debug)]
+pub struct Follower {
     state: web::Data<AppState>,
     account: AccountId,
     token_id: String,
     expires_at: Millis,
-    /// The last event sent.
+    /// The last event yielded.
     after: i64,
-    /// Whether what was missed before the stream opened has been sent.
+    /// Whether what was missed before following began has been yielded.
     caught_up: bool,
-    format: Format,
+    keepalive: Duration,
     feed: broadcast::Receiver<FeedItem>,
     _slot: HeldSlot,
 }
 
-impl Stream {
-    /// The next chunk to send, or `None` when the stream ends: its token
-    /// expired or was revoked.
-    async fn next_chunk(&mut self) -> Option<Result<Bytes, actix_web::Error>> {
+impl Follower {
+    /// Follows the caller's events after `resume`, or from now on; idle
+    /// every `keepalive`. Takes a place among the held requests.
+    pub async fn start(
+        state: &web::Data<AppState>,
+        auth: &Auth,
+        req: &HttpRequest,
+        resume: Option<i64>,
+        keepalive: Duration,
+    ) -> Result<Follower, ApiError> {
+        let address = state.client_address(req.peer_addr(), req.headers());
+        let slot = state.held.acquire(&auth.account_id, &address)?;
+        // Listening before reading, so that nothing falls between the two.
+        let feed = state
+            .feeds
+            .listen(&state.hub, &state.pool, &auth.account_id);
+        let account = auth.account_id.clone();
+        let after = match resume {
+            Some(id) => id,
+            None => {
+                let me = account.clone();
+                state.db(move |conn| events::last_id(conn, &me)).await?
+            }
+        };
+        Ok(Follower {
+            state: state.clone(),
+            account,
+            token_id: auth.token_id.clone(),
+            expires_at: auth.expires_at,
+            after,
+            caught_up: false,
+            keepalive,
+            feed,
+            _slot: slot,
+        })
+    }
+
+    /// What comes next, or `None` when following ends: the token expired
+    /// or was revoked.
+    pub async fn next(&mut self) -> Option<Result<Next, ApiError>> {
         loop {
             let now = self.state.clock.now();
             if now >= self.expires_at {
@@ -106,29 +153,26 @@ impl Stream {
             if !self.caught_up {
                 // Boxed, as the token check below: a held stream's future
                 // keeps no room for the reads it makes now and then.
-                return Box::pin(self.read_missed()).await;
+                return Some(Box::pin(self.read_missed()).await);
             }
             let until_expiry =
                 Duration::from_millis(u64::try_from(self.expires_at - now).unwrap_or(0));
-            let wait = Duration::from_secs(KEEPALIVE_SECONDS).min(until_expiry);
+            let wait = self.keepalive.min(until_expiry);
             match actix_web::rt::time::timeout(wait, self.feed.recv()).await {
-                Err(_) => return Some(Ok(Bytes::from_static(self.format.keepalive()))),
+                Err(_) => return Some(Ok(Next::Idle)),
                 Ok(Ok(FeedItem::Events(events))) => {
-                    let fresh: Vec<&EventView> =
-                        events.iter().filter(|e| e.id > self.after).collect();
+                    let fresh: Vec<EventView> = events
+                        .iter()
+                        .filter(|e| e.id > self.after)
+                        .cloned()
+                        .collect();
                     if let Some(last) = fresh.last() {
                         self.after = last.id;
-                        return Some(Ok(Bytes::from(write_events(self.format, fresh))));
+                        return Some(Ok(Next::Events(fresh)));
                     }
                 }
                 Ok(Ok(FeedItem::TokensChanged)) => {
-                    let (token_id, now) = (self.token_id.clone(), now);
-                    let live = Box::pin(
-                        self.state
-                            .db(move |conn| session::is_live(conn, &token_id, now)),
-                    )
-                    .await;
-                    if !matches!(live, Ok(true)) {
+                    if !Box::pin(self.token_is_live()).await {
                         return None;
                     }
                 }
@@ -139,22 +183,47 @@ impl Stream {
         }
     }
 
-    /// The next batch of what came after the last event sent, from the
-    /// log; caught up once a batch is not full.
-    async fn read_missed(&mut self) -> Option<Result<Bytes, actix_web::Error>> {
-        let (account, after) = (self.account.clone(), self.after);
-        let batch = self
-            .state
-            .db(move |conn| events::since(conn, &account, after, feeds::BATCH))
-            .await;
-        match batch {
-            Err(error) => Some(Err(error.into())),
-            Ok(events) => {
-                self.caught_up = (events.len() as i64) < feeds::BATCH;
-                self.after = events.last().map_or(self.after, |e| e.id);
-                Some(Ok(Bytes::from(write_events(self.format, &events))))
+    /// Whether the token is unexpired and unrevoked, looking only at what
+    /// the feed told since the last look: for a held request that waits on
+    /// something else and ignores the events.
+    pub async fn still_authorised(&mut self) -> bool {
+        if self.state.clock.now() >= self.expires_at {
+            return false;
+        }
+        let mut tokens_changed = false;
+        loop {
+            match self.feed.try_recv() {
+                Ok(FeedItem::TokensChanged) | Err(broadcast::error::TryRecvError::Lagged(_)) => {
+                    tokens_changed = true
+                }
+                Ok(FeedItem::Events(_)) => {}
+                Err(broadcast::error::TryRecvError::Empty) => break,
+                Err(broadcast::error::TryRecvError::Closed) => return false,
             }
         }
+        !tokens_changed || Box::pin(self.token_is_live()).await
+    }
+
+    async fn token_is_live(&self) -> bool {
+        let (token_id, now) = (self.token_id.clone(), self.state.clock.now());
+        let live = self
+            .state
+            .db(move |conn| session::is_live(conn, &token_id, now))
+            .await;
+        matches!(live, Ok(true))
+    }
+
+    /// The next batch of what came after the last event yielded, from the
+    /// log; caught up once a batch is not full.
+    async fn read_missed(&mut self) -> Result<Next, ApiError> {
+        let (account, after) = (self.account.clone(), self.after);
+        let events = self
+            .state
+            .db(move |conn| events::since(conn, &account, after, feeds::BATCH))
+            .await?;
+        self.caught_up = (events.len() as i64) < feeds::BATCH;
+        self.after = events.last().map_or(self.after, |e| e.id);
+        Ok(Next::Events(events))
     }
 }
 
@@ -203,34 +272,15 @@ pub async fn stream_events(
         .transpose()
         .map_err(|_| ApiError::invalid(Code::InvalidQuery, "Last-Event-ID is an event id"))?
         .or(query.since);
-    let address = state.client_address(req.peer_addr(), req.headers());
-    let slot = state.held.acquire(&auth.account_id, &address)?;
-    // Listening before reading, so that nothing falls between the two.
-    let feed = state
-        .feeds
-        .listen(&state.hub, &state.pool, &auth.account_id);
-    let account = auth.account_id.clone();
-    let after = match resume {
-        Some(id) => id,
-        None => {
-            let me = account.clone();
-            state.db(move |conn| events::last_id(conn, &me)).await?
-        }
-    };
-    let stream = Stream {
-        state: state.clone(),
-        account,
-        token_id: auth.token_id.clone(),
-        expires_at: auth.expires_at,
-        after,
-        caught_up: false,
-        format,
-        feed,
-        _slot: slot,
-    };
-    let body = stream::unfold(stream, move |mut stream| async move {
-        let chunk = stream.next_chunk().await?;
-        Some((chunk, stream))
+    let keepalive = Duration::from_secs(KEEPALIVE_SECONDS);
+    let follower = Follower::start(&state, &auth, &req, resume, keepalive).await?;
+    let body = stream::unfold(follower, move |mut follower| async move {
+        let chunk = match follower.next().await? {
+            Ok(Next::Events(events)) => Ok(Bytes::from(write_events(format, &events))),
+            Ok(Next::Idle) => Ok(Bytes::from_static(format.keepalive())),
+            Err(error) => Err(actix_web::Error::from(error)),
+        };
+        Some((chunk, follower))
     });
     let content_type = match format {
         Format::Ndjson => "application/x-ndjson",

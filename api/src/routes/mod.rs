@@ -8,6 +8,7 @@ pub mod collections;
 pub mod docs;
 pub mod events;
 pub mod games;
+pub mod lichess;
 pub mod pgn;
 pub mod positions;
 pub mod search;

@@ -30,6 +30,7 @@ mod collection;
 mod event;
 mod explorer;
 mod game;
+pub mod lichess;
 mod pgn;
 mod rating;
 mod search;

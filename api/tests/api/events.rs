@@ -21,8 +21,8 @@ use serde_json::{Value, json};
 use crate::{
     on_both_databases,
     support::{
-        Db, clock, get, init, path_of, play_all, post, sign_up_for_a_year, start_standard_game,
-        state, until_parked,
+        Db, clock, get, init, path_of, play_all, post, read_lines, sign_up_for_a_year,
+        start_standard_game, state, until_parked, until_the_end,
     },
 };
 
@@ -88,38 +88,17 @@ async fn long_poll_released_by_a_move_or_timing_out(db: Db) {
 /// Reads `count` events (NDJSON lines) from a streaming response, waiting
 /// up to a few seconds for them.
 pub(crate) async fn read_events<B: MessageBody + Unpin>(body: &mut B, count: usize) -> Vec<Value> {
-    let mut text = String::new();
-    let mut events = Vec::new();
-    while events.len() < count {
-        let chunk = actix_web::rt::time::timeout(
-            Duration::from_secs(5),
-            futures_util::future::poll_fn(|cx| Pin::new(&mut *body).poll_next(cx)),
+    read_lines(body, count, |line| {
+        // Each streamed event is an answer too: checked against the spec.
+        crate::conformance::check(
+            &actix_web::http::Method::GET,
+            "/api/v1/stream/events",
+            actix_web::http::StatusCode::OK,
+            "application/x-ndjson",
+            line.as_bytes(),
         )
-        .await
-        .unwrap_or_else(|_| {
-            panic!(
-                "waited for event {} of {count}; got {events:#?}",
-                events.len() + 1
-            )
-        });
-        let Some(Ok(bytes)) = chunk else { break };
-        text.push_str(std::str::from_utf8(&bytes).unwrap());
-        while let Some(end) = text.find('\n') {
-            let line: String = text.drain(..=end).collect();
-            if !line.trim().is_empty() {
-                // Each streamed event is an answer too: checked against the spec.
-                crate::conformance::check(
-                    &actix_web::http::Method::GET,
-                    "/api/v1/stream/events",
-                    actix_web::http::StatusCode::OK,
-                    "application/x-ndjson",
-                    line.trim().as_bytes(),
-                );
-                events.push(serde_json::from_str(line.trim()).unwrap());
-            }
-        }
-    }
-    events
+    })
+    .await
 }
 
 async fn stream_of_every_event_type_and_resumption(db: Db) {
@@ -484,23 +463,6 @@ async fn postgres_move_on_one_instance_wakes_the_other() {
     assert!(started.elapsed() < Duration::from_secs(10));
     let events = read_events(&mut stream, 1).await;
     assert_eq!(events[0]["type"], "opponent_moved");
-}
-
-/// Waits up to five seconds for a streaming body to end; what it sent meanwhile.
-async fn until_the_end<B: MessageBody + Unpin>(body: &mut B) -> String {
-    let mut text = String::new();
-    loop {
-        let chunk = actix_web::rt::time::timeout(
-            Duration::from_secs(5),
-            futures_util::future::poll_fn(|cx| Pin::new(&mut *body).poll_next(cx)),
-        )
-        .await
-        .expect("the stream ended within seconds");
-        match chunk {
-            Some(Ok(bytes)) => text.push_str(std::str::from_utf8(&bytes).unwrap()),
-            _ => return text,
-        }
-    }
 }
 
 // A stream lasts as long as its token: revoked, the stream ends at once;

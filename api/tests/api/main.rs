@@ -19,6 +19,7 @@ mod events;
 mod flows;
 mod games;
 mod hardening;
+mod lichess;
 mod openapi;
 mod pgn;
 mod ratings;

@@ -508,3 +508,55 @@ where
         .unwrap()
         .to_owned()
 }
+
+/// Reads `count` non-empty NDJSON lines from a streaming body (fewer if it
+/// ends first), waiting up to five seconds for each; each line is given to
+/// `check` as read.
+pub async fn read_lines<B: MessageBody + Unpin>(
+    body: &mut B,
+    count: usize,
+    check: impl Fn(&str),
+) -> Vec<Value> {
+    let mut text = String::new();
+    let mut lines = Vec::new();
+    while lines.len() < count {
+        let chunk = actix_web::rt::time::timeout(
+            std::time::Duration::from_secs(5),
+            futures_util::future::poll_fn(|cx| std::pin::Pin::new(&mut *body).poll_next(cx)),
+        )
+        .await
+        .unwrap_or_else(|_| {
+            panic!(
+                "waited for line {} of {count}; got {lines:#?}",
+                lines.len() + 1
+            )
+        });
+        let Some(Ok(bytes)) = chunk else { break };
+        text.push_str(std::str::from_utf8(&bytes).unwrap());
+        while let Some(end) = text.find('\n') {
+            let line: String = text.drain(..=end).collect();
+            if !line.trim().is_empty() {
+                check(line.trim());
+                lines.push(serde_json::from_str(line.trim()).unwrap());
+            }
+        }
+    }
+    lines
+}
+
+/// Waits up to five seconds for a streaming body to end; what it sent meanwhile.
+pub async fn until_the_end<B: MessageBody + Unpin>(body: &mut B) -> String {
+    let mut text = String::new();
+    loop {
+        let chunk = actix_web::rt::time::timeout(
+            std::time::Duration::from_secs(5),
+            futures_util::future::poll_fn(|cx| std::pin::Pin::new(&mut *body).poll_next(cx)),
+        )
+        .await
+        .expect("the stream ended within seconds");
+        match chunk {
+            Some(Ok(bytes)) => text.push_str(std::str::from_utf8(&bytes).unwrap()),
+            _ => return text,
+        }
+    }
+}

@@ -1,0 +1,188 @@
+//! `/api/challenge`: challenges to correspondence games of chess and
+//! Chess960, made, shown, accepted, declined and cancelled.
+
+use actix_web::{
+    HttpRequest, HttpResponse, get,
+    http::header::CONTENT_TYPE,
+    post,
+    web::{self, Bytes},
+};
+use serde::Serialize;
+
+use super::{Answer, LichessError, base_url, caller, done};
+use crate::{
+    auth::Auth,
+    credentials::Scope,
+    domain::{challenge, lichess},
+    error::{ApiError, Code},
+    state::AppState,
+    views::lichess::{Challenge, ChallengeRequest, DeclineRequest},
+};
+
+/// A body lichess takes as a form or as JSON, empty meaning no fields.
+fn read_body<T: serde::de::DeserializeOwned + Default>(
+    req: &HttpRequest,
+    body: &Bytes,
+) -> Result<T, LichessError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(T::default());
+    }
+    let json = req
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    let parsed = if json {
+        serde_json::from_slice(body).map_err(|e| e.to_string())
+    } else {
+        serde_urlencoded::from_bytes(body).map_err(|e| e.to_string())
+    };
+    parsed.map_err(|e| ApiError::invalid(Code::InvalidBody, e).into())
+}
+
+/// `{"in": [...], "out": [...]}`: the open challenges to and by the caller.
+#[derive(Debug, Serialize)]
+struct ChallengeLists {
+    #[serde(rename = "in")]
+    incoming: Vec<Challenge>,
+    #[serde(rename = "out")]
+    outgoing: Vec<Challenge>,
+}
+
+/// The caller's open challenges, of the games lichess clients can play.
+#[get("/api/challenge")]
+pub async fn list(
+    state: web::Data<AppState>,
+    auth: Result<Auth, ApiError>,
+    req: HttpRequest,
+) -> Answer {
+    let auth = caller(auth, Some(Scope::GameRead))?;
+    let (now, base) = (state.clock.now(), base_url(&req));
+    let lists = state
+        .db(move |conn| {
+            let list = challenge::list(conn, &auth.account_id)?;
+            let mut shown = |views: &[crate::views::ChallengeView]| {
+                let mut out = Vec::new();
+                for view in views {
+                    out.extend(lichess::challenge(conn, view, &auth.username, &base, now)?);
+                }
+                Ok::<_, ApiError>(out)
+            };
+            Ok(ChallengeLists {
+                incoming: shown(&list.incoming)?,
+                outgoing: shown(&list.outgoing)?,
+            })
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(lists))
+}
+
+/// One challenge as the caller sees it; a challenge to one of kingpost's
+/// own variants is refused.
+async fn shown(
+    state: &web::Data<AppState>,
+    auth: &Auth,
+    req: &HttpRequest,
+    id: String,
+) -> Result<Challenge, LichessError> {
+    let (now, base, me) = (state.clock.now(), base_url(req), auth.username.clone());
+    let found = state
+        .db(move |conn| {
+            let view = challenge::view(conn, &id)?;
+            let shown = lichess::challenge(conn, &view, &me, &base, now)?;
+            shown.ok_or_else(|| lichess::not_playable_here(view.rules.0, &view.variant))
+        })
+        .await?;
+    Ok(found)
+}
+
+/// Challenge `username` to a correspondence game: `days` (1, 2, 3, 5, 7,
+/// 10 or 14) is required, real-time clocks are refused; `variant` is
+/// `standard`, `chess960` or `fromPosition` (with `fen`).
+#[post("/api/challenge/{username}")]
+pub async fn create(
+    state: web::Data<AppState>,
+    auth: Result<Auth, ApiError>,
+    username: web::Path<String>,
+    req: HttpRequest,
+    body: Bytes,
+) -> Answer {
+    let auth = caller(auth, Some(Scope::ChallengeWrite))?;
+    let request =
+        lichess::challenge_request(read_body::<ChallengeRequest>(&req, &body)?, &username)?;
+    let now = state.clock.now();
+    let account = auth.account_id.clone();
+    let id = state
+        .write(move |conn, outbox| challenge::create(conn, outbox, now, &account, &request))
+        .await?;
+    Ok(HttpResponse::Ok().json(shown(&state, &auth, &req, id).await?))
+}
+
+/// One challenge.
+#[get("/api/challenge/{id}/show")]
+pub async fn show(
+    state: web::Data<AppState>,
+    auth: Result<Auth, ApiError>,
+    id: web::Path<String>,
+    req: HttpRequest,
+) -> Answer {
+    let auth = caller(auth, Some(Scope::GameRead))?;
+    Ok(HttpResponse::Ok().json(shown(&state, &auth, &req, id.into_inner()).await?))
+}
+
+/// Accept a challenge: the game starts, and both players' event streams
+/// tell of it (`gameStart`).
+#[post("/api/challenge/{id}/accept")]
+pub async fn accept(
+    state: web::Data<AppState>,
+    auth: Result<Auth, ApiError>,
+    id: web::Path<String>,
+    req: HttpRequest,
+) -> Answer {
+    let auth = caller(auth, Some(Scope::ChallengeWrite))?;
+    let id = id.into_inner();
+    // Refused before accepting: a lichess client must not start a game it
+    // cannot play.
+    shown(&state, &auth, &req, id.clone()).await?;
+    let now = state.clock.now();
+    state
+        .write(move |conn, outbox| challenge::accept(conn, outbox, now, &id, &auth.account_id))
+        .await?;
+    Ok(done())
+}
+
+/// Decline a challenge addressed to the caller (`reason` is read and
+/// dropped: kingpost keeps no reasons).
+#[post("/api/challenge/{id}/decline")]
+pub async fn decline(
+    state: web::Data<AppState>,
+    auth: Result<Auth, ApiError>,
+    id: web::Path<String>,
+    req: HttpRequest,
+    body: Bytes,
+) -> Answer {
+    let auth = caller(auth, Some(Scope::ChallengeWrite))?;
+    read_body::<DeclineRequest>(&req, &body)?;
+    let now = state.clock.now();
+    let id = id.into_inner();
+    state
+        .write(move |conn, outbox| challenge::decline(conn, outbox, now, &id, &auth.account_id))
+        .await?;
+    Ok(done())
+}
+
+/// Cancel the caller's own challenge.
+#[post("/api/challenge/{id}/cancel")]
+pub async fn cancel(
+    state: web::Data<AppState>,
+    auth: Result<Auth, ApiError>,
+    id: web::Path<String>,
+) -> Answer {
+    let auth = caller(auth, Some(Scope::ChallengeWrite))?;
+    let now = state.clock.now();
+    let id = id.into_inner();
+    state
+        .write(move |conn, _| challenge::cancel(conn, now, &id, &auth.account_id))
+        .await?;
+    Ok(done())
+}

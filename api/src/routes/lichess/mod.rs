@@ -1,0 +1,121 @@
+//! The lichess-compatible surface: the part of lichess's Board API that
+//! correspondence play needs, at lichess's own paths (`/api/account`,
+//! `/api/stream/event`, `/api/board/...`, `/api/challenge/...`), so that a
+//! client written for lichess plays on kingpost once its base URL is
+//! changed. lichess's clients join these absolute paths to their base URL
+//! (berserk with `urljoin`), which would drop any prefix; they never meet
+//! kingpost's own API, whose paths all begin with a version (`/api/v1`).
+//!
+//! Tokens are kingpost's (personal or session), with kingpost's scopes:
+//! `game:read` to follow, `game:play` to act in a game, `challenge:write`
+//! for challenges. Errors are lichess's `{"error": "..."}`.
+
+mod account;
+mod board;
+mod challenges;
+mod events;
+
+use actix_web::{
+    HttpRequest, HttpResponse, ResponseError,
+    http::{StatusCode, header},
+    web,
+};
+
+use crate::{
+    auth::Auth,
+    credentials::Scope,
+    error::ApiError,
+    views::lichess::{Done, Failure},
+};
+
+/// Seconds between two keep-alive lines of an idle stream, as lichess's.
+const KEEPALIVE_SECONDS: u64 = 7;
+
+/// Every route of the surface.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(account::get_account)
+        .service(events::stream_events)
+        .service(board::stream_game)
+        .service(board::make_move)
+        .service(board::resign)
+        .service(board::abort)
+        .service(board::draw)
+        .service(board::claim_draw)
+        .service(board::takeback)
+        .service(challenges::list)
+        .service(challenges::create)
+        .service(challenges::show)
+        .service(challenges::accept)
+        .service(challenges::decline)
+        .service(challenges::cancel);
+}
+
+/// An error as lichess writes it: its status (lichess answers 400 where
+/// kingpost distinguishes a refusal's 403, 409 and 422; a token without
+/// the scope is a 403 on both) and `{"error": "..."}`.
+#[derive(Debug)]
+pub struct LichessError(ApiError);
+
+impl From<ApiError> for LichessError {
+    fn from(error: ApiError) -> LichessError {
+        LichessError(error)
+    }
+}
+
+impl std::fmt::Display for LichessError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl ResponseError for LichessError {
+    fn status_code(&self) -> StatusCode {
+        if let ApiError::InsufficientScope(_) = self.0 {
+            return StatusCode::FORBIDDEN;
+        }
+        match self.0.status_code() {
+            StatusCode::FORBIDDEN | StatusCode::CONFLICT | StatusCode::UNPROCESSABLE_ENTITY => {
+                StatusCode::BAD_REQUEST
+            }
+            other => other,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        // kingpost's own answer decides the headers (`Retry-After`,
+        // `WWW-Authenticate`) and logs what needs logging.
+        let ours = self.0.error_response();
+        let mut answer = HttpResponse::build(self.status_code());
+        for name in [header::RETRY_AFTER, header::WWW_AUTHENTICATE] {
+            if let Some(value) = ours.headers().get(&name) {
+                answer.insert_header((name, value.clone()));
+            }
+        }
+        answer.json(Failure {
+            error: self.0.to_string(),
+        })
+    }
+}
+
+type Answer = Result<HttpResponse, LichessError>;
+
+/// The caller, with `scope`, or lichess's error.
+fn caller(auth: Result<Auth, ApiError>, scope: Option<Scope>) -> Result<Auth, LichessError> {
+    let auth = auth?;
+    if let Some(scope) = scope {
+        auth.require(scope)?;
+    }
+    Ok(auth)
+}
+
+/// `{"ok": true}`.
+fn done() -> HttpResponse {
+    HttpResponse::Ok().json(Done { ok: true })
+}
+
+/// The address clients reached this service at, for the links lichess's
+/// answers carry.
+fn base_url(req: &HttpRequest) -> String {
+    let info = req.connection_info();
+    format!("{}://{}", info.scheme(), info.host())
+}

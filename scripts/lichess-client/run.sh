@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Two berserk clients (lichess's Python client, from PyPI) play a game on a
+# live `kingpost serve` through the lichess-compatible surface; see play.py.
+#   bash scripts/lichess-client/run.sh     (needs .venv with berserk, chess,
+#                                           jsonschema and pyyaml)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+KINGPOST=${KINGPOST:-target/debug/kingpost}
+PYTHON=${PYTHON:-.venv/bin/python}
+[ -x "$KINGPOST" ] || cargo build -q --bin kingpost
+PORT=${PORT:-18768}
+WORK=$(mktemp -d)
+"$KINGPOST" serve --bind "127.0.0.1:$PORT" --database-url "$WORK/lichess.sqlite3" 2> "$WORK/server.log" &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
+for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/api/v1/variants" > /dev/null && break; sleep 0.1; done
+"$PYTHON" scripts/lichess-client/play.py "http://127.0.0.1:$PORT" || { tail -n 30 "$WORK/server.log"; exit 1; }
