@@ -58,6 +58,8 @@ struct ApiDoc;
 /// own `403`); and to every POST its `Idempotency-Key`.
 struct RateLimitAnswers;
 
+const PGN: &str = "application/x-chess-pgn";
+
 impl Modify for RateLimitAnswers {
     fn modify(&self, openapi: &mut OpenApi) {
         use utoipa::openapi::{
@@ -174,6 +176,15 @@ impl Modify for RateLimitAnswers {
                         .entry("403".to_owned())
                         .or_insert_with(|| problem(&refusal).into());
                 }
+                // PGN is text: offered as such to generators that read no
+                // `application/x-chess-pgn` (the answer follows `Accept`).
+                for response in responses.values_mut() {
+                    if let RefOr::T(response) = response
+                        && let Some(pgn) = response.content.get(PGN).cloned()
+                    {
+                        response.content.insert("text/plain".to_owned(), pgn);
+                    }
+                }
                 responses.insert("429".to_owned(), answer.clone().into());
                 responses.insert("503".to_owned(), busy.clone().into());
                 if operation.request_body.is_some() {
@@ -215,13 +226,83 @@ pub fn finish(paths: OpenApi) -> OpenApi {
     let mut document = ApiDoc::openapi();
     document.merge(paths);
     RateLimitAnswers.modify(&mut document);
+    NamedVariants.modify(&mut document);
     RecordedExamples.modify(&mut document);
     document
 }
 
+/// Gives each variant of a tagged enum (`StartSpec`, `ClockSpec`: serde's
+/// `tag = "kind"`, which utoipa writes as a `oneOf` of inline objects) a
+/// schema of its own, `StartSpecChess960` and so on, and the `oneOf` a
+/// discriminator on `kind`: generators then name the variants and pick one
+/// by its tag, instead of `StartSpecType0..4` tried in turn.
+struct NamedVariants;
+
+impl NamedVariants {
+    /// The single value of a variant's tag `kind`, if `item` is such a
+    /// variant.
+    fn tag_of(item: &RefOr<Schema>) -> Option<String> {
+        let RefOr::T(Schema::Object(object)) = item else {
+            return None;
+        };
+        let RefOr::T(Schema::Object(kind)) = object.properties.get("kind")? else {
+            return None;
+        };
+        match kind.enum_values.as_deref()? {
+            [serde_json::Value::String(tag)] => Some(tag.clone()),
+            _ => None,
+        }
+    }
+
+    /// `chess960` as a schema name's part: `Chess960`; `fen`: `Fen`.
+    fn pascal(tag: &str) -> String {
+        tag.split('_')
+            .map(|word| {
+                let mut chars = word.chars();
+                chars.next().map_or_else(String::new, |first| {
+                    first.to_uppercase().chain(chars).collect()
+                })
+            })
+            .collect()
+    }
+}
+
+impl Modify for NamedVariants {
+    fn modify(&self, openapi: &mut OpenApi) {
+        use utoipa::openapi::{Ref, schema::Discriminator};
+        let Some(components) = openapi.components.as_mut() else {
+            return;
+        };
+        let mut named = Vec::new();
+        for (name, schema) in components.schemas.iter_mut() {
+            let RefOr::T(Schema::OneOf(one_of)) = schema else {
+                continue;
+            };
+            let Some(tags) = one_of
+                .items
+                .iter()
+                .map(Self::tag_of)
+                .collect::<Option<Vec<String>>>()
+            else {
+                continue;
+            };
+            let mut mapping = BTreeMap::new();
+            for (item, tag) in one_of.items.iter_mut().zip(tags) {
+                let variant = format!("{name}{}", Self::pascal(&tag));
+                mapping.insert(tag, format!("#/components/schemas/{variant}"));
+                let own = std::mem::replace(item, Ref::from_schema_name(variant.clone()).into());
+                named.push((variant, own));
+            }
+            one_of.discriminator = Some(Discriminator::with_mapping("kind", mapping));
+        }
+        components.schemas.extend(named);
+    }
+}
+
 /// Shows with each schema the example recorded from a real request or
-/// answer by the API tests (`KINGPOST_RECORD_EXAMPLES=1`): what a client
-/// will really get, never written by hand.
+/// answer by the API tests (`KINGPOST_RECORD_EXAMPLES=1`), and with each
+/// problem answer one recorded with its status: what a client will really
+/// get, never written by hand.
 struct RecordedExamples;
 
 impl Modify for RecordedExamples {
@@ -229,6 +310,35 @@ impl Modify for RecordedExamples {
         let recorded: BTreeMap<String, serde_json::Value> =
             serde_json::from_str(include_str!("../../openapi/examples.json"))
                 .expect("openapi/examples.json is a JSON object");
+        // A problem answer shows one recorded from its operation with its
+        // status (`Problem POST /api/v1/games/{id}/moves 409`), else one of
+        // its status (`Problem 409`).
+        for (path, item) in openapi.paths.paths.iter_mut() {
+            for (method, operation) in [
+                ("GET", &mut item.get),
+                ("PUT", &mut item.put),
+                ("POST", &mut item.post),
+                ("PATCH", &mut item.patch),
+                ("DELETE", &mut item.delete),
+            ] {
+                let Some(operation) = operation else {
+                    continue;
+                };
+                for (status, response) in operation.responses.responses.iter_mut() {
+                    let RefOr::T(response) = response else {
+                        continue;
+                    };
+                    if let Some(RefOr::T(content)) =
+                        response.content.get_mut("application/problem+json")
+                    {
+                        content.example = recorded
+                            .get(&format!("Problem {method} {path} {status}"))
+                            .or_else(|| recorded.get(&format!("Problem {status}")))
+                            .cloned();
+                    }
+                }
+            }
+        }
         let Some(components) = openapi.components.as_mut() else {
             return;
         };

@@ -1,20 +1,23 @@
 """A whole game through a client generated from openapi/openapi.json by
 openapi-python-client, with no hand edits: two accounts sign up and sign in,
-one challenges, the other accepts, they play to checkmate, and the PGN is
-read back. Run by scripts/generated-client/run.sh, which generates the
-client fresh and starts the server.
+one challenges, the other accepts, they play to checkmate (Black waiting for
+White's moves with long polls, `If-None-Match` and `wait`), the PGN is read
+back, imported as JSON and exported again. Run by
+scripts/generated-client/run.sh, which generates the client fresh and
+starts the server.
 
     python play.py <base url, e.g. http://127.0.0.1:18767>
 """
 
 import sys
+import threading
 
 from kingpost_client import AuthenticatedClient, Client
 from kingpost_client.api.accounts import create_account
 from kingpost_client.api.auth import create_session_token
 from kingpost_client.api.challenges import accept_challenge, create_challenge
 from kingpost_client.api.games import get_game, play_move
-from kingpost_client.api.pgn import export_game_pgn
+from kingpost_client.api.pgn import create_import, export_game_pgn
 from kingpost_client.models import (
     AccountView,
     ChallengeView,
@@ -24,6 +27,8 @@ from kingpost_client.models import (
     DaysPerMove,
     GameStatus,
     GameView,
+    ImportReport,
+    ImportRequest,
     MoveAnswer,
     MoveRequest,
     PasswordGrant,
@@ -75,8 +80,13 @@ def main():
         legal = {m.san: m.uci for m in state.legal_moves}
         if san not in legal:
             sys.exit(f"{san} is not among the legal moves {sorted(legal)}")
+        poll = long_poll(game.id, black) if player is white else None
         state = expect(play_move.sync(game.id, client=player, body=MoveRequest(move=legal[san], ply=state.ply)), MoveAnswer)
         sans += [m.san for m in state.played]
+        if poll is not None:
+            woken = poll()
+            if woken.ply != state.ply:
+                sys.exit(f"Black's long poll woke at ply {woken.ply}, not {state.ply}")
 
     game = expect(get_game.sync(game.id, client=white), GameView)
     if sans != fools_mate or [m.san for m in game.moves] != sans:
@@ -84,12 +94,43 @@ def main():
     if game.status != GameStatus.FINISHED or game.termination != "checkmate" or game.result != "0-1":
         sys.exit(f"the game should be over by checkmate, 0-1: {game.status} {game.termination} {game.result}")
 
-    # The PGN body's media type is not JSON: the detailed call carries its bytes.
-    answer = export_game_pgn.sync_detailed(game.id, client=white)
-    pgn = answer.content.decode()
-    if answer.status_code != 200 or "Qh4#" not in pgn or '[Result "0-1"]' not in pgn:
-        sys.exit(f"unexpected PGN ({answer.status_code}):\n{pgn}")
-    print(f"generated client: game {game.id} over by checkmate after {game.ply} plies; PGN read back")
+    # PGN is offered as text as well: the generated call returns a str.
+    pgn = export_game_pgn.sync(game.id, client=white)
+    if not isinstance(pgn, str) or "Qh4#" not in pgn or '[Result "0-1"]' not in pgn:
+        sys.exit(f"unexpected PGN: {pgn!r}")
+
+    # Imported as JSON for study, and exported again: the same moves.
+    report = expect(create_import.sync(client=white, body=ImportRequest(pgn=pgn), collection="generated"), ImportReport)
+    if (report.read, report.imported, report.rejected) != (1, 1, 0):
+        sys.exit(f"the import reported {report}")
+    again = export_game_pgn.sync(report.games[0].id, client=white)
+    if not isinstance(again, str) or "Qh4#" not in again or '[Result "0-1"]' not in again:
+        sys.exit(f"the imported game exports as {again!r}")
+    print(f"generated client: game {game.id} over by checkmate after {game.ply} plies, Black woken by "
+          f"long polls; PGN read back, imported as {report.games[0].id} and exported again")
+
+
+def long_poll(game_id, client):
+    """Starts a long poll of `client` on the game as it stands (its ETag as
+    `If-None-Match`); the function returned waits for the game it woke with."""
+    current = get_game.sync_detailed(game_id, client=client)
+    etag = current.headers["etag"]
+    woken = {}
+
+    def wait():
+        woken["answer"] = get_game.sync_detailed(game_id, client=client, wait=30, if_none_match=etag)
+
+    thread = threading.Thread(target=wait)
+    thread.start()
+
+    def result():
+        thread.join(40)
+        answer = woken.get("answer")
+        if answer is None or answer.status_code != 200:
+            sys.exit(f"the long poll answered {answer and answer.status_code}")
+        return expect(answer.parsed, GameView)
+
+    return result
 
 
 if __name__ == "__main__":

@@ -159,7 +159,11 @@ pub async fn get_positions(
 /// changes (a long poll), on any instance.
 #[utoipa::path(
     tag = "games",
-    params(("id" = String, Path, description = "The game"), GetGameQuery),
+    params(
+        ("id" = String, Path, description = "The game"),
+        GetGameQuery,
+        ("If-None-Match" = Option<String>, Header, description = "The `ETag` last read: `304` if the game has not changed since (with `wait`, once it changes or the wait ends)"),
+    ),
     responses(
         (status = 200, description = "The game", body = GameView, headers(("ETag" = String, description = "Changes with every ply and status"))),
         (status = 304, description = "Unchanged since the ETag sent (after the wait, if any)"),

@@ -25,8 +25,8 @@ use crate::{
     state::AppState,
     stored::{AccountId, GameId},
     views::{
-        ArchivedGame, ImportErrorView, ImportReport, ImportedGameView, PgnText, RuleKey,
-        ShortenedView,
+        ArchivedGame, ImportErrorView, ImportReport, ImportRequest, ImportedGameView, PgnText,
+        RuleKey, ShortenedView,
     },
 };
 
@@ -134,6 +134,18 @@ fn parse_time(name: &str, text: &str) -> Result<Millis, ApiError> {
             format!("`{name}` is not an RFC 3339 time or a date"),
         )
     })
+}
+
+/// Whether the body is JSON (`{"pgn": ...}`) rather than PGN itself.
+fn json_body(req: &HttpRequest) -> bool {
+    req.headers()
+        .get(actix_web::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| {
+            let v = v.trim();
+            v.eq_ignore_ascii_case("application/json") || v.ends_with("+json")
+        })
 }
 
 fn format_of(req: &HttpRequest) -> ArchiveFormat {
@@ -353,9 +365,17 @@ pub struct ImportQuery {
 #[utoipa::path(
     tag = "pgn",
     params(ImportQuery),
-    request_body(content = PgnText, content_type = "application/x-chess-pgn", description = "PGN text, up to 8 MiB"),
+    request_body(
+        description = "PGN up to 8 MiB: as JSON `{\"pgn\": \"...\"}`, or as the file's bytes \
+            (`application/octet-stream`; `application/x-chess-pgn` and `text/plain` are read alike)",
+        content(
+            (ImportRequest = "application/json"),
+            (PgnText = "application/octet-stream"),
+        ),
+    ),
     responses(
         (status = 200, description = "What became of each game", body = ImportReport),
+        (status = 400, description = "A JSON body that is not `{\"pgn\": \"...\"}`, or text that cannot be read as PGN (`malformed_request`)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is over 8 MiB, or holds over 10,000 games", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
@@ -365,6 +385,7 @@ pub async fn create_import(
     state: web::Data<AppState>,
     auth: Auth,
     query: web::Query<ImportQuery>,
+    req: HttpRequest,
     mut body: web::Payload,
 ) -> Result<web::Json<ImportReport>, ApiError> {
     let _slot = state.import_slots.acquire(&auth.account_id)?;
@@ -377,6 +398,12 @@ pub async fn create_import(
             )));
         }
         bytes.extend_from_slice(&chunk);
+    }
+    if json_body(&req) {
+        let request: ImportRequest = serde_json::from_slice(&bytes).map_err(|e| {
+            ApiError::MalformedRequest(format!("the body is not {{\"pgn\": ...}}: {e}"))
+        })?;
+        bytes = request.pgn.into_bytes();
     }
     let now = state.clock.now();
     let account = auth.account_id.clone();

@@ -1,6 +1,6 @@
 //! PGN bodies, the archive's games and the import report.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::{
@@ -11,6 +11,14 @@ text_schema!(
     PgnText,
     "PGN text (`application/x-chess-pgn`): one game or many, separated by blank lines."
 );
+
+/// PGN to import, as JSON: for clients that send JSON bodies only.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImportRequest {
+    /// PGN text: one game or many, separated by blank lines.
+    pub pgn: String,
+}
 
 /// A game of an archive, as one line of NDJSON.
 #[derive(Debug, Serialize, ToSchema)]

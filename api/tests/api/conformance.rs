@@ -124,7 +124,7 @@ pub fn check(method: &Method, path: &str, status: StatusCode, content_type: &str
         let value: Value = serde_json::from_slice(document)
             .unwrap_or_else(|e| panic!("{operation_name} {status}: not JSON ({e})"));
         if status.is_success() || media_type == "application/problem+json" {
-            record_example(&content["schema"], &value);
+            record_example(&content["schema"], &value, &operation_name);
         }
         let errors: Vec<String> = validator
             .iter_errors(&value)
@@ -145,7 +145,7 @@ const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi/examples
 /// With `KINGPOST_RECORD_EXAMPLES=1`, keeps `value` as the example of the
 /// schema `schema` names (the first seen of each, or the first with
 /// something in its lists), in `openapi/examples.json`.
-fn record_example(schema: &Value, value: &Value) {
+fn record_example(schema: &Value, value: &Value, operation: &str) {
     static RECORDED: OnceLock<Option<Mutex<BTreeMap<String, Value>>>> = OnceLock::new();
     let Some(recorded) = RECORDED
         .get_or_init(|| std::env::var_os("KINGPOST_RECORD_EXAMPLES").map(|_| Mutex::default()))
@@ -155,6 +155,17 @@ fn record_example(schema: &Value, value: &Value) {
     let Some(name) = schema_name(schema) else {
         return;
     };
+    // A problem is kept for its operation and status, and its status alone:
+    // each answer shows one of its own, or one of its status.
+    if name == "Problem" && !value["status"].is_null() {
+        let status = &value["status"];
+        keep_example(recorded, &format!("Problem {operation} {status}"), value);
+        keep_example(recorded, &format!("Problem {status}"), value);
+    }
+    keep_example(recorded, name, value);
+}
+
+fn keep_example(recorded: &Mutex<BTreeMap<String, Value>>, name: &str, value: &Value) {
     let mut recorded = recorded.lock().unwrap();
     // The first seen, unless its lists were all empty and this one's are not.
     if recorded
@@ -197,6 +208,7 @@ pub fn record_request(method: &Method, path: &str, body: &Value) {
     record_example(
         &operation["requestBody"]["content"]["application/json"]["schema"],
         body,
+        &format!("{method} {template}"),
     );
 }
 

@@ -16,8 +16,63 @@ on_both_databases!(
     import_reports_each_bad_game,
     imported_games_export_as_their_source_said,
     live_play_and_import_end_games_alike,
-    archives_and_filters
+    archives_and_filters,
+    pgn_for_clients_that_speak_only_json_and_text
 );
+
+// A client that sends only JSON imports with `{"pgn": ...}`; one that reads
+// only text gets PGN as `text/plain` when its `Accept` asks (the same
+// bytes); a JSON body of another shape is a 400 and imports nothing.
+async fn pgn_for_clients_that_speak_only_json_and_text(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let pgn = sample_pgn(2, 7);
+    let wrong = post("/api/v1/imports")
+        .token(&alice)
+        .json(json!({"text": pgn}))
+        .send(&app)
+        .await;
+    wrong.assert_problem(400, "malformed_request");
+    let report = post("/api/v1/imports?collection=json")
+        .token(&alice)
+        .json(json!({"pgn": pgn}))
+        .send(&app)
+        .await;
+    let report = report.assert_status(200);
+    assert_eq!(
+        (&report["read"], &report["imported"]),
+        (&json!(2), &json!(2))
+    );
+    let collections = get("/api/v1/collections").token(&alice).send(&app).await;
+    let names: Vec<&Value> = collections.assert_status(200)["collections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| &c["name"])
+        .collect();
+    assert_eq!(names, [&json!("json")], "the refused import filed nothing");
+
+    let id = report["games"][0]["id"].as_str().unwrap();
+    let path = format!("/api/v1/games/{id}/pgn");
+    let as_pgn = get(&path).token(&alice).send(&app).await;
+    as_pgn.assert_status(200);
+    let as_text = get(&path)
+        .token(&alice)
+        .header("Accept", "text/plain")
+        .send(&app)
+        .await;
+    as_text.assert_status(200);
+    assert_eq!(
+        as_pgn.headers.get("content-type").unwrap(),
+        "application/x-chess-pgn"
+    );
+    assert_eq!(
+        as_text.headers.get("content-type").unwrap(),
+        "text/plain; charset=utf-8"
+    );
+    assert_eq!(as_text.body, as_pgn.body);
+    assert!(as_text.body.as_str().unwrap().contains("[Result "));
+}
 
 /// `games` random standard games as PGN, written by `kingpost pgn sample`.
 fn sample_pgn(games: usize, seed: u64) -> String {
