@@ -53,7 +53,8 @@ struct ApiDoc;
 
 /// Adds the answers every operation may give: `429` for a spent budget,
 /// `503` for a busy database, and for those with a body `400` (not readable), `413` (too large) and
-/// `422` (the wrong shape); to those that need a token `401`, and `403` for
+/// `422` (the wrong shape); to those with query parameters `422` (a bad
+/// or unknown one); to those that need a token `401`, and `403` for
 /// the scope or session they ask (unless the operation says more of its
 /// own `403`); and to every POST its `Idempotency-Key`.
 struct RateLimitAnswers;
@@ -100,6 +101,10 @@ impl Modify for RateLimitAnswers {
         let unreadable =
             problem("The body is not JSON, or not of the right content type (`malformed_request`)");
         let too_large = problem("The body is over the limit (`payload_too_large`)");
+        let bad_query = problem(
+            "A query parameter (or a header such as `Last-Event-ID`) out of its range, malformed \
+             or unknown (`invalid_query`)",
+        );
         let misshapen = problem(
             "The body is JSON of the wrong shape (`invalid_body`) or fails a rule of the operation",
         );
@@ -184,6 +189,14 @@ impl Modify for RateLimitAnswers {
                     {
                         response.content.insert("text/plain".to_owned(), pgn);
                     }
+                }
+                let queried = operation.parameters.iter().flatten().any(|parameter| {
+                    matches!(parameter, RefOr::T(p) if p.parameter_in == ParameterIn::Query)
+                });
+                if queried {
+                    responses
+                        .entry("422".to_owned())
+                        .or_insert_with(|| bad_query.clone().into());
                 }
                 responses.insert("429".to_owned(), answer.clone().into());
                 responses.insert("503".to_owned(), busy.clone().into());

@@ -39,6 +39,9 @@ pub struct StreamQuery {
     /// Resume after this event id (as `Last-Event-ID` does); without either,
     /// the stream starts with the next event.
     pub since: Option<i64>,
+    /// `false`: send what is there after `since` and end, instead of
+    /// following (for a client that polls now and then).
+    pub follow: Option<bool>,
 }
 
 /// How the stream is written.
@@ -142,6 +145,11 @@ impl Follower {
         })
     }
 
+    /// Whether every event logged before the last read has been yielded.
+    pub fn caught_up(&self) -> bool {
+        self.caught_up
+    }
+
     /// What comes next, or `None` when following ends: the token expired
     /// or was revoked.
     pub async fn next(&mut self) -> Option<Result<Next, ApiError>> {
@@ -234,6 +242,7 @@ impl Follower {
 /// text/event-stream`. An idle stream sends a keep-alive every 15 seconds
 /// (an empty line; an SSE comment). Reconnect with `Last-Event-ID` or
 /// `?since=` to get what was missed: the log keeps events for 30 days.
+/// With `?follow=false` the answer is what was missed, and ends.
 #[utoipa::path(
     tag = "events",
     params(StreamQuery, ("Last-Event-ID" = Option<i64>, Header, description = "Resume after this event id")),
@@ -273,14 +282,21 @@ pub async fn stream_events(
         .map_err(|_| ApiError::invalid(Code::InvalidQuery, "Last-Event-ID is an event id"))?
         .or(query.since);
     let keepalive = Duration::from_secs(KEEPALIVE_SECONDS);
+    let follow = query.follow.unwrap_or(true);
     let follower = Follower::start(&state, &auth, &req, resume, keepalive).await?;
-    let body = stream::unfold(follower, move |mut follower| async move {
+    // The state: the follower, and whether the stream is done (caught up,
+    // not following).
+    let body = stream::unfold((follower, false), move |(mut follower, done)| async move {
+        if done {
+            return None;
+        }
         let chunk = match follower.next().await? {
             Ok(Next::Events(events)) => Ok(Bytes::from(write_events(format, &events))),
             Ok(Next::Idle) => Ok(Bytes::from_static(format.keepalive())),
             Err(error) => Err(actix_web::Error::from(error)),
         };
-        Some((chunk, follower))
+        let done = !follow && follower.caught_up();
+        Some((chunk, (follower, done)))
     });
     let content_type = match format {
         Format::Ndjson => "application/x-ndjson",

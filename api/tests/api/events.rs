@@ -27,6 +27,7 @@ use crate::{
 };
 
 on_both_databases!(
+    a_stream_not_followed_sends_what_was_missed_and_ends,
     held_requests_are_capped,
     a_stream_ends_with_its_token,
     webhooks_reach_public_addresses_only,
@@ -35,6 +36,50 @@ on_both_databases!(
     stream_of_every_event_type_and_resumption,
     webhooks_signed_retried_and_kept
 );
+
+// `follow=false`: what the log holds after `since`, then the end, for a
+// client that looks now and then instead of holding a connection.
+async fn a_stream_not_followed_sends_what_was_missed_and_ends(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
+    play_all(&app, &game, &alice, &bob, &["e4"]).await;
+    let open = |query: &str| {
+        actix_web::test::TestRequest::get()
+            .uri(&format!("/api/v1/stream/events?{query}"))
+            .insert_header(("Authorization", format!("Bearer {bob}")))
+            .to_request()
+    };
+    let mut body = actix_web::test::call_service(&app, open("since=0&follow=false"))
+        .await
+        .into_body();
+    let sent = until_the_end(&mut body).await;
+    let kinds: Vec<String> = sent
+        .lines()
+        .filter(|line| !line.is_empty())
+        .map(|line| serde_json::from_str::<Value>(line).unwrap()["type"].to_string())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "\"challenge_received\"",
+            "\"game_started\"",
+            "\"opponent_moved\""
+        ]
+    );
+    // An id beyond any event id is a bad query, as the spec says.
+    get("/api/v1/stream/events?since=9223372036854775808")
+        .token(&bob)
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_query");
+    // From now on there is nothing yet: an empty answer, at once.
+    let mut body = actix_web::test::call_service(&app, open("follow=false"))
+        .await
+        .into_body();
+    assert_eq!(until_the_end(&mut body).await, "");
+}
 
 async fn long_poll_released_by_a_move_or_timing_out(db: Db) {
     let state = state(&db, clock());
