@@ -2,13 +2,15 @@
 openapi-python-client, with no hand edits: two accounts sign up and sign in,
 one challenges, the other accepts, they play to checkmate (Black waiting for
 White's moves with long polls, `If-None-Match` and `wait`), the PGN is read
-back, imported as JSON and exported again. Run by
+back, imported as JSON and exported again, and Black's events are read.
+Run by
 scripts/generated-client/run.sh, which generates the client fresh and
 starts the server.
 
     python play.py <base url, e.g. http://127.0.0.1:18767>
 """
 
+import json
 import sys
 import threading
 
@@ -16,6 +18,7 @@ from kingpost_client import AuthenticatedClient, Client
 from kingpost_client.api.accounts import create_account
 from kingpost_client.api.auth import create_session_token
 from kingpost_client.api.challenges import accept_challenge, create_challenge
+from kingpost_client.api.events import stream_events
 from kingpost_client.api.games import get_game, play_move
 from kingpost_client.api.pgn import create_import, export_game_pgn
 from kingpost_client.models import (
@@ -93,6 +96,13 @@ def main():
         sys.exit(f"moves played {sans}, moves read {[m.san for m in game.moves]}")
     if game.status != GameStatus.FINISHED or game.termination != "checkmate" or game.result != "0-1":
         sys.exit(f"the game should be over by checkmate, 0-1: {game.status} {game.termination} {game.result}")
+
+    # Black's events, read as the log holds them (`follow=False` ends the
+    # stream, which the generated call reads whole).
+    events = stream_events.sync(client=black, since=0, follow=False)
+    kinds = [json.loads(line)["type"] for line in events.splitlines() if line.strip()]
+    if kinds[:2] != ["challenge_received", "game_started"] or kinds[-1] != "game_finished":
+        sys.exit(f"Black's events: {kinds}")
 
     # PGN is offered as text as well: the generated call returns a str.
     pgn = export_game_pgn.sync(game.id, client=white)

@@ -3,7 +3,7 @@
 // tsc and run with node: two accounts sign up and sign in, one challenges,
 // the other accepts, they play to checkmate (Black waiting for White's
 // moves with long polls, `If-None-Match` and `wait`), the PGN is read back
-// as text, imported as JSON and exported again.
+// as text, imported as JSON and exported again, and Black's events are read.
 //
 //     node dist/play.js <base url, e.g. http://127.0.0.1:18769>
 //
@@ -20,6 +20,7 @@ import {
   exportGamePgn,
   getGame,
   playMove,
+  streamEvents,
 } from "./gen";
 import type { GameView, MoveAnswer } from "./gen";
 
@@ -109,6 +110,17 @@ async function main(): Promise<void> {
   const read = expect(await getGame({ client: white, path: { id: game.id } }), "read");
   if (JSON.stringify(sans) !== JSON.stringify(foolsMate) || read.termination !== "checkmate" || read.result !== "0-1") {
     fail(`the game should be over by checkmate, 0-1: ${sans} ${read.termination} ${read.result}`);
+  }
+
+  // Black's events as the log holds them: `follow: false` ends the stream.
+  const events = await streamEvents({ client: black, query: { since: 0, follow: false }, parseAs: "text" });
+  const text = expect(events, "events") as unknown as string;
+  const kinds = text
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => (JSON.parse(line) as { type: string }).type);
+  if (kinds[0] !== "challenge_received" || kinds[kinds.length - 1] !== "game_finished") {
+    fail(`Black's events: ${kinds}`);
   }
 
   const pgn = await pgnOf(white, game.id);

@@ -5,7 +5,7 @@ use kingpost_core::{Position, Rules};
 
 use crate::{
     error::{ApiError, Code, Problem},
-    views::{AnalysisView, AnalyzeRequest, LegalMoveView, OutcomeView, Side},
+    views::{AnalysisView, AnalyzeRequest, GameResult, LegalMoveView, OutcomeView, Side},
 };
 
 /// Analyse a position: its legal moves, check and outcome.
@@ -35,8 +35,8 @@ pub async fn analyze_position(
         check: pos.is_check(),
         legal_moves: LegalMoveView::all(&pos),
         outcome: pos.outcome().map(|o| OutcomeView {
-            result: o.result().to_owned(),
-            termination: o.reason().to_owned(),
+            result: GameResult::of(o.winner()),
+            termination: o.into(),
         }),
     }))
 }

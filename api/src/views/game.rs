@@ -296,7 +296,7 @@ pub struct GameState {
     /// The side whose draw offer stands.
     pub draw_offer: Option<Side>,
     /// The draw the side to move may claim now: `threefold_repetition` or `fifty_moves`.
-    pub claimable_draw: Option<String>,
+    pub claimable_draw: Option<Termination>,
     /// The legal moves of the side to move; empty once finished.
     pub legal_moves: Vec<LegalMoveView>,
     pub created_at: String,
@@ -348,9 +348,9 @@ pub struct AnalyzeRequest {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct OutcomeView {
     /// `1-0`, `0-1` or `1/2-1/2`.
-    pub result: String,
+    pub result: GameResult,
     /// `checkmate`, `stalemate`, `goal_rank`, `insufficient_material`, `seventy_five_moves`.
-    pub termination: String,
+    pub termination: Termination,
 }
 
 /// What the rules say of a position.

@@ -13,7 +13,9 @@ use crate::{
     },
     notify::Outbox,
     stored::{AccountId, GameId},
-    views::{GamePlayerView, GameState, GameView, LegalMoveView, MoveAnswer, MoveView, Side},
+    views::{
+        GamePlayerView, GameState, GameView, LegalMoveView, MoveAnswer, MoveView, Side, Termination,
+    },
 };
 
 use super::{Loaded, clock, effective_deadline, find_game, start_of, sweep::is_due, variant_name};
@@ -115,9 +117,7 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
     let started = game.row.status == GameStatus::Started;
     let claimable_draw = if started {
         let occurrences = game.occurrences(conn)?;
-        game.pos
-            .claimable_draw(occurrences)
-            .map(|reason| reason.key().to_owned())
+        game.pos.claimable_draw(occurrences).map(Termination::from)
     } else {
         None
     };
