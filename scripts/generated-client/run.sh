@@ -18,7 +18,7 @@ trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
 
 # ruff (beside the generator) formats the output; any warning about the
 # spec (an operation or answer left out) fails the run.
-PATH="$(dirname "$GENERATOR"):$PATH" "$GENERATOR" generate --path openapi/openapi.json --meta none \
+PATH="$(cd "$(dirname "$GENERATOR")" && pwd):$PATH" "$GENERATOR" generate --path openapi/openapi.json --meta none \
     --output-path "$WORK/kingpost_client" > "$WORK/generate.log" 2>&1 \
     || { cat "$WORK/generate.log"; exit 1; }
 if grep -qi "warning" "$WORK/generate.log"; then
