@@ -9,6 +9,8 @@ use actix_web::{
     dev::{ServiceFactory, ServiceRequest, ServiceResponse},
     web,
 };
+use std::sync::LazyLock;
+
 use utoipa::openapi::OpenApi;
 use utoipa_actix_web::AppExt;
 
@@ -33,6 +35,17 @@ where
 pub fn openapi_document() -> OpenApi {
     let (_, paths) = api_routes(App::new().into_utoipa_app()).split_for_parts();
     openapi::finish(paths)
+}
+
+/// The document as `/api/v1/openapi.json` serves it: built and written
+/// once, for every worker.
+fn served_document() -> web::Bytes {
+    static DOCUMENT: LazyLock<web::Bytes> = LazyLock::new(|| {
+        web::Bytes::from(
+            serde_json::to_vec(&openapi_document()).expect("the OpenAPI document is JSON"),
+        )
+    });
+    DOCUMENT.clone()
 }
 
 /// Builds the application around `state`.
@@ -64,7 +77,8 @@ pub fn build(
         )
         .app_data(web::QueryConfig::default().error_handler(error::query_error))
         .app_data(web::PathConfig::default().error_handler(error::path_error))
-        .service(routes::docs::service(openapi_document()))
+        .service(routes::docs::document(served_document()))
+        .service(routes::docs::service())
         .service(routes::docs::redirect_to_slash())
         .configure(routes::web_client::configure)
         .into_utoipa_app();
