@@ -122,6 +122,11 @@ async fn lichess_clients_challenge_and_play_standard_games(db: Db) {
         .to_owned();
 
     let move_path = |uci: &str| format!("/api/board/game/{game_id}/move/{uci}");
+    let unreadable = post(format!("{}?offeringDraw=maybe", move_path("e2e4")))
+        .token(&alice)
+        .send(&app)
+        .await;
+    assert_error(&unreadable, 400, "`true` or `false`");
     let early = post(move_path("e7e5")).token(&bob).send(&app).await;
     assert_error(&early, 400, "not your turn");
     for (token, uci) in [

@@ -163,10 +163,12 @@ pub async fn make_move(
     state: web::Data<AppState>,
     auth: Result<Auth, ApiError>,
     path: web::Path<(GameId, String)>,
-    query: web::Query<MoveQuery>,
+    query: Result<web::Query<MoveQuery>, actix_web::Error>,
 ) -> Answer {
     let auth = caller(auth, Some(Scope::GamePlay))?;
     let (id, text) = path.into_inner();
+    // Refused in lichess's words, not by the shared extractor's handler.
+    let query = query.map_err(|e| ApiError::invalid(Code::InvalidQuery, e.to_string()))?;
     let offer_draw = query.offering_draw.unwrap_or(false);
     let now = state.clock.now();
     state
