@@ -67,6 +67,8 @@ struct Options {
     postgres: String,
     /// `sqlite` or `postgres`: run on that database alone.
     only: Option<String>,
+    /// `--pin`: on Postgres, the servers on core 0 and Postgres on core 1.
+    pin: bool,
 }
 
 fn options() -> Options {
@@ -76,8 +78,10 @@ fn options() -> Options {
         postgres: std::env::var("KINGPOST_BENCH_DATABASE_URL")
             .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned()),
         only: None,
+        pin: false,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
+    options.pin = args.iter().any(|a| a == "--pin");
     for pair in args.windows(2) {
         match pair[0].as_str() {
             "--seconds" => options.seconds = pair[1].parse().expect("--seconds <n>"),
@@ -564,6 +568,56 @@ fn print_run(label: &str, run: &Run, baseline: f64) {
     );
 }
 
+/// Sets the cores `pid` (all its threads) may run on, by `taskset`.
+fn run_on(pid: u32, cores: &str) {
+    let status = Command::new("taskset")
+        .args(["-a", "-p", "-c", cores, &pid.to_string()])
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("taskset (util-linux) runs");
+    assert!(status.success(), "taskset -c {cores} -p {pid}");
+}
+
+/// The processes of the local Postgres: the postmaster and its children
+/// (a backend forked later inherits the postmaster's cores).
+fn postgres_pids() -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
+            let comm = std::fs::read_to_string(entry.path().join("comm")).ok()?;
+            (comm.trim() == "postgres").then_some(pid)
+        })
+        .collect()
+}
+
+/// With `--pin`, while it lives: Postgres on core 1, so that the servers
+/// (put on core 0 as they start) and the database do not take each other's
+/// core, and a figure with more instances means something on two cores.
+/// The benchmark's own clients are not pinned. Dropped, Postgres gets every
+/// core back.
+struct PostgresPinned;
+
+impl PostgresPinned {
+    fn new() -> PostgresPinned {
+        for pid in postgres_pids() {
+            run_on(pid, "1");
+        }
+        PostgresPinned
+    }
+}
+
+impl Drop for PostgresPinned {
+    fn drop(&mut self) {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        for pid in postgres_pids() {
+            run_on(pid, &format!("0-{}", cores - 1));
+        }
+    }
+}
+
 /// The benchmark on one database, `instances` counts of servers over it.
 fn bench_database(
     name: &str,
@@ -582,11 +636,20 @@ fn bench_database(
         "{:<34} {:>9} {:>7} {:>8} {:>8} {:>8} {:>7}",
         "run", "moves/s", "ratio", "p50 ms", "p95 ms", "p99 ms", "errors"
     );
+    let pinned = (options.pin && name == "Postgres").then(|| {
+        println!("pinned: the servers on core 0, Postgres on core 1, the clients on either");
+        PostgresPinned::new()
+    });
     let mut single_peak = None;
     for &instances in instance_counts {
         let servers: Vec<Server> = (0..instances)
             .map(|_| Server::start(url, &["--no-rate-limits"]))
             .collect();
+        if pinned.is_some() {
+            for server in &servers {
+                run_on(server.pid(), "0");
+            }
+        }
         let bases: Vec<String> = servers.iter().map(|s| s.base.clone()).collect();
         let seats = seats(&bases[0], options.clients, &format!("{run_id}i{instances}"));
         let pids: Vec<u32> = servers.iter().map(Server::pid).collect();
