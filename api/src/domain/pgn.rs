@@ -401,27 +401,38 @@ pub enum ArchiveFormat {
 /// Where an archive goes on: the creation time and id of the last game sent.
 pub type Cursor = (i64, String);
 
-/// One page of an archive, written.
+/// One page of an archive as read, to be written by [`write_archive`]:
+/// the games, their moves, notes and context, and the cursor after them.
 #[derive(Debug)]
-pub struct ArchivePage {
-    pub text: String,
-    /// The cursor after the page.
+pub struct ArchiveRows {
+    rows: Vec<GameRow>,
+    moves_by_game: HashMap<GameId, Vec<MoveRow>>,
+    notes: HashMap<GameId, GameNotes>,
+    context: PlayedContext,
+    format: ArchiveFormat,
+    /// The cursor after the page: known once it is read, so that the next
+    /// page can be read while this one is written.
     pub next: Option<Cursor>,
-    /// How many games the page holds.
-    pub count: usize,
 }
 
-/// One page of an archive, after `after`.
-pub fn archive_page(
+impl ArchiveRows {
+    /// How many games the page holds.
+    pub fn count(&self) -> usize {
+        self.rows.len()
+    }
+}
+
+/// Reads one page of an archive, after `after`.
+pub fn read_archive(
     conn: &mut DbConnection,
     filter: &game::ArchiveFilter,
     after: Option<Cursor>,
     limit: i64,
     format: ArchiveFormat,
-) -> Result<ArchivePage, ApiError> {
+) -> Result<ArchiveRows, ApiError> {
     let rows = game::archive_page(conn, filter, after, limit)?;
     let ids: Vec<&GameId> = rows.iter().map(|r| &r.id).collect();
-    let mut moves_by_game = game::moves_by_game(conn, &ids)?;
+    let moves_by_game = game::moves_by_game(conn, &ids)?;
     let (notes, context) = match format {
         ArchiveFormat::Pgn => (
             annotations::for_pgn(conn, &ids)?,
@@ -432,7 +443,26 @@ pub fn archive_page(
     let next = rows
         .last()
         .map(|last| (last.created_at, last.id.to_string()));
-    let count = rows.len();
+    Ok(ArchiveRows {
+        rows,
+        moves_by_game,
+        notes,
+        context,
+        format,
+        next,
+    })
+}
+
+/// Writes a page read by [`read_archive`]: no database needed.
+pub fn write_archive(page: ArchiveRows) -> Result<String, ApiError> {
+    let ArchiveRows {
+        rows,
+        mut moves_by_game,
+        notes,
+        context,
+        format,
+        ..
+    } = page;
     let mut out = String::new();
     for row in rows {
         let moves = moves_by_game.remove(&row.id).unwrap_or_default();
@@ -446,11 +476,7 @@ pub fn archive_page(
             }
         }
     }
-    Ok(ArchivePage {
-        text: out,
-        next,
-        count,
-    })
+    Ok(out)
 }
 
 /// What importing one game came to.

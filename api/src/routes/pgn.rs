@@ -174,8 +174,12 @@ async fn stream_archive(
         .db(move |conn| accounts::find_by_username(conn, &username))
         .await?;
     filter.account_id = account.id;
-    // State: the cursor after the last page, and how many games may follow.
-    let pages = stream::unfold(Some((None, max)), move |state_now| {
+    // The reads follow one another, each after the cursor of the last,
+    // which is known once a page is read; each page is written on a
+    // blocking thread while the next is read, so that the two share the
+    // cores. State: the cursor after the last page read, and how many
+    // games may follow.
+    let reads = stream::unfold(Some((None, max)), move |state_now| {
         let (app, filter) = (state.clone(), filter.clone());
         async move {
             let (after, remaining) = state_now?;
@@ -184,19 +188,26 @@ async fn stream_archive(
             }
             let limit = PAGE.min(i64::try_from(remaining).unwrap_or(PAGE));
             let page = app
-                .db(move |conn| pgn::archive_page(conn, &filter, after, limit, format))
+                .db(move |conn| pgn::read_archive(conn, &filter, after, limit, format))
                 .await;
             match page {
-                Ok(page) if page.count == 0 => None,
+                Ok(page) if page.count() == 0 => None,
                 Ok(page) => {
-                    let left = remaining.saturating_sub(page.count as u64);
-                    let next = page.next.map(|cursor| (Some(cursor), left));
-                    Some((Ok::<_, ApiError>(Bytes::from(page.text)), next))
+                    let left = remaining.saturating_sub(page.count() as u64);
+                    let next = page.next.clone().map(|cursor| (Some(cursor), left));
+                    Some((Ok::<_, ApiError>(page), next))
                 }
                 Err(error) => Some((Err(error), None)),
             }
         }
     });
+    let pages = reads
+        .map(|read| async move {
+            let page = read?;
+            let text = web::block(move || pgn::write_archive(page)).await??;
+            Ok::<_, ApiError>(Bytes::from(text))
+        })
+        .buffered(2);
     let (content_type, extension) = match format {
         ArchiveFormat::Pgn => (PGN, "pgn"),
         ArchiveFormat::Ndjson => (NDJSON, "ndjson"),
