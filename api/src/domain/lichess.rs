@@ -13,8 +13,9 @@ use crate::{
     error::{ApiError, Code},
     models::{account, rating},
     views::{
-        ChallengeStatus, ChallengeView, ColorChoice, CreateChallengeRequest, DAYS_PER_MOVE,
-        GameResult, GameView, RatedStart, RatingView, RuleKey, Side, StartSpec, Termination,
+        ChallengeStatus, ChallengeView, ClockSpec, ColorChoice, CreateChallengeRequest,
+        DAYS_PER_MOVE, GameResult, GameView, RatedStart, RatingView, RuleKey, Side, StartSpec,
+        Termination,
         lichess::{
             Account, Challenge, ChallengePerf, ChallengeRequest, ChallengeUser, Compat,
             DeclinedChallenge, GameFull, GameInfo, GamePerf, GamePlayer, GameState, GameStatus,
@@ -185,26 +186,20 @@ fn times(view: &GameView) -> (i64, i64) {
 
 /// The days added after each move: a bank's increment, in milliseconds.
 fn increment(view: &GameView) -> i64 {
-    match &view.state.clock {
-        Some(clock) => match clock.spec {
-            crate::views::ClockSpec::Bank { increment_days, .. } => {
-                i64::from(increment_days) * MILLIS_PER_DAY
-            }
-            crate::views::ClockSpec::Control { .. } => 0,
-        },
-        None => 0,
+    match view.state.clock.as_ref().map(|clock| clock.spec) {
+        Some(ClockSpec::Bank { increment_days, .. }) => i64::from(increment_days) * MILLIS_PER_DAY,
+        Some(ClockSpec::Control { .. }) | None => 0,
     }
 }
 
-/// The days a move has: a clock's days carried over are shown as the days
-/// per move lichess knows, the longest of its parts.
-fn days_per_turn(view: &GameView) -> i32 {
-    match &view.state.clock {
-        Some(clock) => match clock.spec {
-            crate::views::ClockSpec::Bank { initial_days, .. } => initial_days,
-            crate::views::ClockSpec::Control { days, .. } => days,
-        },
-        None => view.state.days_per_move,
+/// lichess's days per turn: the days per move, or under a clock that
+/// carries time over the days it starts with (a bank's first days, a
+/// control's days for its moves), which lichess has no word for.
+fn days_per_turn(clock: Option<&ClockSpec>, days_per_move: i32) -> i32 {
+    match clock {
+        Some(ClockSpec::Bank { initial_days, .. }) => *initial_days,
+        Some(ClockSpec::Control { days, .. }) => *days,
+        None => days_per_move,
     }
 }
 
@@ -260,7 +255,10 @@ pub fn game_full(
             _ => state.initial_fen.clone(),
         },
         state: game_state(view),
-        days_per_turn: days_per_turn(view),
+        days_per_turn: days_per_turn(
+            state.clock.as_ref().map(|clock| &clock.spec),
+            state.days_per_move,
+        ),
         tournament_id: None,
     })
 }
@@ -373,11 +371,7 @@ pub fn challenge(
         rated: view.rated,
         speed: SPEED,
         time_control: TimeControl {
-            days_per_turn: match view.clock {
-                Some(crate::views::ClockSpec::Bank { initial_days, .. }) => initial_days,
-                Some(crate::views::ClockSpec::Control { days, .. }) => days,
-                None => view.days_per_move,
-            },
+            days_per_turn: days_per_turn(view.clock.as_ref(), view.days_per_move),
         },
         color: match view.color {
             ColorChoice::White => "white",
