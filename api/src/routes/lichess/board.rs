@@ -10,7 +10,7 @@ use actix_web::{
 };
 use futures_util::{StreamExt, stream};
 
-use super::{Answer, KEEPALIVE_SECONDS, LichessError, caller, done};
+use super::{Answer, KEEPALIVE_SECONDS, LichessError, caller, done, push_line};
 use crate::{
     auth::Auth,
     credentials::Scope,
@@ -44,8 +44,8 @@ fn playable_game(conn: &mut DbConnection, id: &GameId) -> Result<GameRow, ApiErr
 
 /// A line of NDJSON.
 fn line(value: &impl serde::Serialize) -> Bytes {
-    let mut text = serde_json::to_string(value).unwrap_or_default();
-    text.push('\n');
+    let mut text = String::new();
+    push_line(&mut text, value);
     Bytes::from(text)
 }
 

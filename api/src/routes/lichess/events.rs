@@ -10,7 +10,7 @@ use actix_web::{
 };
 use futures_util::{StreamExt, stream};
 
-use super::{Answer, KEEPALIVE_SECONDS, LichessError, base_url, caller};
+use super::{Answer, KEEPALIVE_SECONDS, LichessError, base_url, caller, push_line};
 use crate::{
     auth::Auth,
     clock::Millis,
@@ -160,11 +160,6 @@ impl Reader {
         }
         Ok(Bytes::from(out))
     }
-}
-
-fn push_line(out: &mut String, event: &Event) {
-    out.push_str(&serde_json::to_string(event).unwrap_or_default());
-    out.push('\n');
 }
 
 /// The caller's events as NDJSON: the open challenges and the games under

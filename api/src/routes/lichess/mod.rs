@@ -108,6 +108,12 @@ fn caller(auth: Result<Auth, ApiError>, scope: Option<Scope>) -> Result<Auth, Li
     Ok(auth)
 }
 
+/// Appends `value` to `out` as a line of NDJSON.
+fn push_line(out: &mut String, value: &impl serde::Serialize) {
+    out.push_str(&serde_json::to_string(value).unwrap_or_default());
+    out.push('\n');
+}
+
 /// `{"ok": true}`.
 fn done() -> HttpResponse {
     HttpResponse::Ok().json(Done { ok: true })
