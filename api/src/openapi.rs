@@ -59,7 +59,23 @@ struct ApiDoc;
 /// own `403`); and to every POST its `Idempotency-Key`.
 struct RateLimitAnswers;
 
-const PGN: &str = "application/x-chess-pgn";
+/// PGN's media type, as the document names it and the answers carry it.
+pub const PGN: &str = "application/x-chess-pgn";
+
+/// The operations of a path, each with its method's name.
+fn operations_mut(
+    item: &mut utoipa::openapi::PathItem,
+) -> impl Iterator<Item = (&'static str, &mut utoipa::openapi::path::Operation)> {
+    [
+        ("GET", &mut item.get),
+        ("PUT", &mut item.put),
+        ("POST", &mut item.post),
+        ("PATCH", &mut item.patch),
+        ("DELETE", &mut item.delete),
+    ]
+    .into_iter()
+    .filter_map(|(method, operation)| operation.as_mut().map(|o| (method, o)))
+}
 
 impl Modify for RateLimitAnswers {
     fn modify(&self, openapi: &mut OpenApi) {
@@ -145,16 +161,7 @@ impl Modify for RateLimitAnswers {
                     .entry("422".to_owned())
                     .or_insert_with(|| misshapen.clone().into());
             }
-            for operation in [
-                &mut item.get,
-                &mut item.put,
-                &mut item.post,
-                &mut item.patch,
-                &mut item.delete,
-            ]
-            .into_iter()
-            .flatten()
-            {
+            for (_, operation) in operations_mut(item) {
                 let needed: Vec<String> = operation
                     .security
                     .iter()
@@ -327,16 +334,7 @@ impl Modify for RecordedExamples {
         // status (`Problem POST /api/v1/games/{id}/moves 409`), else one of
         // its status (`Problem 409`).
         for (path, item) in openapi.paths.paths.iter_mut() {
-            for (method, operation) in [
-                ("GET", &mut item.get),
-                ("PUT", &mut item.put),
-                ("POST", &mut item.post),
-                ("PATCH", &mut item.patch),
-                ("DELETE", &mut item.delete),
-            ] {
-                let Some(operation) = operation else {
-                    continue;
-                };
+            for (method, operation) in operations_mut(item) {
                 for (status, response) in operation.responses.responses.iter_mut() {
                     let RefOr::T(response) = response else {
                         continue;

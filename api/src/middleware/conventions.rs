@@ -14,6 +14,8 @@ use actix_web::{
     middleware::Next,
 };
 
+use crate::openapi::PGN;
+
 pub async fn http_conventions(
     mut req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
@@ -44,8 +46,6 @@ pub async fn http_conventions(
     }
     Ok(res.map_into_boxed_body())
 }
-
-const PGN: &str = "application/x-chess-pgn";
 
 /// Whether `Accept` names `text/plain` and not PGN's own type.
 fn wants_plain_text(headers: &header::HeaderMap) -> bool {

@@ -36,6 +36,19 @@ pub fn page_limit(asked: Option<i64>, default: i64, max: i64) -> Result<i64, Api
     Ok(limit)
 }
 
+/// Whether the request's body is JSON, by its `Content-Type`
+/// (`application/json`, or a `+json` type).
+pub fn json_body(req: &actix_web::HttpRequest) -> bool {
+    req.headers()
+        .get(actix_web::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| {
+            let v = v.trim();
+            v.eq_ignore_ascii_case("application/json") || v.ends_with("+json")
+        })
+}
+
 /// Every route under `/api/v1`.
 pub fn configure(cfg: &mut ServiceConfig<'_>) {
     cfg.service(accounts::create_account)

@@ -30,7 +30,7 @@ use crate::{
     },
 };
 
-pub const PGN: &str = "application/x-chess-pgn";
+pub use crate::openapi::PGN;
 
 /// A PGN file streamed a page at a time, so that no answer is held whole:
 /// `page` reads the page after a cursor (none: from the start) and gives
@@ -134,18 +134,6 @@ fn parse_time(name: &str, text: &str) -> Result<Millis, ApiError> {
             format!("`{name}` is not an RFC 3339 time or a date"),
         )
     })
-}
-
-/// Whether the body is JSON (`{"pgn": ...}`) rather than PGN itself.
-fn json_body(req: &HttpRequest) -> bool {
-    req.headers()
-        .get(actix_web::http::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|v| {
-            let v = v.trim();
-            v.eq_ignore_ascii_case("application/json") || v.ends_with("+json")
-        })
 }
 
 fn format_of(req: &HttpRequest) -> ArchiveFormat {
@@ -410,7 +398,8 @@ pub async fn create_import(
         }
         bytes.extend_from_slice(&chunk);
     }
-    if json_body(&req) {
+    // JSON (`{"pgn": ...}`) rather than PGN itself.
+    if super::json_body(&req) {
         let request: ImportRequest = serde_json::from_slice(&bytes).map_err(|e| {
             ApiError::MalformedRequest(format!("the body is not {{\"pgn\": ...}}: {e}"))
         })?;

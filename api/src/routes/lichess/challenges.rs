@@ -2,9 +2,7 @@
 //! Chess960, made, shown, accepted, declined and cancelled.
 
 use actix_web::{
-    HttpRequest, HttpResponse, get,
-    http::header::CONTENT_TYPE,
-    post,
+    HttpRequest, HttpResponse, get, post,
     web::{self, Bytes},
 };
 use serde::Serialize;
@@ -27,12 +25,7 @@ fn read_body<T: serde::de::DeserializeOwned + Default>(
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(T::default());
     }
-    let json = req
-        .headers()
-        .get(CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
-    let parsed = if json {
+    let parsed = if crate::routes::json_body(req) {
         serde_json::from_slice(body).map_err(|e| e.to_string())
     } else {
         serde_urlencoded::from_bytes(body).map_err(|e| e.to_string())

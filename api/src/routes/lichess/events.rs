@@ -79,40 +79,31 @@ impl Reader {
 
     /// What lichess tells of one of kingpost's events, if anything.
     async fn translate(&mut self, event: &EventView) -> Result<Option<Event>, ApiError> {
-        let challenge_id = || {
+        let game = || event.game_id.clone();
+        let challenge = || {
             event
                 .data
                 .get("challenge_id")
                 .and_then(|id| id.as_str())
                 .map(str::to_owned)
         };
-        let game_id = || event.game_id.clone().map(GameId::from);
-        let arrival = match event.kind {
-            EventKind::GameStarted => event.game_id.clone(),
-            EventKind::ChallengeReceived => challenge_id(),
-            _ => None,
+        // Of a game or a challenge, and whether it ended (finished,
+        // declined) or arrived.
+        let (of_game, id, ended) = match event.kind {
+            EventKind::GameStarted => (true, game(), false),
+            EventKind::GameFinished => (true, game(), true),
+            EventKind::ChallengeReceived => (false, challenge(), false),
+            EventKind::ChallengeDeclined => (false, challenge(), true),
+            _ => return Ok(None),
         };
-        if arrival.is_some_and(|id| self.opened.remove(&id)) {
+        let Some(id) = id else { return Ok(None) };
+        if !ended && self.opened.remove(&id) {
             return Ok(None);
         }
-        match event.kind {
-            EventKind::GameStarted => match game_id() {
-                Some(id) => self.game_event(id, false).await,
-                None => Ok(None),
-            },
-            EventKind::GameFinished => match game_id() {
-                Some(id) => self.game_event(id, true).await,
-                None => Ok(None),
-            },
-            EventKind::ChallengeReceived => match challenge_id() {
-                Some(id) => self.challenge_event(id, false).await,
-                None => Ok(None),
-            },
-            EventKind::ChallengeDeclined => match challenge_id() {
-                Some(id) => self.challenge_event(id, true).await,
-                None => Ok(None),
-            },
-            _ => Ok(None),
+        if of_game {
+            self.game_event(GameId::from(id), ended).await
+        } else {
+            self.challenge_event(id, ended).await
         }
     }
 
