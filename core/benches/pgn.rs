@@ -3,9 +3,9 @@
 //!
 //! `cargo bench -p kingpost-core --bench pgn` generates random standard
 //! games as PGN in memory, then times (alternating, median of five):
-//! kingpost's reader (pgn-reader for tags and SANs, its own tokens, the
-//! replay under the rules with canonical UCI and SAN of every move) and
-//! the baseline, pgn-reader playing each SAN on a shakmaty position.
+//! kingpost's reader (pgn-reader for tags, its own tokens, the replay
+//! under the rules with canonical UCI and SAN of every move) and the
+//! baseline, pgn-reader playing each SAN on a shakmaty position.
 
 use std::{ops::ControlFlow, time::Instant};
 

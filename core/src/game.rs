@@ -102,14 +102,26 @@ impl Game {
     /// The outcome, given the legal moves `legal` of the current position:
     /// for callers that have them already.
     pub fn outcome_among(&self, legal: &MoveList) -> Option<Outcome> {
-        self.position.outcome_among(legal).or_else(|| {
-            // Five occurrences, two plies apart at the least, need eight
-            // reversible plies: fewer, and there is nothing to count.
-            if self.position.halfmoves() < 8 {
-                return None;
-            }
-            repetition_outcome(self.repetitions())
-        })
+        self.position
+            .outcome_among(legal)
+            .or_else(|| self.repetition_outcome())
+    }
+
+    /// Whether the game may have ended by a rule that needs no legal moves
+    /// generated to be seen (see [`Position::may_have_outcome_beside_mate`]),
+    /// fivefold repetition among them.
+    pub fn may_have_outcome_beside_mate(&self) -> bool {
+        self.position.may_have_outcome_beside_mate() || self.repetition_outcome().is_some()
+    }
+
+    /// Fivefold repetition, if the current position has stood five times.
+    fn repetition_outcome(&self) -> Option<Outcome> {
+        // Five occurrences, two plies apart at the least, need eight
+        // reversible plies: fewer, and there is nothing to count.
+        if self.position.halfmoves() < 8 {
+            return None;
+        }
+        repetition_outcome(self.repetitions())
     }
 
     /// The draw that the player to move may claim now, if any.

@@ -30,6 +30,7 @@ mod zobrist;
 
 pub use fen::{FenError, FenField};
 pub use game::Game;
+pub use movegen::Wanted;
 pub use moves::{Move, MoveKind, MoveList};
 pub use notation::MoveError;
 pub use outcome::{DrawReason, Outcome, WinReason, repetition_outcome, result_for};

@@ -9,6 +9,54 @@ use shakmaty::{Bitboard, File, Role, Square, attacks};
 
 use crate::{Move, MoveList, Position, start::prechess};
 
+/// Which legal moves a generation is asked for: those landing on a square
+/// of `to`, and castling moves or not. Readers of a move's text know where
+/// it lands before they know the move, and need only the moves that land
+/// there: a fraction of the generation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wanted {
+    pub to: Bitboard,
+    pub castling: bool,
+}
+
+impl Wanted {
+    /// Every legal move.
+    pub const ALL: Wanted = Wanted {
+        to: Bitboard::FULL,
+        castling: true,
+    };
+
+    /// The moves landing on `square`, castling left out.
+    pub fn to(square: Square) -> Wanted {
+        Wanted {
+            to: Bitboard::from(square),
+            castling: false,
+        }
+    }
+
+    /// The castling moves alone.
+    pub const CASTLING: Wanted = Wanted {
+        to: Bitboard::EMPTY,
+        castling: true,
+    };
+
+    /// Whether `m` is among the moves asked for. A switch lands on both its
+    /// squares; a castling move is asked for by kind, not by square.
+    pub fn admits(&self, m: &Move) -> bool {
+        match *m {
+            Move::Castle { .. } => self.castling,
+            Move::Switch { first, second, .. } => {
+                self.to.contains(first) || self.to.contains(second)
+            }
+            Move::Put { to, .. } => self.to.contains(to),
+            Move::Normal { to, .. }
+            | Move::EnPassant { to, .. }
+            | Move::Teleport { to, .. }
+            | Move::Leap { to, .. } => self.to.contains(to),
+        }
+    }
+}
+
 impl Position {
     /// Every legal move in this position.
     pub fn legal_moves(&self) -> MoveList {
@@ -20,6 +68,25 @@ impl Position {
     /// Fills `moves` with every legal move in this position, in place: the
     /// fast path for callers that generate many times (perft, search).
     pub fn legal_moves_into(&self, moves: &mut MoveList) {
+        self.gen_legal(Wanted::ALL, moves);
+    }
+
+    /// Fills `moves` with the legal moves `wanted` admits: exactly those of
+    /// [`Position::legal_moves`] that it admits, in the same order.
+    pub fn wanted_moves_into(&self, wanted: Wanted, moves: &mut MoveList) {
+        // A rule set's own moves are found from the common ones, and the
+        // placements of Pre-chess by their own rules: generated whole.
+        if wanted == Wanted::ALL || (self.rules.only_common_moves() && self.is_placement_done()) {
+            self.gen_legal(wanted, moves);
+        } else {
+            self.gen_legal(Wanted::ALL, moves);
+            moves.retain(|m| wanted.admits(m));
+        }
+    }
+
+    /// The legality pipeline, generating common moves to `wanted`'s squares
+    /// alone: whole for a rule set that adds moves of its own.
+    fn gen_legal(&self, wanted: Wanted, moves: &mut MoveList) {
         moves.clear();
         if self.is_won_by_rule_set() {
             return;
@@ -30,19 +97,20 @@ impl Position {
         }
         let castling_is_common = self.rules.castling_checks_attacks();
         // Units never capture a king, even one that check cannot touch.
-        let target = !self.us() & !self.board.kings();
+        let target = !self.us() & !self.board.kings() & wanted.to;
+        let en_passant = self.ep_square.is_some_and(|ep| wanted.to.contains(ep));
         match self.checkable_king() {
             Some(king) => {
-                let has_ep = self.gen_en_passant(moves);
+                let has_ep = en_passant && self.gen_en_passant(moves);
                 let checkers = self.checkers();
                 if checkers.is_empty() {
                     self.gen_non_king(target, moves);
                     self.gen_safe_king(king, target, moves);
-                    if castling_is_common {
+                    if castling_is_common && wanted.castling {
                         self.gen_castling(moves);
                     }
                 } else {
-                    self.gen_evasions(king, checkers, moves);
+                    self.gen_evasions(king, checkers, target, moves);
                 }
                 let blockers = self.slider_blockers(king);
                 if blockers.any() || has_ep {
@@ -51,9 +119,11 @@ impl Position {
             }
             None => {
                 // No king that check can reach: nothing restricts the moves.
-                self.gen_en_passant(moves);
+                if en_passant {
+                    self.gen_en_passant(moves);
+                }
                 self.gen_non_king(target, moves);
-                if castling_is_common {
+                if castling_is_common && wanted.castling {
                     self.gen_castling(moves);
                 }
             }
@@ -133,7 +203,13 @@ impl Position {
     fn gen_non_king(&self, target: Bitboard, moves: &mut MoveList) {
         self.gen_pawn_moves(target, moves);
         let occupied = self.board.occupied();
-        for from in self.our(Role::Knight) {
+        // Asked for the moves to one square, look only at the units that
+        // attack it (attacks are symmetric): few, where all are many.
+        let senders = |role: Role| match target.single_square() {
+            Some(to) => self.our(role) & attacks::attacks(to, role.of(self.turn), occupied),
+            None => self.our(role),
+        };
+        for from in senders(Role::Knight) {
             self.push_normal(
                 Role::Knight,
                 from,
@@ -141,7 +217,7 @@ impl Position {
                 moves,
             );
         }
-        for from in self.our(Role::Bishop) {
+        for from in senders(Role::Bishop) {
             self.push_normal(
                 Role::Bishop,
                 from,
@@ -149,7 +225,7 @@ impl Position {
                 moves,
             );
         }
-        for from in self.our(Role::Rook) {
+        for from in senders(Role::Rook) {
             self.push_normal(
                 Role::Rook,
                 from,
@@ -157,7 +233,7 @@ impl Position {
                 moves,
             );
         }
-        for from in self.our(Role::Queen) {
+        for from in senders(Role::Queen) {
             self.push_normal(
                 Role::Queen,
                 from,
@@ -188,13 +264,19 @@ impl Position {
         }
     }
 
-    fn gen_evasions(&self, king: Square, checkers: Bitboard, moves: &mut MoveList) {
+    /// Moves out of check to squares of `target`.
+    fn gen_evasions(
+        &self,
+        king: Square,
+        checkers: Bitboard,
+        target: Bitboard,
+        moves: &mut MoveList,
+    ) {
         // The king may not step back along a checking slider's line.
         let mut attacked = Bitboard::EMPTY;
         for checker in checkers & self.board.sliders() {
             attacked |= attacks::ray(checker, king) ^ Bitboard::from(checker);
         }
-        let target = !self.us() & !self.board.kings();
         self.gen_safe_king(king, target & !attacked, moves);
 
         if let Some(checker) = checkers.single_square() {

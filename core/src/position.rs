@@ -4,7 +4,7 @@
 use shakmaty::{Bitboard, Board, ByColor, ByRole, CastlingSide, Color, Role, Square, attacks};
 
 use crate::{
-    FenField, Move, MoveList, Outcome, Rules,
+    FenField, Move, MoveList, Outcome, Rules, Wanted,
     outcome::{CLAIMABLE_REPETITIONS, DrawReason},
 };
 
@@ -203,7 +203,9 @@ impl Position {
     /// The en-passant square, if an en-passant capture is legal now.
     pub fn legal_ep_square(&self) -> Option<Square> {
         let ep = self.ep_square?;
-        self.legal_moves()
+        let mut moves = MoveList::new();
+        self.wanted_moves_into(Wanted::to(ep), &mut moves);
+        moves
             .iter()
             .any(|m| matches!(m, Move::EnPassant { .. }))
             .then_some(ep)
@@ -413,6 +415,17 @@ impl Position {
                 Outcome::Draw(DrawReason::Stalemate)
             });
         }
+        self.draw_by_material_or_moves()
+    }
+
+    /// Whether the position may have an outcome beside checkmate and
+    /// stalemate: one that needs no legal moves generated to be seen. Where
+    /// there is none, the game goes on exactly when a legal move exists.
+    pub fn may_have_outcome_beside_mate(&self) -> bool {
+        self.rules.outcome(self).is_some() || self.draw_by_material_or_moves().is_some()
+    }
+
+    fn draw_by_material_or_moves(&self) -> Option<Outcome> {
         if self.is_insufficient_material() {
             return Some(Outcome::Draw(DrawReason::InsufficientMaterial));
         }

@@ -1,7 +1,7 @@
 //! Repetition keys: Zobrist hashing of everything that makes two positions
 //! the same for the repetition rules (RULES.md, ends of the game).
 
-use shakmaty::{Color, Piece};
+use shakmaty::{Color, Piece, Role};
 
 use crate::Position;
 
@@ -43,8 +43,16 @@ impl Position {
     /// en-passant capture and the rule set's own rights.
     pub fn repetition_key(&self) -> u64 {
         let mut key = 0;
-        for (square, piece) in self.board.iter() {
-            key ^= PIECE_SQUARE[piece_index(piece) * 64 + square as usize];
+        // By piece, not by square: a bitboard a piece is a few dozen bit
+        // scans, where asking each occupied square its piece is not.
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let piece = role.of(color);
+                let keys = &PIECE_SQUARE[piece_index(piece) * 64..][..64];
+                for square in self.board.by_piece(piece) {
+                    key ^= keys[square as usize];
+                }
+            }
         }
         if self.turn == Color::Black {
             key ^= BLACK_TO_MOVE;

@@ -4,6 +4,8 @@
 mod san;
 mod uci;
 
+use shakmaty::Square;
+
 use crate::{Move, MoveList, Position};
 
 /// Why a move text was refused. Syntax errors are distinct from moves that
@@ -23,6 +25,12 @@ pub enum MoveError {
         fen: String,
         candidates: Vec<String>,
     },
+}
+
+/// Writes a square's name (`e4`) without making a string of it first.
+fn push_square(out: &mut String, square: Square) {
+    out.push(square.file().char());
+    out.push(square.rank().char());
 }
 
 impl Position {
@@ -48,15 +56,22 @@ impl Position {
         }
     }
 
-    /// One legal move among `candidates`, or the error that says why not.
-    fn single_candidate(&self, text: &str, candidates: Vec<Move>) -> Result<Move, MoveError> {
-        match candidates.as_slice() {
-            [m] => Ok(*m),
-            [] => Err(self.illegal(text)),
-            _ => Err(MoveError::Ambiguous {
+    /// The one legal move among `candidates`, or the error that says why
+    /// not. An iterator, not a list: most texts name one move, found
+    /// without gathering any.
+    fn single_candidate(
+        &self,
+        text: &str,
+        candidates: impl Iterator<Item = Move> + Clone,
+    ) -> Result<Move, MoveError> {
+        let mut found = candidates.clone();
+        match (found.next(), found.next()) {
+            (Some(m), None) => Ok(m),
+            (None, _) => Err(self.illegal(text)),
+            (Some(_), Some(_)) => Err(MoveError::Ambiguous {
                 text: text.to_owned(),
                 fen: self.fen(),
-                candidates: candidates.iter().map(|m| self.uci(m)).collect(),
+                candidates: candidates.map(|m| self.uci(&m)).collect(),
             }),
         }
     }

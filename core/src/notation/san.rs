@@ -4,7 +4,7 @@
 
 use shakmaty::{CastlingSide, Role, Square, san::San};
 
-use super::MoveError;
+use super::{MoveError, push_square};
 use crate::{Move, MoveList, Position};
 
 impl Position {
@@ -18,15 +18,25 @@ impl Position {
         let mut out = self.san_without_suffix(m, legal);
         let mut after = self.clone();
         after.play_unchecked(*m);
+        out.extend(after.san_suffix());
+        out
+    }
+
+    /// The suffix of the SAN of the move that led here: `#` when it won,
+    /// `+` when it checked. For callers that play the move anyway.
+    pub fn san_suffix(&self) -> Option<char> {
+        let mover = !self.turn;
         // A win is a rule set's own (the goal rank) or checkmate; only a
         // check needs the reply moves counted.
-        let mover_wins = after.rules.outcome(&after).and_then(|o| o.winner()) == Some(self.turn);
-        if mover_wins || after.is_check() && after.legal_moves().is_empty() {
-            out.push('#');
-        } else if after.is_check() {
-            out.push('+');
+        let mover_wins = self.rules.outcome(self).and_then(|o| o.winner()) == Some(mover);
+        let check = self.is_check();
+        if mover_wins || check && self.legal_moves().is_empty() {
+            Some('#')
+        } else if check {
+            Some('+')
+        } else {
+            None
         }
-        out
     }
 
     /// The role of the unit on `square`, which the move generator knows is there.
@@ -36,8 +46,11 @@ impl Position {
             .expect("a unit on the move's square")
     }
 
-    fn san_without_suffix(&self, m: &Move, legal: &MoveList) -> String {
-        let mut out = String::new();
+    /// The SAN of `m` without its check or mate suffix, given the legal
+    /// moves of this position that land where `m` lands, or all of them.
+    pub fn san_without_suffix(&self, m: &Move, legal: &MoveList) -> String {
+        // Room for every SAN, its suffix included (`Qh4xe1+`, `exd8=Q#`).
+        let mut out = String::with_capacity(8);
         match *m {
             Move::Castle { .. } => {
                 out.push_str(match m.castling_side() {
@@ -50,13 +63,13 @@ impl Position {
                 if role != Role::Pawn {
                     out.push(role.upper_char());
                 }
-                out.push_str(&first.to_string());
-                out.push_str(&second.to_string());
+                push_square(&mut out, first);
+                push_square(&mut out, second);
             }
             Move::Put { role, to } => {
                 out.push(role.upper_char());
                 out.push('@');
-                out.push_str(&to.to_string());
+                push_square(&mut out, to);
             }
             Move::Normal { .. }
             | Move::EnPassant { .. }
@@ -75,7 +88,7 @@ impl Position {
                 if m.is_capture() {
                     out.push('x');
                 }
-                out.push_str(&to.to_string());
+                push_square(&mut out, to);
             }
         }
         if let Some(promotion) = m.promotion() {
@@ -135,18 +148,14 @@ impl Position {
         if let Some(rest) = core.strip_prefix('S') {
             let (squares, promotion) = split_promotion(rest).ok_or_else(syntax_error)?;
             let (a, b) = parse_square_pair(squares).ok_or_else(syntax_error)?;
-            let switches = legal
-                .iter()
-                .filter(|m| match **m {
-                    Move::Switch {
-                        first,
-                        second,
-                        promotion: p,
-                    } => ((first, second) == (a, b) || (first, second) == (b, a)) && p == promotion,
-                    _ => false,
-                })
-                .copied()
-                .collect();
+            let switches = legal.iter().copied().filter(|m| match *m {
+                Move::Switch {
+                    first,
+                    second,
+                    promotion: p,
+                } => ((first, second) == (a, b) || (first, second) == (b, a)) && p == promotion,
+                _ => false,
+            });
             return self.single_candidate(text, switches);
         }
         promotion_with_equals(&mut core);
@@ -157,12 +166,16 @@ impl Position {
     /// The legal move (among `legal`) that parsed SAN names; `text` is what
     /// an error quotes.
     pub fn resolve_san(&self, text: &str, san: &San, legal: &MoveList) -> Result<Move, MoveError> {
-        let candidates: Vec<Move> = match *san {
-            San::Castle(side) => legal
-                .iter()
-                .filter(|m| m.castling_side() == Some(side))
-                .copied()
-                .collect(),
+        self.single_candidate(
+            text,
+            legal.iter().copied().filter(|m| self.san_names(san, m)),
+        )
+    }
+
+    /// Whether `san` names the legal move `m`.
+    fn san_names(&self, san: &San, m: &Move) -> bool {
+        match *san {
+            San::Castle(side) => m.castling_side() == Some(side),
             San::Normal {
                 role,
                 file,
@@ -170,34 +183,25 @@ impl Position {
                 to,
                 promotion,
                 ..
-            } => legal
-                .iter()
-                .filter(|m| {
-                    let (from, dest) = match **m {
-                        Move::Switch { first, second, .. } => (first, second),
-                        _ => match m.from_to() {
-                            Some(squares) => squares,
-                            None => return false,
-                        },
-                    };
-                    self.role_on(from) == role
-                        && dest == to
-                        && m.promotion() == promotion
-                        && file.is_none_or(|f| f == from.file())
-                        && rank.is_none_or(|r| r == from.rank())
-                        // A switch is always written with both its squares.
-                        && (!matches!(m, Move::Switch { .. }) || (file.is_some() && rank.is_some()))
-                })
-                .copied()
-                .collect(),
-            San::Put { role, to } => legal
-                .iter()
-                .filter(|m| **m == Move::Put { role, to })
-                .copied()
-                .collect(),
-            San::Null => Vec::new(),
-        };
-        self.single_candidate(text, candidates)
+            } => {
+                let (from, dest) = match *m {
+                    Move::Switch { first, second, .. } => (first, second),
+                    _ => match m.from_to() {
+                        Some(squares) => squares,
+                        None => return false,
+                    },
+                };
+                self.role_on(from) == role
+                    && dest == to
+                    && m.promotion() == promotion
+                    && file.is_none_or(|f| f == from.file())
+                    && rank.is_none_or(|r| r == from.rank())
+                    // A switch is always written with both its squares.
+                    && (!matches!(m, Move::Switch { .. }) || (file.is_some() && rank.is_some()))
+            }
+            San::Put { role, to } => *m == Move::Put { role, to },
+            San::Null => false,
+        }
     }
 }
 

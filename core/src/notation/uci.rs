@@ -4,7 +4,7 @@
 
 use shakmaty::{Role, Square, uci::UciMove};
 
-use super::MoveError;
+use super::{MoveError, push_square};
 use crate::{Move, MoveList, Position, position::CastlingNotation};
 
 /// The squares (and promotion) that a move's UCI names.
@@ -23,7 +23,9 @@ impl Position {
             };
             return format!("{}@{to}", role.upper_char());
         };
-        let mut out = format!("{from}{to}");
+        let mut out = String::with_capacity(5);
+        push_square(&mut out, from);
+        push_square(&mut out, to);
         if let Some(role) = promotion {
             out.push(role.char());
         }
@@ -117,19 +119,17 @@ impl Position {
         // legal move has those squares; a castling alias before a switch's
         // (RULES.md: a king-first pair that names a legal castling is that
         // castling).
-        let castlings: Vec<Move> = legal
+        let castlings = legal
             .iter()
-            .filter(|m| self.castling_alias(m) == Some(parts))
             .copied()
-            .collect();
-        if !castlings.is_empty() {
+            .filter(|m| self.castling_alias(m) == Some(parts));
+        if castlings.clone().next().is_some() {
             return self.single_candidate(text, castlings);
         }
-        let switches: Vec<Move> = legal
+        let switches = legal
             .iter()
-            .filter(|m| Self::switch_alias(m) == Some(parts))
             .copied()
-            .collect();
+            .filter(|m| Self::switch_alias(m) == Some(parts));
         self.single_candidate(text, switches)
     }
 }

@@ -1,11 +1,11 @@
-//! Reading one game: tags and the SAN of each move by pgn-reader, and its
-//! mainline tokens by our own tokenizer too, so that a token pgn-reader
-//! skips or misreads is never lost: the replay falls back to kingpost's own
-//! parser for it.
+//! Reading one game: its tags by pgn-reader, its movetext by our own
+//! tokenizer, so that no token is skipped or misread: each move token is
+//! read as SAN by shakmaty's reader (pgn-reader's), and the replay falls
+//! back to kingpost's own parser for what that reader does not take.
 
 use std::ops::ControlFlow;
 
-use pgn_reader::{Reader, SanPlus, Visitor};
+use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 
 use super::{
     GameText,
@@ -18,7 +18,7 @@ use super::{
 pub struct MoveToken {
     /// The token as written, annotations (`!`, `?`) removed.
     pub text: String,
-    /// pgn-reader's reading of the token, when it agrees with the text.
+    /// The token read as SAN by shakmaty's reader, where it reads it.
     pub san: Option<SanPlus>,
     /// The time of a `{[%ts ...]}` comment after the move.
     pub timestamp: Option<String>,
@@ -117,27 +117,17 @@ impl GameText {
 
 /// Reads one game's text.
 pub fn read_game(text: &str) -> RawGame {
-    let mut collector = Collector;
-    let read = Reader::new(text.as_bytes())
-        .read_game(&mut collector)
+    let tags = Reader::new(text.as_bytes())
+        .read_game(&mut TagCollector)
         .ok()
-        .flatten();
-    let (tags, sans) = read.unwrap_or_default();
+        .flatten()
+        .unwrap_or_default();
     let Movetext {
         comment,
-        mut moves,
+        moves,
         result,
         left_out,
     } = tokenize(movetext_of(text));
-    // pgn-reader's SANs stand where they agree with the tokens in order;
-    // where it skipped or misread one, the token is read by kingpost alone.
-    let mut sans = sans.into_iter().peekable();
-    for token in &mut moves {
-        let agreed = SanPlus::from_ascii(token.text.as_bytes()).ok();
-        if agreed.is_some() && sans.peek() == agreed.as_ref() {
-            token.san = sans.next();
-        }
-    }
     RawGame {
         tags,
         comment,
@@ -148,26 +138,23 @@ pub fn read_game(text: &str) -> RawGame {
     }
 }
 
-/// The tags and the mainline SANs, as pgn-reader reads them.
-struct Collector;
+/// The tags, as pgn-reader reads them; the movetext is left to the
+/// tokenizer, which reads every token (pgn-reader skips those that are not
+/// SAN, such as a switch `Sb8c8` or long algebraic `Ng1-f3`).
+struct TagCollector;
 
-type Collected = (Vec<(String, String)>, Vec<SanPlus>);
+type Tags = Vec<(String, String)>;
 
-impl Visitor for Collector {
-    type Tags = Vec<(String, String)>;
-    type Movetext = Collected;
-    type Output = Collected;
+impl Visitor for TagCollector {
+    type Tags = Tags;
+    type Movetext = Tags;
+    type Output = Tags;
 
-    fn begin_tags(&mut self) -> ControlFlow<Collected, Self::Tags> {
+    fn begin_tags(&mut self) -> ControlFlow<Tags, Tags> {
         ControlFlow::Continue(Vec::new())
     }
 
-    fn tag(
-        &mut self,
-        tags: &mut Self::Tags,
-        name: &[u8],
-        value: pgn_reader::RawTag<'_>,
-    ) -> ControlFlow<Collected> {
+    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Tags> {
         tags.push((
             String::from_utf8_lossy(name).into_owned(),
             value.decode_utf8_lossy().into_owned(),
@@ -175,17 +162,13 @@ impl Visitor for Collector {
         ControlFlow::Continue(())
     }
 
-    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Collected, Collected> {
-        ControlFlow::Continue((tags, Vec::new()))
+    /// The tags are all there is to read here: stop.
+    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Tags, Tags> {
+        ControlFlow::Break(tags)
     }
 
-    fn san(&mut self, movetext: &mut Collected, san: SanPlus) -> ControlFlow<Collected> {
-        movetext.1.push(san);
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, movetext: Collected) -> Collected {
-        movetext
+    fn end_game(&mut self, tags: Tags) -> Tags {
+        tags
     }
 }
 

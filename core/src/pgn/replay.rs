@@ -6,8 +6,10 @@
 
 use std::fmt;
 
+use shakmaty::san::San;
+
 use crate::{
-    FenError, Game, Move, MoveList, Outcome, Position, Rules, Start, StartKind,
+    FenError, Game, Move, MoveList, Outcome, Position, Rules, Start, StartKind, Wanted,
     pgn::{
         LineMove, MAX_VARIATION_DEPTH, MoveToken, Notes, RawGame,
         tokens::{NULL_MOVES, result_of},
@@ -178,27 +180,28 @@ pub fn replay(raw: &RawGame) -> Result<ReplayedGame, ImportError> {
     let mut moves = Vec::with_capacity(raw.moves.len());
     let mut shortened = None;
     let mut cuts = Vec::new();
+    let mut scratch = MoveList::new();
     for (i, token) in raw.moves.iter().enumerate() {
-        let legal = game.position().legal_moves();
-        if let Some(outcome) = game.outcome_among(&legal) {
-            shortened = Some(Shortened {
-                plies: i,
-                dropped: raw.moves.len() - i,
-                outcome,
-            });
-            break;
-        }
-        let m = parse_token(game.position(), token, &legal).map_err(|reason| {
-            ImportError::IllegalMove {
-                ply: i + 1,
-                text: token.text.clone(),
-                reason,
+        let m = match read_move(&game, token, &mut scratch) {
+            Ok(m) => m,
+            Err(NoMove::Ended(outcome)) => {
+                shortened = Some(Shortened {
+                    plies: i,
+                    dropped: raw.moves.len() - i,
+                    outcome,
+                });
+                break;
             }
-        })?;
+            Err(NoMove::Refused(reason)) => {
+                return Err(ImportError::IllegalMove {
+                    ply: i + 1,
+                    text: token.text.clone(),
+                    reason,
+                });
+            }
+        };
         let variations = replay_variations(&game, &token.notes.variations, i + 1, &mut cuts);
-        let position = game.position();
-        let (uci, san) = (position.uci(&m), position.san_among(&m, &legal));
-        game.play_unchecked(m);
+        let (uci, san) = play(&mut game, m, &scratch);
         moves.push(ReplayedMove {
             uci,
             san,
@@ -231,9 +234,59 @@ pub fn replay(raw: &RawGame) -> Result<ReplayedGame, ImportError> {
     })
 }
 
-/// A move token read under the rules: pgn-reader's reading where it has
-/// one, kingpost's own otherwise, and kingpost's where pgn-reader read UCI
-/// (`g1f3`) as SAN. The error says why the move cannot be played.
+/// Why a token is not played.
+enum NoMove {
+    /// The rules ended the game before it.
+    Ended(Outcome),
+    /// It names no legal move: why.
+    Refused(String),
+}
+
+/// The move `token` names in `game`'s position, found among the legal moves
+/// that land where its SAN says (left in `moves`, for writing its SAN), or
+/// the legal moves of the position when the text says no square or names
+/// no move there. A move found proves the game goes on, unless it ended by
+/// a rule that needs no moves generated: checked first.
+fn read_move(game: &Game, token: &MoveToken, moves: &mut MoveList) -> Result<Move, NoMove> {
+    let position = game.position();
+    if !game.may_have_outcome_beside_mate()
+        && let Some(san) = &token.san
+        && let Some(wanted) = wanted_by(&san.san)
+    {
+        position.wanted_moves_into(wanted, moves);
+        if let Ok(m) = position.resolve_san(&token.text, &san.san, moves) {
+            return Ok(m);
+        }
+    }
+    position.legal_moves_into(moves);
+    if let Some(outcome) = game.outcome_among(moves) {
+        return Err(NoMove::Ended(outcome));
+    }
+    parse_token(position, token, moves).map_err(NoMove::Refused)
+}
+
+/// The moves a SAN can name: those landing on its square, or castling.
+fn wanted_by(san: &San) -> Option<Wanted> {
+    match *san {
+        San::Normal { to, .. } | San::Put { to, .. } => Some(Wanted::to(to)),
+        San::Castle(_) => Some(Wanted::CASTLING),
+        San::Null => None,
+    }
+}
+
+/// Plays `m`, read among `moves` (see [`read_move`]), and returns its
+/// canonical UCI and SAN.
+fn play(game: &mut Game, m: Move, moves: &MoveList) -> (String, String) {
+    let position = game.position();
+    let (uci, mut san) = (position.uci(&m), position.san_without_suffix(&m, moves));
+    game.play_unchecked(m);
+    san.extend(game.position().san_suffix());
+    (uci, san)
+}
+
+/// A move token read under the rules: as SAN where the token is SAN,
+/// kingpost's own reading otherwise, and kingpost's where UCI (`g1f3`)
+/// reads as SAN that names no move. The error says why the move cannot be played.
 fn parse_token(position: &Position, token: &MoveToken, legal: &MoveList) -> Result<Move, String> {
     if NULL_MOVES.contains(&token.text.as_str()) {
         return Err(
@@ -274,36 +327,31 @@ fn replay_line(
 ) -> Vec<LineMove> {
     let mut game = before.clone();
     let mut kept = Vec::with_capacity(line.len());
+    let mut scratch = MoveList::new();
     for (i, token) in line.iter().enumerate() {
         let ply = first_ply + i;
-        let cut = |reason: String| ImportWarning::VariationCut {
+        let reason = match read_move(&game, token, &mut scratch) {
+            Ok(m) => {
+                let variations = replay_variations(&game, &token.notes.variations, ply, cuts);
+                let (uci, san) = play(&mut game, m, &scratch);
+                kept.push(LineMove {
+                    uci,
+                    san,
+                    notes: checked_notes(&token.notes, variations),
+                });
+                continue;
+            }
+            Err(NoMove::Ended(outcome)) => {
+                format!("the rules ended the line before it ({outcome})")
+            }
+            Err(NoMove::Refused(reason)) => reason,
+        };
+        cuts.push(ImportWarning::VariationCut {
             ply,
             text: token.text.clone(),
             reason,
-        };
-        let legal = game.position().legal_moves();
-        if let Some(outcome) = game.outcome_among(&legal) {
-            cuts.push(cut(format!(
-                "the rules ended the line before it ({outcome})"
-            )));
-            break;
-        }
-        let m = match parse_token(game.position(), token, &legal) {
-            Ok(m) => m,
-            Err(reason) => {
-                cuts.push(cut(reason));
-                break;
-            }
-        };
-        let variations = replay_variations(&game, &token.notes.variations, ply, cuts);
-        let position = game.position();
-        let (uci, san) = (position.uci(&m), position.san_among(&m, &legal));
-        game.play_unchecked(m);
-        kept.push(LineMove {
-            uci,
-            san,
-            notes: checked_notes(&token.notes, variations),
         });
+        break;
     }
     kept
 }

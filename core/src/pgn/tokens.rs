@@ -3,6 +3,8 @@
 //! suffixes, NAGs and their glyphs (`$1`, `!?`, `+-`, `±`), results in
 //! Unicode (`½-½`, `1–0`); comments, variations and escape lines set aside.
 
+use pgn_reader::SanPlus;
+
 use super::{
     notes::{MAX_VARIATION_DEPTH, Notes, append_comment, suffix_nag},
     read::MoveToken,
@@ -101,8 +103,8 @@ impl Lines {
             ..Notes::default()
         };
         self.current().push(MoveToken {
+            san: SanPlus::from_ascii(text.as_bytes()).ok(),
             text,
-            san: None,
             timestamp: None,
             notes,
         });

@@ -26,6 +26,10 @@ pub(crate) trait RuleSet {
     /// usual array, and from Chess960 arrays.
     const PGN_ALIASES: &'static [&'static str] = &[];
     const PGN_ALIASES_960: &'static [&'static str] = &[];
+    /// Whether the rule set's legal moves are the common ones alone: no
+    /// added moves, castling by the common conditions. Then a generation
+    /// of the moves to a few squares need not generate the rest.
+    const ONLY_COMMON_MOVES: bool = false;
 
     /// Whether `color`'s king can be in check at all in this position.
     fn can_be_checked(_pos: &Position, _color: Color) -> bool {
@@ -224,6 +228,10 @@ impl Rules {
     pub fn pgn_aliases(self) -> impl Iterator<Item = (&'static str, bool)> {
         let usual = constant!(self, PGN_ALIASES).iter().map(|a| (*a, false));
         usual.chain(constant!(self, PGN_ALIASES_960).iter().map(|a| (*a, true)))
+    }
+
+    pub(crate) const fn only_common_moves(self) -> bool {
+        constant!(self, ONLY_COMMON_MOVES)
     }
 
     pub(crate) fn can_be_checked(self, pos: &Position, color: Color) -> bool {

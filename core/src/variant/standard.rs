@@ -11,4 +11,5 @@ impl RuleSet for Standard {
     const PGN_NAME_960: &'static str = "Chess960";
     const PGN_ALIASES: &'static [&'static str] = &["chess", "normal", "from position", "fromposition"];
     const PGN_ALIASES_960: &'static [&'static str] = &["chess 960", "960", "fischerandom", "fischer random", "fischer random chess"];
+    const ONLY_COMMON_MOVES: bool = true;
 }
