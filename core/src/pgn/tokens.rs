@@ -161,27 +161,29 @@ pub fn tokenize(movetext: &str) -> Movetext {
         open: vec![Vec::new()],
         ..Lines::default()
     };
-    let mut chars = movetext.char_indices().peekable();
+    // Walked by bytes: every delimiter is ASCII, and no byte of a
+    // multi-byte character is; such characters are decoded where met.
+    let mut at = 0;
     let mut at_line_start = true;
-    while let Some((start, ch)) = chars.next() {
+    while at < movetext.len() {
+        let start = at;
+        let ch = char_at(movetext, at);
+        at += ch.len_utf8();
         match ch {
             // An escaped line, or a comment to the end of the line.
-            '%' if at_line_start => skip_line(&mut chars),
-            ';' => skip_line(&mut chars),
-            '{' => lines.comment(&comment_text(&mut chars)),
+            '%' if at_line_start => at = after_line(movetext, at),
+            ';' => at = after_line(movetext, at),
+            '{' => {
+                let end = movetext[at..].find('}').map_or(movetext.len(), |i| at + i);
+                lines.comment(&comment_text(&movetext[at..end]));
+                at = (end + 1).min(movetext.len());
+            }
             '(' => lines.open_variation(),
             ')' => lines.close_variation(),
             c if c.is_whitespace() => {}
             _ => {
-                let mut end = start + ch.len_utf8();
-                while let Some(&(i, c)) = chars.peek() {
-                    if c.is_whitespace() || matches!(c, '{' | '(' | ')' | ';') {
-                        break;
-                    }
-                    end = i + c.len_utf8();
-                    chars.next();
-                }
-                let word = &movetext[start..end];
+                at = word_end(movetext, at);
+                let word = &movetext[start..at];
                 match result_of(word) {
                     Some(result) if lines.open.len() == 1 => return lines.finish(Some(result)),
                     // Inside a variation a result ends nothing.
@@ -204,21 +206,41 @@ pub fn tokenize(movetext: &str) -> Movetext {
     lines.finish(None)
 }
 
-fn skip_line(chars: &mut impl Iterator<Item = (usize, char)>) {
-    for (_, c) in chars.by_ref() {
-        if c == '\n' {
-            break;
-        }
+/// The character at byte `at` of `text`, a character boundary.
+fn char_at(text: &str, at: usize) -> char {
+    match text.as_bytes()[at] {
+        byte if byte.is_ascii() => char::from(byte),
+        _ => text[at..]
+            .chars()
+            .next()
+            .expect("a character at a boundary"),
     }
 }
 
-/// The text of a comment, up to the first `}` (comments do not nest), as
+/// Where the line holding byte `at` ends: after its `\n`, or the text's end.
+fn after_line(text: &str, at: usize) -> usize {
+    text[at..].find('\n').map_or(text.len(), |i| at + i + 1)
+}
+
+/// Where the word going on at byte `at` ends: at white space, a comment,
+/// a variation's bracket or the text's end.
+fn word_end(text: &str, mut at: usize) -> usize {
+    while at < text.len() {
+        let c = char_at(text, at);
+        if c.is_whitespace() || matches!(c, '{' | '(' | ')' | ';') {
+            break;
+        }
+        at += c.len_utf8();
+    }
+    at
+}
+
+/// The text of a comment, between its braces (comments do not nest), as
 /// python-chess reads it: one space after `{` and one before `}` are the
 /// comment's frame, not its text, and its line ends are `\n` whatever the
 /// file's (CRLF, or CR alone).
-fn comment_text(chars: &mut impl Iterator<Item = (usize, char)>) -> String {
-    let text: String = chars.map(|(_, c)| c).take_while(|c| *c != '}').collect();
-    let text = text.strip_prefix(' ').unwrap_or(&text);
+fn comment_text(inside: &str) -> String {
+    let text = inside.strip_prefix(' ').unwrap_or(inside);
     let text = text.strip_suffix(' ').unwrap_or(text);
     if text.contains('\r') {
         text.replace("\r\n", "\n").replace('\r', "\n")
