@@ -8,16 +8,17 @@ use std::{
 
 use kingpost_api::{
     clock::{Clock, SystemClock},
+    db,
     domain::{
         accounts, collections,
-        pgn::{Imported, import_batch},
+        pgn::{Imported, ReadGame, prepare_game, store_batch},
     },
     server,
 };
 use kingpost_core::{
     CHESS960_COUNT, Game, Position, Rules, SHUFFLE_COUNT, Start,
     pgn::{
-        GameLabel, GameTexts, ImportError, ImportWarning, RawGame, Shortened, replay, rules_tags,
+        GameLabel, GameTexts, ImportError, ImportWarning, Shortened, replay, rules_tags,
         write_played,
     },
 };
@@ -188,6 +189,10 @@ pub fn check(path: &str, fens: Option<&str>) -> Result<(), String> {
 
 /// Imports every game of a file into the database. The summary is printed
 /// even when the import stops early, so that every game is accounted for.
+///
+/// Two threads: one reads and replays the file a batch at a time, the
+/// other stores each batch in one write transaction while the next is
+/// read, so that the replay and the database each have a core.
 pub fn import(path: &str, owner: &str, collection: &str, database_url: &str) -> Result<(), String> {
     let pool = server::open_database(database_url)?;
     let mut conn = pool.get().map_err(|e| format!("database: {e}"))?;
@@ -196,41 +201,57 @@ pub fn import(path: &str, owner: &str, collection: &str, database_url: &str) -> 
         .id;
     let into = collections::for_import(&mut conn, &owner, Some(collection), SystemClock.now())
         .map_err(|e| e.to_string())?;
+    db::for_bulk_writes(&mut conn).map_err(|e| format!("database: {e}"))?;
+    let mut texts = games_of(path)?;
     let mut summary = Summary::default();
     let mut progress = Progress::new();
-    let mut batch: Vec<RawGame> = Vec::with_capacity(BATCH);
-    let mut stored = 0;
-    let mut flush = |batch: &mut Vec<RawGame>, summary: &mut Summary| -> Result<(), String> {
-        let reports = import_batch(&mut conn, batch, &owner, &into, SystemClock.now())
-            .map_err(|e| e.to_string())?;
-        for report in reports {
-            stored += 1;
-            summary.record(
-                stored,
-                &report.label,
-                &report.warnings,
-                report.shortened.as_ref(),
-                report
-                    .outcome
-                    .as_ref()
-                    .map(|imported| matches!(imported, Imported::New(_))),
-            );
-        }
-        batch.clear();
-        Ok(())
-    };
-    let outcome = (|| {
-        for text in games_of(path)? {
-            let text = text.map_err(|e| format!("{path}: {e}"))?;
-            summary.read += 1;
-            batch.push(text.read());
-            if batch.len() == BATCH {
-                flush(&mut batch, &mut summary)?;
+    // One batch waits while one is stored: memory holds three at most.
+    let (batches, prepared) = std::sync::mpsc::sync_channel(1);
+    let outcome = std::thread::scope(|scope| {
+        scope.spawn(move || {
+            loop {
+                let mut batch = Vec::with_capacity(BATCH);
+                for text in texts.by_ref().take(BATCH) {
+                    let read = text
+                        .map_err(|e| format!("{path}: {e}"))
+                        .map(|text| prepare_game(&text.read(), Some(&owner), SystemClock.now()));
+                    let failed = read.is_err();
+                    batch.push(read);
+                    if failed {
+                        break;
+                    }
+                }
+                // Done, or the storing side stopped (it failed).
+                if batch.is_empty() || batches.send(batch).is_err() {
+                    return;
+                }
+            }
+        });
+        for batch in prepared {
+            // A file that cannot be read further ends its last batch.
+            let (games, failure) = split_failure(batch);
+            summary.read += games.len();
+            let reports = store_batch(&mut conn, &games, Some(&into)).map_err(|e| e.to_string())?;
+            for report in reports {
+                let stored = summary.accepted + summary.duplicates + summary.rejected + 1;
+                summary.record(
+                    stored,
+                    &report.label,
+                    &report.warnings,
+                    report.shortened.as_ref(),
+                    report
+                        .outcome
+                        .as_ref()
+                        .map(|imported| matches!(imported, Imported::New(_))),
+                );
             }
             progress.update(summary.read);
+            if let Some(failure) = failure {
+                return Err(failure);
+            }
         }
-        flush(&mut batch, &mut summary)
-    })();
+        Ok(())
+    });
     progress.finish(summary.read);
     summary.print("imported", Some("duplicates"));
     if let Err(error) = &outcome {
@@ -239,6 +260,18 @@ pub fn import(path: &str, owner: &str, collection: &str, database_url: &str) -> 
         return Err(error.clone());
     }
     outcome
+}
+
+/// The games of a batch read before its failure, if it has one.
+fn split_failure(batch: Vec<Result<ReadGame, String>>) -> (Vec<ReadGame>, Option<String>) {
+    let mut games = Vec::with_capacity(batch.len());
+    for read in batch {
+        match read {
+            Ok(game) => games.push(game),
+            Err(failure) => return (games, Some(failure)),
+        }
+    }
+    (games, None)
 }
 
 /// Writes `games` random games of `rules` from `start` (random arrays when

@@ -716,19 +716,3 @@ fn spec_of(game: &ReplayedGame) -> StartSpec {
         },
     }
 }
-
-/// Imports a batch of games in one transaction, for `owner`, filed in the
-/// collection `into`.
-pub fn import_batch(
-    conn: &mut DbConnection,
-    games: &[RawGame],
-    owner: &AccountId,
-    into: &CollectionId,
-    now: Millis,
-) -> Result<Vec<GameReport>, ApiError> {
-    let read: Vec<ReadGame> = games
-        .iter()
-        .map(|raw| prepare_game(raw, Some(owner), now))
-        .collect();
-    store_batch(conn, &read, Some(into))
-}

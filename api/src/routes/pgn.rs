@@ -1,7 +1,11 @@
 //! PGN: one game, archives streamed a page at a time, and imports.
 
+use std::io::Cursor;
+
 use actix_web::{
-    HttpRequest, HttpResponse, get,
+    HttpRequest, HttpResponse,
+    error::BlockingError,
+    get,
     http::header::{ACCEPT, CONTENT_DISPOSITION},
     post,
     web::{self, Bytes},
@@ -406,34 +410,26 @@ pub async fn create_import(
         bytes = request.pgn.into_bytes();
     }
     let now = state.clock.now();
-    let account = auth.account_id.clone();
-    // Read and replayed off the database: the CPU work holds no connection.
-    let mut prepared = web::block(move || {
-        let mut games = Vec::new();
-        for text in GameTexts::new(bytes.as_slice()) {
-            let text = text.map_err(|e| ApiError::MalformedRequest(e.to_string()))?;
-            if games.len() == IMPORT_GAMES {
-                return Err(ApiError::PayloadTooLarge(format!(
-                    "an import holds at most {IMPORT_GAMES} games: split the file"
-                )));
-            }
-            games.push(pgn::prepare_game(&text.read(), Some(&account), now));
-        }
-        Ok(games)
-    })
-    .await??
-    .into_iter();
+    // Counted before anything is stored: a file over the cap changes nothing.
+    let (bytes, count) = web::block(move || count_games(bytes)).await??;
     let owner = auth.account_id.clone();
     let name = query.into_inner().collection;
     let collection = state
         .write(move |conn, _| collections::for_import(conn, &owner, name.as_deref(), now))
         .await?;
-    let mut outcomes = Vec::with_capacity(prepared.len());
+    // Read, replayed and stored a batch at a time, so that memory holds the
+    // body and two batches, not every game made ready: the next batch is
+    // read and replayed (off the database: the CPU work holds no
+    // connection) while the last is stored.
+    let account = auth.account_id.clone();
+    let mut outcomes = Vec::with_capacity(count);
+    let mut next = prepare_batch(GameTexts::new(Cursor::new(bytes)), account.clone(), now);
     loop {
-        let batch: Vec<_> = prepared.by_ref().take(IMPORT_BATCH).collect();
+        let (texts, batch) = next.await??;
         if batch.is_empty() {
             break;
         }
+        next = prepare_batch(texts, account.clone(), now);
         // Each batch takes the writers' turn on its own, briefly.
         let into = collection.clone();
         let stored = state
@@ -444,6 +440,43 @@ pub async fn create_import(
     let mut report = report_of(&outcomes);
     report.collection_id = Some(collection.into());
     Ok(web::Json(report))
+}
+
+/// The games of an import file still to be read.
+type ImportTexts = GameTexts<Cursor<Vec<u8>>>;
+
+/// How many games `bytes` holds, refusing a file of more than
+/// [`IMPORT_GAMES`]; the bytes are given back.
+fn count_games(bytes: Vec<u8>) -> Result<(Vec<u8>, usize), ApiError> {
+    let mut count = 0;
+    for text in GameTexts::new(bytes.as_slice()) {
+        text.map_err(|e| ApiError::MalformedRequest(e.to_string()))?;
+        count += 1;
+        if count > IMPORT_GAMES {
+            return Err(ApiError::PayloadTooLarge(format!(
+                "an import holds at most {IMPORT_GAMES} games: split the file"
+            )));
+        }
+    }
+    Ok((bytes, count))
+}
+
+/// Reads and replays the next [`IMPORT_BATCH`] games of `texts` on a
+/// blocking thread, started at once; gives `texts` back with them.
+fn prepare_batch(
+    mut texts: ImportTexts,
+    account: AccountId,
+    now: Millis,
+) -> impl Future<Output = Result<Result<(ImportTexts, Vec<pgn::ReadGame>), ApiError>, BlockingError>>
+{
+    web::block(move || {
+        let mut batch = Vec::with_capacity(IMPORT_BATCH);
+        for text in texts.by_ref().take(IMPORT_BATCH) {
+            let text = text.map_err(|e| ApiError::MalformedRequest(e.to_string()))?;
+            batch.push(pgn::prepare_game(&text.read(), Some(&account), now));
+        }
+        Ok((texts, batch))
+    })
 }
 
 /// Counts and lists what became of each game.

@@ -223,11 +223,26 @@ async fn imports_take_turns(db: Db) {
     drop((others, third));
     import(&alice, one_game).send(&app).await.assert_status(200);
 
-    let too_many = "[Event \"x\"]\n\n1. e4 *\n\n".repeat(10_001);
+    // Refused whole: the games before the cap are not stored either.
+    let stored = || -> i64 {
+        use diesel::prelude::*;
+        use kingpost_api::db::schema::games;
+        let mut conn = shared.pool.get().unwrap();
+        games::table
+            .filter(games::imported_by.is_not_null())
+            .count()
+            .get_result(&mut conn)
+            .unwrap()
+    };
+    let before = stored();
+    let too_many: String = (0..=10_000)
+        .map(|n| format!("[Event \"x\"]\n[Round \"{n}\"]\n\n1. e4 *\n\n"))
+        .collect();
     import(&alice, too_many)
         .send(&app)
         .await
         .assert_problem(413, "payload_too_large");
+    assert_eq!(stored(), before);
 }
 
 /// Plays up to `plies` moves, each picked among the legal moves the game
