@@ -1,7 +1,8 @@
 //! PGN imports into SQLite, against reading the same file without storing.
 //!
-//! `cargo bench -p kingpost-api --bench import` (a PGN file may be given:
-//! `-- games.pgn`; without, 10,000 random standard games are written):
+//! `cargo bench -p kingpost-api --bench import` (a PGN file may be given,
+//! `-- games.pgn`, or the number of random games of both runs, `-- 300`;
+//! without, 10,000 random standard games are written):
 //!
 //! - `kingpost pgn import` (release) into a fresh database, in games per
 //!   second, beside `kingpost pgn check` on the same file in the same run:
@@ -175,13 +176,17 @@ fn main() {
     let dir = std::env::temp_dir().join(format!("kingpost-import-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let given = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    let path = match given {
+    let count = given
+        .as_deref()
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(10_000);
+    let path = match given.filter(|a| a.parse::<usize>().is_err()) {
         Some(path) => path,
         None => {
             let path = dir.join("sample.pgn");
             std::fs::File::create(&path)
                 .unwrap()
-                .write_all(sample(10_000, usize::MAX, true).as_bytes())
+                .write_all(sample(count, usize::MAX, true).as_bytes())
                 .unwrap();
             path.to_str().unwrap().to_owned()
         }
@@ -197,7 +202,7 @@ fn main() {
 
     // As many games as a request may hold, within its size: the most
     // games made ready per byte of body.
-    let body = sample(10_000, BODY_LIMIT, false);
+    let body = sample(count.min(10_000), BODY_LIMIT, false);
     let body_mib = body.len() as f64 / (1024.0 * 1024.0);
     let body_games = GameTexts::new(body.as_bytes()).count();
     let (rate, before, peak) = http(body, body_games, &dir);
