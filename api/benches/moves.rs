@@ -39,7 +39,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use common::Server;
+use common::{Server, round_trips::RoundTrips};
 use diesel::{Connection, PgConnection, RunQueryDsl};
 use kingpost_api::{
     db::{DbConnection, write_transaction},
@@ -675,6 +675,14 @@ fn bench_database(
             );
         }
     }
+    if name == "Postgres" {
+        let (moves, trips) = round_trips_per_move(url, lines, &format!("{run_id}rt"));
+        println!(
+            "round trips to Postgres: {:.1} a move request ({trips} for {moves} moves of one game, \
+             counted by a proxy; the server's background work falls in them too)",
+            trips as f64 / moves as f64
+        );
+    }
     if let Some(peak) = single_peak {
         let rows = move_rows_baseline(url, options.clients, options.seconds);
         println!(
@@ -684,6 +692,34 @@ fn bench_database(
             peak / rows
         );
     }
+}
+
+/// The round trips a server makes to Postgres while one game is played
+/// along a line: the moves played and the round trips counted.
+fn round_trips_per_move(url: &str, lines: &[Vec<String>], run: &str) -> (usize, u64) {
+    const MOVES: usize = 100;
+    let proxy = RoundTrips::start(url);
+    let server = Server::start(&proxy.url, &["--no-rate-limits"]);
+    let seat = &seats(&server.base, 1, run)[0];
+    let client = reqwest::blocking::Client::new();
+    let game = new_game(&client, &server.base, seat).expect("a game");
+    let before = proxy.count();
+    for (ply, uci) in lines[0].iter().take(MOVES).enumerate() {
+        let token = if ply % 2 == 0 {
+            &seat.white.1
+        } else {
+            &seat.black.1
+        };
+        let url = format!("{}/games/{game}/moves", server.base);
+        send(
+            &client,
+            &url,
+            Some(token),
+            &json!({"move": uci, "ply": ply}),
+        )
+        .expect("a move");
+    }
+    (MOVES, proxy.count() - before)
 }
 
 fn main() {

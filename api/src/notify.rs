@@ -42,19 +42,34 @@ pub fn token_signal(account_id: &str) -> Signal {
 pub struct Outbox(Vec<Signal>);
 
 impl Outbox {
-    /// Records `signal`, and on Postgres announces it to the other instances
-    /// (delivered when the transaction commits).
-    pub fn push(&mut self, conn: &mut DbConnection, signal: Signal) -> diesel::QueryResult<()> {
-        if let DbConnection::Postgresql(pg) = conn {
-            diesel::sql_query("SELECT pg_notify($1, $2)")
-                .bind::<diesel::sql_types::Text, _>(CHANNEL)
-                .bind::<diesel::sql_types::Text, _>(&*signal)
-                .execute(pg)?;
-        }
+    /// Records `signal`, to be announced once the change is done.
+    pub fn push(&mut self, signal: Signal) {
         if !self.0.contains(&signal) {
             self.0.push(signal);
         }
-        Ok(())
+    }
+
+    /// On Postgres, announces the signals to the other instances, all in
+    /// one statement: once per request rather than once per signal inside
+    /// its transactions (a move has two). Called when the change is done,
+    /// committed or not; a wake-up for nothing costs a waiter one read. A
+    /// failure to announce is logged: the other instances' waiters then
+    /// see the change when their wait times out.
+    pub fn announce(&self, conn: &mut DbConnection) {
+        let DbConnection::Postgresql(pg) = conn else {
+            return;
+        };
+        if self.0.is_empty() {
+            return;
+        }
+        let signals: Vec<&str> = self.0.iter().map(|s| &**s).collect();
+        let announced = diesel::sql_query("SELECT pg_notify($1, signal) FROM unnest($2) AS signal")
+            .bind::<diesel::sql_types::Text, _>(CHANNEL)
+            .bind::<diesel::sql_types::Array<diesel::sql_types::Text>, _>(&signals)
+            .execute(pg);
+        if let Err(error) = announced {
+            tracing::warn!(%error, "changes not announced to the other instances");
+        }
     }
 }
 

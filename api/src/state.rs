@@ -125,6 +125,7 @@ impl AppState {
                 });
                 let done = change(&mut conn, &mut outbox);
                 drop(turn);
+                outbox.announce(&mut conn);
                 answer(&mut conn, done?)
             });
             (result, outbox)

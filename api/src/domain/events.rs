@@ -76,7 +76,7 @@ pub fn record(
             )?;
         }
     }
-    outbox.push(conn, account_signal(account_id))?;
+    outbox.push(account_signal(account_id));
     Ok(())
 }
 

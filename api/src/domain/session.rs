@@ -141,7 +141,7 @@ pub fn refresh(
         })?;
     if !token::use_refresh(conn, &key, now)? {
         token::revoke_family(conn, &record.family, now)?;
-        outbox.push(conn, token_signal(&record.account_id))?;
+        outbox.push(token_signal(&record.account_id));
         return Err(ApiError::RefreshTokenReused);
     }
     issue(conn, keys, &record.account_id, Some(record.family), now)

@@ -94,6 +94,6 @@ pub fn revoke(
     now: Millis,
 ) -> Result<bool, ApiError> {
     let revoked = token::revoke(conn, account_id, id, now)?;
-    outbox.push(conn, token_signal(account_id))?;
+    outbox.push(token_signal(account_id));
     Ok(revoked)
 }

@@ -124,7 +124,7 @@ pub fn signal_games(
     account_id: &AccountId,
 ) -> Result<(), ApiError> {
     for id in game::under_way_ids(conn, account_id)? {
-        outbox.push(conn, game_signal(&id))?;
+        outbox.push(game_signal(&id));
     }
     Ok(())
 }

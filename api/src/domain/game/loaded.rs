@@ -140,7 +140,7 @@ impl Loaded {
         for (account, kind, data) in std::mem::take(&mut self.events) {
             events::record(conn, outbox, now, &account, kind, Some(&self.row.id), data)?;
         }
-        outbox.push(conn, game_signal(&self.row.id))?;
+        outbox.push(game_signal(&self.row.id));
         Ok(true)
     }
 
@@ -156,7 +156,15 @@ impl Loaded {
         let key = self.pos.repetition_key() as i64;
         let halfmoves = i32::try_from(self.pos.halfmoves()).unwrap_or(i32::MAX);
         let first_ply = self.row.ply.saturating_sub(halfmoves);
-        let stored = game::count_positions_since(conn, &self.row.id, key, first_ply.max(1))?;
+        // The same side is to move two plies back at the nearest: within
+        // fewer reversible plies no stored position can be this one (the
+        // key holds the side to move), and a move that captures or moves a
+        // pawn, half of all, needs no read.
+        let stored = if halfmoves < 2 {
+            0
+        } else {
+            game::count_positions_since(conn, &self.row.id, key, first_ply.max(1))?
+        };
         let pending = self
             .new_moves
             .iter()

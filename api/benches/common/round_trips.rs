@@ -1,0 +1,97 @@
+//! Counting a server's round trips to Postgres: a proxy on loopback that
+//! passes every byte both ways and counts the client's messages that end a
+//! round trip (`Sync` of the extended protocol, `Query` of the simple one),
+//! so that a benchmark can say how many a request costs.
+
+use std::{
+    io::{self, Read, Write},
+    net::{Shutdown, TcpListener, TcpStream},
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
+};
+
+/// A running proxy; its threads end with the connections through it.
+#[derive(Debug)]
+pub struct RoundTrips {
+    /// `postgres://` URL of the proxy, for the server under test.
+    pub url: String,
+    count: Arc<AtomicU64>,
+}
+
+impl RoundTrips {
+    /// Starts a proxy to the Postgres server of `url` (`postgres://user@host:port/db?...`).
+    pub fn start(url: &str) -> RoundTrips {
+        let rest = url.strip_prefix("postgres://").expect("a postgres:// URL");
+        let (authority, path) = rest.split_once('/').expect("a database in the URL");
+        let (user, target) = authority.rsplit_once('@').expect("user@host:port");
+        let target = target.to_owned();
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let count = Arc::new(AtomicU64::new(0));
+        let counted = count.clone();
+        std::thread::spawn(move || {
+            for client in listener.incoming().flatten() {
+                let Ok(server) = TcpStream::connect(&target) else {
+                    continue;
+                };
+                pump(client, server, counted.clone());
+            }
+        });
+        // In the clear, so that the messages can be read.
+        let separator = if path.contains('?') { '&' } else { '?' };
+        RoundTrips {
+            url: format!(
+                "postgres://{user}@127.0.0.1:{port}/{path}{separator}sslmode=disable&gssencmode=disable"
+            ),
+            count,
+        }
+    }
+
+    /// Round trips counted so far, over every connection.
+    pub fn count(&self) -> u64 {
+        self.count.load(Ordering::Relaxed)
+    }
+}
+
+/// Passes `client`'s bytes to `server`, counting its messages, and the
+/// answers back, each way on a thread of its own.
+fn pump(client: TcpStream, server: TcpStream, count: Arc<AtomicU64>) {
+    let (client_read, server_write) = (client.try_clone().unwrap(), server.try_clone().unwrap());
+    std::thread::spawn(move || {
+        let _ = forward_counting(client_read, server_write, &count);
+    });
+    std::thread::spawn(move || {
+        let (mut from, mut to) = (server, client);
+        let _ = io::copy(&mut from, &mut to);
+        let _ = to.shutdown(Shutdown::Both);
+    });
+}
+
+/// The frontend's stream: a startup message (length, then body, no type),
+/// then messages of a type byte, a length that counts itself, and a body.
+fn forward_counting(mut from: TcpStream, mut to: TcpStream, count: &AtomicU64) -> io::Result<()> {
+    let mut length = [0; 4];
+    from.read_exact(&mut length)?;
+    let mut startup = vec![0; (u32::from_be_bytes(length) as usize).saturating_sub(4)];
+    from.read_exact(&mut startup)?;
+    to.write_all(&length)?;
+    to.write_all(&startup)?;
+    let mut head = [0; 5];
+    let mut body = Vec::new();
+    loop {
+        if from.read_exact(&mut head).is_err() {
+            let _ = to.shutdown(Shutdown::Both);
+            return Ok(());
+        }
+        if matches!(head[0], b'S' | b'Q') {
+            count.fetch_add(1, Ordering::Relaxed);
+        }
+        let len = u32::from_be_bytes([head[1], head[2], head[3], head[4]]) as usize;
+        body.resize(len.saturating_sub(4), 0);
+        from.read_exact(&mut body)?;
+        to.write_all(&head)?;
+        to.write_all(&body)?;
+    }
+}
