@@ -130,13 +130,7 @@ fn run(name: &str, pool: &DbPool, sizes: &[usize], samples: &[(Moves, String)]) 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let sizes: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
-    let only = |name: &str| {
-        let named: Vec<&String> = args
-            .iter()
-            .filter(|a| *a == "sqlite" || *a == "postgres")
-            .collect();
-        named.is_empty() || named.iter().any(|a| *a == name)
-    };
+    let only = |name: &str| common::wants_database(&args, name);
     let sizes = if sizes.is_empty() {
         vec![10_000, 100_000]
     } else {

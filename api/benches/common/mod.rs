@@ -12,6 +12,13 @@ use std::{
     time::{Duration, Instant},
 };
 
+/// Whether the arguments ask for the database `name` (`sqlite` or
+/// `postgres`): when they name neither, both are.
+#[allow(dead_code)] // Not every benchmark runs on both databases.
+pub fn wants_database(args: &[String], name: &str) -> bool {
+    !args.iter().any(|a| a == "sqlite" || a == "postgres") || args.iter().any(|a| a == name)
+}
+
 /// A running `kingpost serve` (the release binary when run by `cargo
 /// bench`), killed when dropped.
 #[allow(dead_code)] // Not every benchmark runs a server.

@@ -97,27 +97,29 @@ fn import(token: &str, pgn: String) -> crate::support::Call<'_> {
         .raw("application/x-chess-pgn", pgn)
 }
 
+/// How many imported games the database holds.
+fn imported_games(state: &kingpost_api::state::AppState) -> i64 {
+    use diesel::prelude::*;
+    use kingpost_api::db::schema::games;
+    let mut conn = state.pool.get().unwrap();
+    games::table
+        .filter(games::imported_by.is_not_null())
+        .count()
+        .get_result(&mut conn)
+        .unwrap()
+}
+
 // An import held the database's writer for its whole length, and other
 // players' moves failed behind it. Now it is stored in short batches, so
 // moves go on while it is written: some are answered while part of the
 // import is stored and part is not.
 async fn an_import_never_keeps_moves_waiting(db: Db) {
-    use diesel::prelude::*;
-    use kingpost_api::db::schema::games;
-
     let shared = state(&db, clock());
     let app = init(shared.clone()).await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let carol = sign_up_for_a_year(&app, "carol").await;
-    let stored = || -> i64 {
-        let mut conn = shared.pool.get().unwrap();
-        games::table
-            .filter(games::imported_by.is_not_null())
-            .count()
-            .get_result(&mut conn)
-            .unwrap()
-    };
+    let stored = || imported_games(&shared);
     let total = 1000;
     let done = std::cell::Cell::new(false);
     let importing = async {
@@ -224,17 +226,7 @@ async fn imports_take_turns(db: Db) {
     import(&alice, one_game).send(&app).await.assert_status(200);
 
     // Refused whole: the games before the cap are not stored either.
-    let stored = || -> i64 {
-        use diesel::prelude::*;
-        use kingpost_api::db::schema::games;
-        let mut conn = shared.pool.get().unwrap();
-        games::table
-            .filter(games::imported_by.is_not_null())
-            .count()
-            .get_result(&mut conn)
-            .unwrap()
-    };
-    let before = stored();
+    let before = imported_games(&shared);
     let too_many: String = (0..=10_000)
         .map(|n| format!("[Event \"x\"]\n[Round \"{n}\"]\n\n1. e4 *\n\n"))
         .collect();
@@ -242,7 +234,7 @@ async fn imports_take_turns(db: Db) {
         .send(&app)
         .await
         .assert_problem(413, "payload_too_large");
-    assert_eq!(stored(), before);
+    assert_eq!(imported_games(&shared), before);
 }
 
 /// Plays up to `plies` moves, each picked among the legal moves the game

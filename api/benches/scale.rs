@@ -1,0 +1,391 @@
+//! A large database against an empty one: what the service does with it
+//! (in process, on the server's own connections), on SQLite and, when
+//! `KINGPOST_TEST_DATABASE_URL` is set, on Postgres (in a schema of its
+//! own, dropped after).
+//!
+//! `cargo bench -p kingpost-api --bench scale` (100,000 games; the size
+//! and one database may be given: `-- 1000000 sqlite`). The archive is
+//! seeded with direct inserts: games of 40 to 120 plies among a hundredth
+//! as many accounts, a tenth of them under way (deadlines two to three days
+//! off, beyond any warning) and ten past their deadline. Then:
+//!
+//! - a move: one move in each of 200 games under way, against the same in
+//!   a small database of 2,000 games seeded alike (p50 and p99, ratio of
+//!   medians);
+//! - a page of an account's finished games and of its games under way
+//!   (the game lists), and of its archive (p50 and p99);
+//! - one sweep (it ends the ten games past their deadline);
+//! - the database's size per game.
+
+mod common;
+
+use std::time::Instant;
+
+use common::seeding::{Moves, sample_games};
+use diesel::{
+    ExpressionMethods, QueryDsl, QueryableByName, RunQueryDsl, SelectableHelper, sql_types::BigInt,
+};
+use kingpost_api::{
+    db::{DbConnection, DbPool, schema::games, write_transaction},
+    domain::game::{self, Play, listing},
+    models::{
+        account::{self, Account},
+        game::{ArchiveFilter, GameRow, Listing, MoveRow, StartKind, archive_page, insert_moves},
+    },
+    notify::Outbox,
+    server::open_database,
+    views::{GameResult, GameStatus, Termination},
+};
+use kingpost_core::{Position, Rules};
+use rand::{Rng, SeedableRng, rngs::SmallRng};
+
+/// "Now" for the measurements: after every seeded game.
+const NOW: i64 = 1_900_000_000_000;
+const DAY: i64 = 86_400_000;
+const SAMPLES: usize = 200;
+
+fn account_name(n: usize) -> String {
+    format!("p{n:07}")
+}
+
+/// The game `i` of an archive of `accounts` players: a tenth under way.
+fn game_row(i: usize, accounts: usize, sample: &(Moves, String), rng: &mut SmallRng) -> GameRow {
+    let initial = Position::new(Rules::Standard);
+    let (moves, fen) = sample;
+    let white_n = rng.random_range(0..accounts);
+    let white = account_name(white_n);
+    let black = account_name((white_n + rng.random_range(1..accounts)) % accounts);
+    let under_way = i.is_multiple_of(10);
+    let at = NOW - 400 * DAY + i as i64 * 1000;
+    let to_move = if moves.len().is_multiple_of(2) {
+        &white
+    } else {
+        &black
+    };
+    let deadline_at = under_way.then(|| NOW + 2 * DAY + rng.random_range(0..DAY));
+    GameRow {
+        id: format!("g{i:09}").into(),
+        rules: Rules::Standard.into(),
+        start_kind: StartKind::Standard,
+        start_number: None,
+        initial_fen: initial.fen(),
+        initial_key: initial.repetition_key() as i64,
+        current_fen: fen.clone(),
+        ply: moves.len() as i32,
+        status: if under_way {
+            GameStatus::Started
+        } else {
+            GameStatus::Finished
+        },
+        result: (!under_way).then_some(GameResult::Draw),
+        termination: (!under_way).then_some(Termination::Agreement),
+        white_id: Some(white.as_str().into()),
+        black_id: Some(black.as_str().into()),
+        white_name: white.clone(),
+        black_name: black.clone(),
+        to_move_id: under_way.then(|| to_move.as_str().into()),
+        days_per_move: 3,
+        deadline_at,
+        created_at: at,
+        updated_at: at,
+        imported_by: None,
+        import_key: None,
+        source_tags: None,
+        // The turn began a move's three days before its deadline.
+        turn_started_at: deadline_at.map_or(at, |deadline| deadline - 3 * DAY),
+        draw_offer_by: None,
+        warned_ply: None,
+        eco: None,
+        opening: None,
+        played_on: None,
+        rated: false,
+        clock: None,
+        waiting_bank: None,
+    }
+}
+
+fn move_rows<'a>(row: &'a GameRow, moves: &'a Moves) -> impl Iterator<Item = MoveRow> + 'a {
+    moves
+        .iter()
+        .enumerate()
+        .map(move |(ply, (uci, san, key))| MoveRow {
+            game_id: row.id.clone(),
+            ply: ply as i32 + 1,
+            uci: uci.clone(),
+            san: san.clone(),
+            position_key: *key,
+            played_at: Some(row.created_at),
+        })
+}
+
+fn insert_games(conn: &mut DbConnection, rows: &[GameRow]) -> diesel::QueryResult<()> {
+    // Within SQLite's bound parameters per statement (32 columns a row).
+    for chunk in rows.chunks(500) {
+        let insert = diesel::insert_into(games::table).values(chunk);
+        match conn {
+            DbConnection::Postgresql(pg) => insert.execute(pg)?,
+            DbConnection::Sqlite(sqlite) => insert.execute(sqlite)?,
+        };
+    }
+    Ok(())
+}
+
+/// Seeds `games` games among `games / 100` accounts, a thousand games a
+/// transaction, with progress on stderr.
+fn seed(conn: &mut DbConnection, games: usize, samples: &[(Moves, String)]) {
+    let accounts = (games / 100).max(10);
+    for n in 0..accounts {
+        let name = account_name(n);
+        account::insert(
+            conn,
+            &Account {
+                id: name.as_str().into(),
+                username: name.clone(),
+                username_key: name,
+                password_hash: "-".into(),
+                created_at: 0,
+                vacation_balance: 0,
+                vacation_next_grant_at: NOW + 30 * DAY,
+                vacation_since: None,
+                last_active_at: None,
+            },
+        )
+        .unwrap();
+    }
+    let mut rng = SmallRng::seed_from_u64(5);
+    let started = Instant::now();
+    for from in (0..games).step_by(1000) {
+        let rows: Vec<GameRow> = (from..games.min(from + 1000))
+            .map(|i| game_row(i, accounts, &samples[i % samples.len()], &mut rng))
+            .collect();
+        let moves: Vec<MoveRow> = rows
+            .iter()
+            .enumerate()
+            .flat_map(|(k, row)| move_rows(row, &samples[(from + k) % samples.len()].0))
+            .collect();
+        write_transaction(conn, |conn| {
+            insert_games(conn, &rows)?;
+            insert_moves(conn, &moves)
+        })
+        .unwrap();
+        if (from + 1000).is_multiple_of(100_000) {
+            eprintln!(
+                "  {} games seeded ({:.0} s)",
+                from + 1000,
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+    // Ten games past their deadline, for the sweep to end.
+    diesel::update(games::table)
+        .filter(games::id.eq_any((0..10).map(|k| format!("g{:09}", k * 10))))
+        .set(games::deadline_at.eq(NOW - DAY))
+        .execute(conn)
+        .unwrap();
+}
+
+fn percentiles(mut times: Vec<f64>) -> (f64, f64) {
+    times.sort_by(f64::total_cmp);
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    (at(0.5), at(0.99))
+}
+
+/// `run` on each input, timed: p50 and p99 in ms.
+fn timed<T>(inputs: &[T], mut run: impl FnMut(&T)) -> (f64, f64) {
+    percentiles(
+        inputs
+            .iter()
+            .map(|input| {
+                let start = Instant::now();
+                run(input);
+                start.elapsed().as_secs_f64() * 1000.0
+            })
+            .collect(),
+    )
+}
+
+/// Games under way, and for each the move its side to move plays.
+fn playable(conn: &mut DbConnection, count: usize) -> Vec<(GameRow, String)> {
+    let rows: Vec<GameRow> = games::table
+        .filter(games::status.eq(GameStatus::Started))
+        .filter(games::deadline_at.gt(NOW))
+        .order(games::id)
+        .limit(2 * count as i64)
+        .select(GameRow::as_select())
+        .load(conn)
+        .unwrap();
+    // The sample lines that end in mate or a draw leave nothing to play.
+    rows.into_iter()
+        .filter_map(|row| {
+            let pos = Position::from_fen(Rules::Standard, &row.current_fen).unwrap();
+            let m = *pos
+                .legal_moves()
+                .first()
+                .filter(|_| pos.outcome().is_none())?;
+            let uci = pos.uci(&m);
+            Some((row, uci))
+        })
+        .take(count)
+        .collect()
+}
+
+/// One move in each game: p50 and p99 in ms.
+fn moves(conn: &mut DbConnection, games: &[(GameRow, String)]) -> (f64, f64) {
+    timed(games, |(row, uci)| {
+        let mover = row.to_move_id.clone().unwrap();
+        let play = Play {
+            text: uci.clone(),
+            ply: row.ply,
+            offer_draw: false,
+        };
+        game::play_move(conn, &mut Outbox::default(), NOW, &row.id, &mover, &play).unwrap();
+    })
+}
+
+#[derive(QueryableByName)]
+struct Size {
+    #[diesel(sql_type = BigInt)]
+    bytes: i64,
+}
+
+/// The database's size in bytes: its tables and indexes.
+fn size(conn: &mut DbConnection, sqlite_file: Option<&str>) -> i64 {
+    match (conn, sqlite_file) {
+        (DbConnection::Sqlite(sqlite), Some(file)) => {
+            diesel::sql_query("PRAGMA wal_checkpoint(TRUNCATE)")
+                .execute(sqlite)
+                .unwrap();
+            std::fs::metadata(file).unwrap().len() as i64
+        }
+        (DbConnection::Postgresql(pg), _) => {
+            diesel::sql_query(
+                "SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0)::BIGINT AS bytes \
+                 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+                 WHERE n.nspname = current_schema() AND c.relkind = 'r'",
+            )
+            .get_result::<Size>(pg)
+            .unwrap()
+            .bytes
+        }
+        _ => 0,
+    }
+}
+
+/// Seeds `pool` with `games` games and measures it, beside `empty`, a
+/// database of 2,000 games seeded alike.
+fn measure(name: &str, pool: &DbPool, empty: &DbPool, games: usize, file: Option<&str>) {
+    let samples = sample_games(500);
+    let mut conn = pool.get().unwrap();
+    let started = Instant::now();
+    seed(&mut conn, games, &samples);
+    eprintln!(
+        "{name}: {games} games seeded in {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
+    if matches!(*conn, DbConnection::Postgresql(_)) {
+        diesel::sql_query("ANALYZE").execute(&mut conn).unwrap();
+    }
+    let bytes = size(&mut conn, file);
+
+    let mut small = empty.get().unwrap();
+    seed(&mut small, SAMPLES * 10, &samples);
+    let in_small = playable(&mut small, SAMPLES);
+    let (empty_50, empty_99) = moves(&mut small, &in_small);
+    let in_large = playable(&mut conn, SAMPLES);
+    let (move_50, move_99) = moves(&mut conn, &in_large);
+
+    let accounts = (games / 100).max(10);
+    let mut rng = SmallRng::seed_from_u64(17);
+    let players: Vec<String> = (0..SAMPLES)
+        .map(|_| account_name(rng.random_range(0..accounts)))
+        .collect();
+    let list = |conn: &mut DbConnection, which| {
+        timed(&players, |me| {
+            listing::list(
+                conn,
+                &me.as_str().into(),
+                which,
+                None,
+                listing::DEFAULT_PAGE,
+            )
+            .unwrap();
+        })
+    };
+    let (finished_50, finished_99) = list(&mut conn, Listing::Finished);
+    let (ongoing_50, ongoing_99) = list(&mut conn, Listing::Ongoing);
+    let (archive_50, archive_99) = timed(&players, |me| {
+        let filter = ArchiveFilter {
+            account_id: me.as_str().into(),
+            rules: None,
+            since: None,
+            until: None,
+            finished_only: true,
+        };
+        archive_page(&mut conn, &filter, None, 100).unwrap();
+    });
+    let start = Instant::now();
+    let ended = game::sweep(&mut conn, &mut Outbox::default(), NOW).unwrap();
+    let sweep = start.elapsed().as_secs_f64() * 1000.0;
+    assert_eq!(ended, 10, "the sweep ends the games past their deadline");
+
+    println!("{name}, {games} games (p50 / p99 ms)");
+    println!(
+        "  a move:                {move_50:>7.2} / {move_99:>7.2}   empty database {empty_50:.2} / {empty_99:.2}   ratio {:.2}",
+        move_50 / empty_50
+    );
+    println!("  finished games, a page {finished_50:>7.2} / {finished_99:>7.2}");
+    println!("  games under way, a page{ongoing_50:>7.2} / {ongoing_99:>7.2}");
+    println!("  archive, a page        {archive_50:>7.2} / {archive_99:>7.2}");
+    println!("  one sweep (ends 10)    {sweep:>7.2}");
+    println!(
+        "  size: {:.0} MiB, {:.0} bytes a game",
+        bytes as f64 / 1048576.0,
+        bytes as f64 / games as f64
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let games = args
+        .iter()
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(100_000usize);
+    let only = |name: &str| common::wants_database(&args, name);
+    if only("sqlite") {
+        let dir = std::env::temp_dir().join(format!("kingpost-scale-bench-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("large.sqlite3").display().to_string();
+        let empty = dir.join("empty.sqlite3").display().to_string();
+        measure(
+            "SQLite",
+            &open_database(&file).unwrap(),
+            &open_database(&empty).unwrap(),
+            games,
+            Some(&file),
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    if let Some(base) = std::env::var("KINGPOST_TEST_DATABASE_URL")
+        .ok()
+        .filter(|_| only("postgres"))
+    {
+        let admin = open_database(&base).unwrap();
+        let schema = |name: &str| format!("bench_scale_{name}_{}", std::process::id());
+        let separator = if base.contains('?') { '&' } else { '?' };
+        let mut pools = Vec::new();
+        for name in ["large", "empty"] {
+            diesel::sql_query(format!("CREATE SCHEMA {}", schema(name)))
+                .execute(&mut admin.get().unwrap())
+                .unwrap();
+            let url = format!("{base}{separator}options=-csearch_path%3D{}", schema(name));
+            pools.push(open_database(&url).unwrap());
+        }
+        measure("Postgres", &pools[0], &pools[1], games, None);
+        drop(pools);
+        for name in ["large", "empty"] {
+            diesel::sql_query(format!("DROP SCHEMA {} CASCADE", schema(name)))
+                .execute(&mut admin.get().unwrap())
+                .unwrap();
+        }
+    }
+}
