@@ -196,9 +196,6 @@ pub fn revert_all_migrations(conn: &mut DbConnection) -> Result<usize, String> {
     reverted.map_err(|e| format!("reverting migrations failed: {e}"))
 }
 
-/// Runs `f` in a transaction that writes. On SQLite the write lock is
-/// taken first, so that a concurrent writer makes this one wait (up to the
-/// busy timeout) instead of failing when it upgrades a read.
 /// Readies a connection for a long run of writes, such as `kingpost pgn
 /// import`: on SQLite, a page cache of 256 MiB (the default is 2 MiB) keeps
 /// the indexes being written in memory instead of reading them back from
@@ -210,6 +207,9 @@ pub fn for_bulk_writes(conn: &mut DbConnection) -> diesel::QueryResult<()> {
     Ok(())
 }
 
+/// Runs `f` in a transaction that writes. On SQLite the write lock is
+/// taken first, so that a concurrent writer makes this one wait (up to the
+/// busy timeout) instead of failing when it upgrades a read.
 pub fn write_transaction<T, E>(
     conn: &mut DbConnection,
     f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
