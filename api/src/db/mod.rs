@@ -88,16 +88,12 @@ impl ManageConnection for Manager {
                 // every commit (in WAL mode, set once in `connect`), so an
                 // acknowledged move survives a power cut. A savepoint's
                 // journal (each imported game has one) is kept in memory,
-                // not written to a temporary file. Pages are read through
-                // a mapping of the file (its first 2 GiB, SQLite's bound),
-                // not copied by a system call each: a large archive's
-                // index pages are read so at every move.
+                // not written to a temporary file.
                 for pragma in [
                     "PRAGMA busy_timeout = 10000",
                     "PRAGMA synchronous = FULL",
                     "PRAGMA foreign_keys = ON",
                     "PRAGMA temp_store = MEMORY",
-                    "PRAGMA mmap_size = 2147418112",
                 ] {
                     diesel::sql_query(pragma)
                         .execute(&mut conn)
