@@ -21,12 +21,17 @@ pub struct RoundTrips {
 }
 
 impl RoundTrips {
-    /// Starts a proxy to the Postgres server of `url` (`postgres://user@host:port/db?...`).
+    /// Starts a proxy to the Postgres server of `url`
+    /// (`postgres://user@host[:port]/db?...`, over TCP).
     pub fn start(url: &str) -> RoundTrips {
         let rest = url.strip_prefix("postgres://").expect("a postgres:// URL");
         let (authority, path) = rest.split_once('/').expect("a database in the URL");
-        let (user, target) = authority.rsplit_once('@').expect("user@host:port");
-        let target = target.to_owned();
+        let (user, host) = authority.rsplit_once('@').expect("user@host");
+        let target = if host.contains(':') {
+            host.to_owned()
+        } else {
+            format!("{host}:5432")
+        };
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let count = Arc::new(AtomicU64::new(0));
