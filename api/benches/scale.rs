@@ -21,7 +21,7 @@ mod common;
 
 use std::time::Instant;
 
-use common::seeding::{Moves, sample_games};
+use common::seeding::{self, Moves, finished_game, sample_games};
 use diesel::{
     ExpressionMethods, QueryDsl, QueryableByName, RunQueryDsl, SelectableHelper, sql_types::BigInt,
 };
@@ -30,11 +30,11 @@ use kingpost_api::{
     domain::game::{self, Play, listing},
     models::{
         account::{self, Account},
-        game::{ArchiveFilter, GameRow, Listing, MoveRow, StartKind, archive_page, insert_moves},
+        game::{ArchiveFilter, GameRow, Listing, MoveRow, archive_page, insert_moves},
     },
     notify::Outbox,
     server::open_database,
-    views::{GameResult, GameStatus, Termination},
+    views::GameStatus,
 };
 use kingpost_core::{Position, Rules};
 use rand::{Rng, SeedableRng, rngs::SmallRng};
@@ -50,72 +50,23 @@ fn account_name(n: usize) -> String {
 
 /// The game `i` of an archive of `accounts` players: a tenth under way.
 fn game_row(i: usize, accounts: usize, sample: &(Moves, String), rng: &mut SmallRng) -> GameRow {
-    let initial = Position::new(Rules::Standard);
-    let (moves, fen) = sample;
     let white_n = rng.random_range(0..accounts);
     let white = account_name(white_n);
     let black = account_name((white_n + rng.random_range(1..accounts)) % accounts);
-    let under_way = i.is_multiple_of(10);
     let at = NOW - 400 * DAY + i as i64 * 1000;
-    let to_move = if moves.len().is_multiple_of(2) {
-        &white
-    } else {
-        &black
-    };
-    let deadline_at = under_way.then(|| NOW + 2 * DAY + rng.random_range(0..DAY));
-    GameRow {
-        id: format!("g{i:09}").into(),
-        rules: Rules::Standard.into(),
-        start_kind: StartKind::Standard,
-        start_number: None,
-        initial_fen: initial.fen(),
-        initial_key: initial.repetition_key() as i64,
-        current_fen: fen.clone(),
-        ply: moves.len() as i32,
-        status: if under_way {
-            GameStatus::Started
-        } else {
-            GameStatus::Finished
-        },
-        result: (!under_way).then_some(GameResult::Draw),
-        termination: (!under_way).then_some(Termination::Agreement),
-        white_id: Some(white.as_str().into()),
-        black_id: Some(black.as_str().into()),
-        white_name: white.clone(),
-        black_name: black.clone(),
-        to_move_id: under_way.then(|| to_move.as_str().into()),
-        days_per_move: 3,
-        deadline_at,
-        created_at: at,
-        updated_at: at,
-        imported_by: None,
-        import_key: None,
-        source_tags: None,
+    let mut row = finished_game(&format!("g{i:09}"), at, &white, &black, sample);
+    if i.is_multiple_of(10) {
+        let to_move = if row.ply % 2 == 0 { white } else { black };
+        let deadline = NOW + 2 * DAY + rng.random_range(0..DAY);
+        row.status = GameStatus::Started;
+        row.result = None;
+        row.termination = None;
+        row.to_move_id = Some(to_move.as_str().into());
+        row.deadline_at = Some(deadline);
         // The turn began a move's three days before its deadline.
-        turn_started_at: deadline_at.map_or(at, |deadline| deadline - 3 * DAY),
-        draw_offer_by: None,
-        warned_ply: None,
-        eco: None,
-        opening: None,
-        played_on: None,
-        rated: false,
-        clock: None,
-        waiting_bank: None,
+        row.turn_started_at = deadline - 3 * DAY;
     }
-}
-
-fn move_rows<'a>(row: &'a GameRow, moves: &'a Moves) -> impl Iterator<Item = MoveRow> + 'a {
-    moves
-        .iter()
-        .enumerate()
-        .map(move |(ply, (uci, san, key))| MoveRow {
-            game_id: row.id.clone(),
-            ply: ply as i32 + 1,
-            uci: uci.clone(),
-            san: san.clone(),
-            position_key: *key,
-            played_at: Some(row.created_at),
-        })
+    row
 }
 
 fn insert_games(conn: &mut DbConnection, rows: &[GameRow]) -> diesel::QueryResult<()> {
@@ -161,7 +112,7 @@ fn seed(conn: &mut DbConnection, games: usize, samples: &[(Moves, String)]) {
         let moves: Vec<MoveRow> = rows
             .iter()
             .enumerate()
-            .flat_map(|(k, row)| move_rows(row, &samples[(from + k) % samples.len()].0))
+            .flat_map(|(k, row)| seeding::move_rows(row, &samples[(from + k) % samples.len()].0))
             .collect();
         write_transaction(conn, |conn| {
             insert_games(conn, &rows)?;

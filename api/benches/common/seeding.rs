@@ -56,63 +56,77 @@ pub fn sample_games(count: usize) -> Vec<(Moves, String)> {
         .collect()
 }
 
-pub fn seed(conn: &mut DbConnection, from: usize, to: usize, samples: &[(Moves, String)]) {
+/// A finished standard game `id` between `white` and `black`, played along
+/// `sample` at `at`, drawn by agreement.
+pub fn finished_game(
+    id: &str,
+    at: i64,
+    white: &str,
+    black: &str,
+    sample: &(Moves, String),
+) -> GameRow {
     let initial = Position::new(Rules::Standard);
+    let (moves, fen) = sample;
+    GameRow {
+        id: id.into(),
+        rules: Rules::Standard.into(),
+        start_kind: kingpost_api::models::game::StartKind::Standard,
+        start_number: None,
+        initial_fen: initial.fen(),
+        initial_key: initial.repetition_key() as i64,
+        current_fen: fen.clone(),
+        ply: moves.len() as i32,
+        status: kingpost_api::views::GameStatus::Finished,
+        result: Some(kingpost_api::views::GameResult::Draw),
+        termination: Some(kingpost_api::views::Termination::Agreement),
+        white_id: Some(white.into()),
+        black_id: Some(black.into()),
+        white_name: white.into(),
+        black_name: black.into(),
+        to_move_id: None,
+        days_per_move: 3,
+        deadline_at: None,
+        created_at: at,
+        updated_at: at,
+        imported_by: None,
+        import_key: None,
+        source_tags: None,
+        turn_started_at: at,
+        draw_offer_by: None,
+        warned_ply: None,
+        eco: None,
+        opening: None,
+        played_on: None,
+        rated: false,
+        clock: None,
+        waiting_bank: None,
+    }
+}
+
+/// The move rows of `game`, played along `moves`, each at the game's start.
+pub fn move_rows<'a>(game: &'a GameRow, moves: &'a Moves) -> impl Iterator<Item = MoveRow> + 'a {
+    moves
+        .iter()
+        .enumerate()
+        .map(move |(ply, (uci, san, key))| MoveRow {
+            game_id: game.id.clone(),
+            ply: ply as i32 + 1,
+            uci: uci.clone(),
+            san: san.clone(),
+            position_key: *key,
+            played_at: Some(game.created_at),
+        })
+}
+
+pub fn seed(conn: &mut DbConnection, from: usize, to: usize, samples: &[(Moves, String)]) {
     for batch_start in (from..to).step_by(1000) {
         write_transaction(conn, |conn| {
             for i in batch_start..to.min(batch_start + 1000) {
-                let (sample_moves, fen) = &samples[i % samples.len()];
-                let id = format!("bench{i:08}");
+                let sample = &samples[i % samples.len()];
                 let at = 1_796_040_000_000 + i as i64 * 1000;
-                game::insert(
-                    conn,
-                    &GameRow {
-                        id: id.clone().into(),
-                        rules: Rules::Standard.into(),
-                        start_kind: kingpost_api::models::game::StartKind::Standard,
-                        start_number: None,
-                        initial_fen: initial.fen(),
-                        initial_key: initial.repetition_key() as i64,
-                        current_fen: fen.clone(),
-                        ply: sample_moves.len() as i32,
-                        status: kingpost_api::views::GameStatus::Finished,
-                        result: Some(kingpost_api::views::GameResult::Draw),
-                        termination: Some(kingpost_api::views::Termination::Agreement),
-                        white_id: Some("alice".into()),
-                        black_id: Some("bob".into()),
-                        white_name: "alice".into(),
-                        black_name: "bob".into(),
-                        to_move_id: None,
-                        days_per_move: 3,
-                        deadline_at: None,
-                        created_at: at,
-                        updated_at: at,
-                        imported_by: None,
-                        import_key: None,
-                        source_tags: None,
-                        turn_started_at: at,
-                        draw_offer_by: None,
-                        warned_ply: None,
-                        eco: None,
-                        opening: None,
-                        played_on: None,
-                        rated: false,
-                        clock: None,
-                        waiting_bank: None,
-                    },
-                )?;
-                let rows: Vec<MoveRow> = sample_moves
-                    .iter()
-                    .enumerate()
-                    .map(|(ply, (uci, san, key))| MoveRow {
-                        game_id: id.clone().into(),
-                        ply: ply as i32 + 1,
-                        uci: uci.clone(),
-                        san: san.clone(),
-                        position_key: *key,
-                        played_at: Some(at),
-                    })
-                    .collect();
+                let row = finished_game(&format!("bench{i:08}"), at, "alice", "bob", sample);
+                game::insert(conn, &row)?;
+                let rows: Vec<MoveRow> = move_rows(&row, &sample.0).collect();
                 game::insert_moves(conn, &rows)?;
             }
             Ok::<_, diesel::result::Error>(())

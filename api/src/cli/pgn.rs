@@ -11,7 +11,7 @@ use kingpost_api::{
     db,
     domain::{
         accounts, collections,
-        pgn::{Imported, ReadGame, prepare_game, store_batch},
+        pgn::{Imported, prepare_next, store_batch},
     },
     server,
 };
@@ -210,26 +210,20 @@ pub fn import(path: &str, owner: &str, collection: &str, database_url: &str) -> 
     let outcome = std::thread::scope(|scope| {
         scope.spawn(move || {
             loop {
-                let mut batch = Vec::with_capacity(BATCH);
-                for text in texts.by_ref().take(BATCH) {
-                    let read = text
-                        .map_err(|e| format!("{path}: {e}"))
-                        .map(|text| prepare_game(&text.read(), Some(&owner), SystemClock.now()));
-                    let failed = read.is_err();
-                    batch.push(read);
-                    if failed {
-                        break;
-                    }
-                }
-                // Done, or the storing side stopped (it failed).
-                if batch.is_empty() || batches.send(batch).is_err() {
+                let now = SystemClock.now();
+                let (games, failure) = prepare_next(&mut texts, BATCH, Some(&owner), now);
+                let failure = failure.map(|e| format!("{path}: {e}"));
+                // The file's last batch is short, or ends on a failure.
+                let last = failure.is_some() || games.len() < BATCH;
+                let worth_sending = !games.is_empty() || failure.is_some();
+                // A send fails when the storing side has stopped (it failed).
+                if worth_sending && batches.send((games, failure)).is_err() || last {
                     return;
                 }
             }
         });
-        for batch in prepared {
-            // A file that cannot be read further ends its last batch.
-            let (games, failure) = split_failure(batch);
+        // A file that cannot be read further ends its last batch.
+        for (games, failure) in prepared {
             summary.read += games.len();
             let reports = store_batch(&mut conn, &games, Some(&into)).map_err(|e| e.to_string())?;
             for report in reports {
@@ -260,18 +254,6 @@ pub fn import(path: &str, owner: &str, collection: &str, database_url: &str) -> 
         return Err(error.clone());
     }
     outcome
-}
-
-/// The games of a batch read before its failure, if it has one.
-fn split_failure(batch: Vec<Result<ReadGame, String>>) -> (Vec<ReadGame>, Option<String>) {
-    let mut games = Vec::with_capacity(batch.len());
-    for read in batch {
-        match read {
-            Ok(game) => games.push(game),
-            Err(failure) => return (games, Some(failure)),
-        }
-    }
-    (games, None)
 }
 
 /// Writes `games` random games of `rules` from `start` (random arrays when

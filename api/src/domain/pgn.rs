@@ -1,14 +1,17 @@
 //! Games as PGN: one game, archives a page at a time (so that an archive is
 //! streamed, never built whole), and PGN imported for study.
 
-use std::collections::HashMap;
+use std::{
+    collections::HashMap,
+    io::{self, BufRead},
+};
 
 use diesel::Connection;
 use kingpost_core::{
     Position, Rules, Start,
     pgn::{
-        GameLabel, ImportError, ImportWarning, PgnMove, RawGame, ReplayedGame, Shortened, replay,
-        rules_for_variant, rules_tags, write_game,
+        GameLabel, GameTexts, ImportError, ImportWarning, PgnMove, RawGame, ReplayedGame,
+        Shortened, replay, rules_for_variant, rules_tags, write_game,
     },
 };
 
@@ -562,6 +565,24 @@ pub fn prepare_game(raw: &RawGame, imported_by: Option<&AccountId>, now: Millis)
             game: Err(error),
         },
     }
+}
+
+/// Reads and replays the next `count` games of `texts`, up to a text that
+/// cannot be read: the games before it, and why it could not be, if so.
+pub fn prepare_next<R: BufRead>(
+    texts: &mut GameTexts<R>,
+    count: usize,
+    imported_by: Option<&AccountId>,
+    now: Millis,
+) -> (Vec<ReadGame>, Option<io::Error>) {
+    let mut games = Vec::with_capacity(count);
+    for text in texts.by_ref().take(count) {
+        match text {
+            Ok(text) => games.push(prepare_game(&text.read(), imported_by, now)),
+            Err(error) => return (games, Some(error)),
+        }
+    }
+    (games, None)
 }
 
 fn rows_of(

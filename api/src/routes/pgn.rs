@@ -469,14 +469,12 @@ fn prepare_batch(
     now: Millis,
 ) -> impl Future<Output = Result<Result<(ImportTexts, Vec<pgn::ReadGame>), ApiError>, BlockingError>>
 {
-    web::block(move || {
-        let mut batch = Vec::with_capacity(IMPORT_BATCH);
-        for text in texts.by_ref().take(IMPORT_BATCH) {
-            let text = text.map_err(|e| ApiError::MalformedRequest(e.to_string()))?;
-            batch.push(pgn::prepare_game(&text.read(), Some(&account), now));
-        }
-        Ok((texts, batch))
-    })
+    web::block(
+        move || match pgn::prepare_next(&mut texts, IMPORT_BATCH, Some(&account), now) {
+            (batch, None) => Ok((texts, batch)),
+            (_, Some(error)) => Err(ApiError::MalformedRequest(error.to_string())),
+        },
+    )
 }
 
 /// Counts and lists what became of each game.
