@@ -71,17 +71,24 @@ pub fn jwt_keys(pool: &DbPool, secret: Option<&str>) -> Result<JwtKeys, String> 
 }
 
 /// Starts the tournaments whose sign-up has closed, and ends on time the
-/// games whose deadline has passed; how many games.
+/// games whose deadline has passed; how many games. The games are swept a
+/// step at a time, each step its own turn at the writers, its wake-ups sent
+/// as it ends: moves made meanwhile wait for a step, not the whole sweep.
 pub async fn sweep_once(state: &AppState) -> Result<usize, ApiError> {
     let now = state.clock.now();
     state
-        .write(move |conn, outbox| {
-            // Tournaments whose sign-up closed start (or are cancelled);
-            // games past their deadlines end: the count is of those.
-            tournament::lifecycle::start_due(conn, outbox, now)?;
-            game::sweep(conn, outbox, now)
-        })
-        .await
+        .write(move |conn, outbox| tournament::lifecycle::start_due(conn, outbox, now))
+        .await?;
+    let mut sweep = game::Sweep::new(now, game::SWEEP_STEP);
+    loop {
+        let (more, stepped) = state
+            .write(move |conn, outbox| Ok((sweep.step(conn, outbox)?, sweep)))
+            .await?;
+        sweep = stepped;
+        if !more {
+            return Ok(sweep.ended());
+        }
+    }
 }
 
 /// Attempts the webhook deliveries that are due; how many.

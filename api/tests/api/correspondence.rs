@@ -7,6 +7,7 @@ use kingpost_api::{
     db::{DbConnection, write_transaction},
     domain::game::{self, Players},
     models::{account, game as rows},
+    notify::Outbox,
     server::sweep_once,
     views::StartSpec,
 };
@@ -32,6 +33,7 @@ on_both_databases!(
     two_instances_sweep_each_game_once,
     deadline_warnings_reach_every_game_due,
     sweep_reaches_games_behind_vacations,
+    sweep_ends_games_a_step_at_a_time,
 );
 
 async fn timeout_by_sweeper_and_by_read(db: Db) {
@@ -620,4 +622,48 @@ async fn sweep_reaches_games_behind_vacations(db: Db) {
         |conn: &mut _, id: &str| rows::find(conn, &id.into()).unwrap().unwrap().status.key();
     assert_eq!(status(&mut conn, "due"), "finished");
     assert_eq!(status(&mut conn, "held0"), "started");
+}
+
+/// A sweep ends games a step at a time (each step its own turn at the
+/// database's writers, so that a move waits for one step, not for every
+/// game due after a long stop), and goes on where the last step stopped
+/// until none is left: games past their deadline are lost by the side to
+/// move (README, correspondence), each once.
+async fn sweep_ends_games_a_step_at_a_time(db: Db) {
+    let clock = clock();
+    let state = state(&db, clock.clone());
+    let app = init(state.clone()).await;
+    sign_up_for_a_year(&app, "alice").await;
+    sign_up_for_a_year(&app, "bob").await;
+    let mut conn = state.pool.get().unwrap();
+    let players = players(&mut conn, "alice", "bob");
+    for i in 0..5 {
+        store_game(&mut conn, &format!("due{i}"), &players, 1, clock.now());
+    }
+    clock.advance(DAY + HOUR);
+    let finished = |conn: &mut _| {
+        (0..5)
+            .filter(|i| {
+                let row = rows::find(conn, &format!("due{i}").as_str().into()).unwrap();
+                row.unwrap().status.key() == "finished"
+            })
+            .count()
+    };
+    let mut sweep = game::Sweep::new(clock.now(), 2);
+    let mut outbox = Outbox::default();
+    let mut after_each = Vec::new();
+    while sweep.step(&mut conn, &mut outbox).unwrap() {
+        after_each.push((sweep.ended(), finished(&mut conn)));
+    }
+    assert_eq!(
+        after_each[..3],
+        [(2, 2), (4, 4), (5, 5)],
+        "two games a step, the last step's one"
+    );
+    assert_eq!(sweep.ended(), 5);
+    assert_eq!(
+        sweep_once(&state).await.unwrap(),
+        0,
+        "nothing left to sweep"
+    );
 }

@@ -18,51 +18,118 @@ use crate::{
 
 use super::{Loaded, clock::LONGEST_TURN, effective_deadline};
 
-/// Ends on time every game whose deadline has passed; how many this call
-/// ended. Safe to run on several instances at once: each end is a write
-/// conditional on the game being unchanged since it was read.
-pub fn sweep(conn: &mut DbConnection, outbox: &mut Outbox, now: Millis) -> Result<usize, ApiError> {
-    let mut ended = 0;
-    let past = |conn: &mut DbConnection, after: Option<&_>, limit| {
-        game::past_deadline(conn, now, after, limit)
-    };
-    for_each_by_deadline(conn, past, |conn, candidate| {
-        let expired = write_transaction(conn, |conn| {
-            Loaded::read_for_update(conn, &candidate.id)?.expire_if_due(conn, outbox, now)
-        })?;
-        ended += usize::from(expired);
-        Ok(())
-    })?;
-    warn_of_deadlines(conn, outbox, now)?;
-    crate::models::event::prune(conn, now - events::RETENTION)?;
-    crate::models::idempotency::prune(conn, now - crate::models::idempotency::KEPT_FOR)?;
-    Ok(ended)
+/// How many games a step of the server's sweep reads and changes: each
+/// step is its own turn at the database's writers (SQLite has one writer at
+/// a time), so a move arriving meanwhile waits for one step (tens of
+/// milliseconds), not for the thousands of games due after a long stop.
+pub const SWEEP_STEP: i64 = 50;
+
+/// One sweep, run a step at a time: games whose deadline has passed are
+/// ended on time, then players whose deadline is near are told, then old
+/// events and idempotency keys are pruned. Safe to run on several instances
+/// at once: each end is a write conditional on the game being unchanged
+/// since it was read.
+#[derive(Debug)]
+pub struct Sweep {
+    now: Millis,
+    step: i64,
+    phase: Phase,
+    /// Where the phase goes on: the deadline and id of the last game seen.
+    /// Games that stay candidates (their player on vacation) never keep the
+    /// sweep from those after them.
+    after: Option<(i64, String)>,
+    ended: usize,
 }
 
-/// How many games the sweep reads at a time.
-const SWEEP_PAGE: i64 = 500;
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Expire,
+    Warn,
+    Prune,
+    Done,
+}
 
-/// Runs `each` on every game that `page` finds (after a cursor, at most a
-/// limit), a page at a time in order of deadline and id: games that stay
-/// candidates (their player on vacation) never keep the sweep from those
-/// after them.
-fn for_each_by_deadline(
-    conn: &mut DbConnection,
-    page: impl Fn(&mut DbConnection, Option<&(i64, String)>, i64) -> diesel::QueryResult<Vec<GameRow>>,
-    mut each: impl FnMut(&mut DbConnection, GameRow) -> Result<(), ApiError>,
-) -> Result<(), ApiError> {
-    let mut after = None;
-    loop {
-        let rows = page(conn, after.as_ref(), SWEEP_PAGE)?;
-        let last_page = rows.len() < SWEEP_PAGE as usize;
-        for row in rows {
-            after = Some((row.deadline_at.unwrap_or_default(), row.id.to_string()));
-            each(conn, row)?;
-        }
-        if last_page {
-            return Ok(());
+impl Sweep {
+    /// A sweep as of `now`, reading and changing at most `step` games a step.
+    pub fn new(now: Millis, step: i64) -> Sweep {
+        Sweep {
+            now,
+            step,
+            phase: Phase::Expire,
+            after: None,
+            ended: 0,
         }
     }
+
+    /// How many games the sweep has ended on time so far.
+    pub fn ended(&self) -> usize {
+        self.ended
+    }
+
+    /// Runs the next step; whether any remain.
+    pub fn step(&mut self, conn: &mut DbConnection, outbox: &mut Outbox) -> Result<bool, ApiError> {
+        let now = self.now;
+        match self.phase {
+            Phase::Expire => {
+                let rows = game::past_deadline(conn, now, self.after.as_ref(), self.step)?;
+                for row in &rows {
+                    let expired = write_transaction(conn, |conn| {
+                        Loaded::read_for_update(conn, &row.id)?.expire_if_due(conn, outbox, now)
+                    })?;
+                    self.ended += usize::from(expired);
+                }
+                self.page_done(&rows, Phase::Warn);
+            }
+            Phase::Warn => {
+                let max_window = LONGEST_TURN / WARNING_FRACTION;
+                let rows = game::warnings_due(
+                    conn,
+                    now,
+                    WARNING_FRACTION,
+                    max_window,
+                    self.after.as_ref(),
+                    self.step,
+                )?;
+                for row in &rows {
+                    write_transaction(conn, |conn| warn_if_due(conn, outbox, now, row))?;
+                }
+                self.page_done(&rows, Phase::Prune);
+            }
+            Phase::Prune => {
+                crate::models::event::prune(conn, now - events::RETENTION)?;
+                crate::models::idempotency::prune(
+                    conn,
+                    now - crate::models::idempotency::KEPT_FOR,
+                )?;
+                self.phase = Phase::Done;
+            }
+            Phase::Done => {}
+        }
+        Ok(self.phase != Phase::Done)
+    }
+
+    /// Moves the cursor past a page read in order of deadline and id; a
+    /// page short of a step was the phase's last, and `next` begins.
+    fn page_done(&mut self, rows: &[GameRow], next: Phase) {
+        match rows.last() {
+            Some(last) if rows.len() as i64 == self.step => {
+                self.after = Some((last.deadline_at.unwrap_or_default(), last.id.to_string()));
+            }
+            _ => {
+                self.after = None;
+                self.phase = next;
+            }
+        }
+    }
+}
+
+/// Runs a whole sweep on one connection, in one turn: for tools and
+/// benchmarks; the server runs [`Sweep`] a step at a time. How many games
+/// it ended.
+pub fn sweep(conn: &mut DbConnection, outbox: &mut Outbox, now: Millis) -> Result<usize, ApiError> {
+    let mut sweep = Sweep::new(now, SWEEP_STEP);
+    while sweep.step(conn, outbox)? {}
+    Ok(sweep.ended())
 }
 
 /// The part of the time for a move left when a `deadline_near` event goes
@@ -70,47 +137,39 @@ fn for_each_by_deadline(
 /// time may make a turn longer, and then the warning comes that far ahead).
 pub const WARNING_FRACTION: i64 = 4;
 
-/// Tells each player whose deadline is near, once a turn.
-fn warn_of_deadlines(
+/// Tells the player to move in `candidate` that their deadline is near,
+/// once a turn, if it still is.
+fn warn_if_due(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
     now: Millis,
+    candidate: &GameRow,
 ) -> Result<(), ApiError> {
-    let max_window = LONGEST_TURN / WARNING_FRACTION;
-    let due = |conn: &mut DbConnection, after: Option<&_>, limit| {
-        game::warnings_due(conn, now, WARNING_FRACTION, max_window, after, limit)
+    let mut game = Loaded::read_for_update(conn, &candidate.id)?;
+    let mover = match &game.row.to_move_id {
+        Some(id) => account::find(conn, id)?,
+        None => return Ok(()),
     };
-    for_each_by_deadline(conn, due, |conn, candidate| {
-        write_transaction(conn, |conn| {
-            let mut game = Loaded::read_for_update(conn, &candidate.id)?;
-            let mover = match &game.row.to_move_id {
-                Some(id) => account::find(conn, id)?,
-                None => return Ok(()),
-            };
-            let Some(deadline) = effective_deadline(&game.row, mover.as_ref(), now) else {
-                return Ok(());
-            };
-            // A quarter of the turn's time: its days per move, or the bank
-            // the turn began with (both from its start to its deadline,
-            // before vacations moved it).
-            let turn = game
-                .row
-                .deadline_at
-                .map_or(0, |d| d - game.row.turn_started_at);
-            let window = turn / WARNING_FRACTION;
-            if game.row.warned_ply == Some(game.row.ply)
-                || deadline - now > window
-                || deadline <= now
-            {
-                return Ok(());
-            }
-            game.row.warned_ply = Some(game.row.ply);
-            let data = json!({"deadline": rfc3339(deadline), "time_left_seconds": (deadline - now) / SECOND});
-            game.tell(game.pos.turn(), EventKind::DeadlineNear, data);
-            game.save(conn, outbox, now)?;
-            Ok::<_, ApiError>(())
-        })
-    })
+    let Some(deadline) = effective_deadline(&game.row, mover.as_ref(), now) else {
+        return Ok(());
+    };
+    // A quarter of the turn's time: its days per move, or the bank the turn
+    // began with (both from its start to its deadline, before vacations
+    // moved it).
+    let turn = game
+        .row
+        .deadline_at
+        .map_or(0, |d| d - game.row.turn_started_at);
+    let window = turn / WARNING_FRACTION;
+    if game.row.warned_ply == Some(game.row.ply) || deadline - now > window || deadline <= now {
+        return Ok(());
+    }
+    game.row.warned_ply = Some(game.row.ply);
+    let data =
+        json!({"deadline": rfc3339(deadline), "time_left_seconds": (deadline - now) / SECOND});
+    game.tell(game.pos.turn(), EventKind::DeadlineNear, data);
+    game.save(conn, outbox, now)?;
+    Ok(())
 }
 
 /// Whether the game is lost on time but not yet marked so.
