@@ -5,22 +5,27 @@
 //!
 //! `cargo bench -p kingpost-api --bench archive` (sizes may be given:
 //! `-- 1000 5000`). Memory must stay flat as the archive grows: it is
-//! streamed a page at a time.
+//! streamed a page at a time. To tell what bounds the export, its two
+//! halves are also timed alone, in process: reading the pages
+//! (`pgn::read_archive`) and writing them (`pgn::write_archive`); the
+//! server overlaps the two.
 
 mod common;
 
 use common::seeding::{self, sample_games, seed};
 
 use std::{
+    hint::black_box,
     io::{BufRead, BufReader},
-    time::Instant,
+    time::{Duration, Instant},
 };
 
 use common::Server;
 use diesel::prelude::*;
 use kingpost_api::{
     db::{DbConnection, schema::moves},
-    models::game::{GameRow, MoveRow},
+    domain::pgn::{ArchiveFormat, read_archive, write_archive},
+    models::game::{ArchiveFilter, GameRow, MoveRow},
     server::open_database,
 };
 
@@ -48,10 +53,14 @@ fn export(url: &str, expected: usize) -> (f64, f64) {
         .get(format!("{base}/users/alice/games.pgn"))
         .send()
         .unwrap();
-    let games = BufReader::new(response)
-        .lines()
-        .filter(|line| line.as_ref().is_ok_and(|l| l.starts_with("[Event ")))
-        .count();
+    // Read as a client saving the file would, a line at a time into one
+    // buffer: the client shares the two cores with the server.
+    let mut reader = BufReader::with_capacity(1 << 16, response);
+    let (mut games, mut line) = (0, Vec::new());
+    while reader.read_until(b'\n', &mut line).unwrap() > 0 {
+        games += usize::from(line.starts_with(b"[Event "));
+        line.clear();
+    }
     let elapsed = start.elapsed().as_secs_f64();
     assert_eq!(games, expected);
     (games as f64 / elapsed, peak_memory_mib(server.pid()))
@@ -85,6 +94,36 @@ fn raw_read(conn: &mut DbConnection, expected: usize) -> f64 {
     games as f64 / start.elapsed().as_secs_f64()
 }
 
+/// The export's halves alone: its reads of every page and its writing of
+/// them, each in games/s.
+fn halves(conn: &mut DbConnection, expected: usize) -> (f64, f64) {
+    let filter = ArchiveFilter {
+        account_id: "alice".into(),
+        rules: None,
+        since: None,
+        until: None,
+        finished_only: false,
+    };
+    let (mut reading, mut writing) = (Duration::ZERO, Duration::ZERO);
+    let (mut games, mut after) = (0, None);
+    loop {
+        let start = Instant::now();
+        let page = read_archive(conn, &filter, after, 100, ArchiveFormat::Pgn).unwrap();
+        reading += start.elapsed();
+        if page.count() == 0 {
+            break;
+        }
+        games += page.count();
+        after = page.next.clone();
+        let start = Instant::now();
+        black_box(write_archive(page).unwrap());
+        writing += start.elapsed();
+    }
+    assert_eq!(games, expected);
+    let rate = |spent: Duration| games as f64 / spent.as_secs_f64();
+    (rate(reading), rate(writing))
+}
+
 fn main() {
     let sizes: Vec<usize> = std::env::args()
         .skip(1)
@@ -104,8 +143,8 @@ fn main() {
     let samples = sample_games(500);
     println!("archive export (PGN, streamed) vs the raw database read of the same rows, SQLite");
     println!(
-        "{:>8} {:>14} {:>14} {:>7} {:>12}",
-        "games", "export/s", "raw read/s", "ratio", "peak MiB"
+        "{:>8} {:>14} {:>14} {:>7} {:>12} {:>16} {:>17}",
+        "games", "export/s", "raw read/s", "ratio", "peak MiB", "its reading/s", "its writing/s"
     );
     let mut seeded = 0;
     for size in sizes {
@@ -113,8 +152,9 @@ fn main() {
         seeded = size;
         let (exported, peak) = export(&url, size);
         let raw = raw_read(&mut conn, size);
+        let (reading, writing) = halves(&mut conn, size);
         println!(
-            "{size:>8} {exported:>14.0} {raw:>14.0} {:>7.2} {peak:>12.1}",
+            "{size:>8} {exported:>14.0} {raw:>14.0} {:>7.2} {peak:>12.1} {reading:>16.0} {writing:>17.0}",
             exported / raw
         );
     }

@@ -51,10 +51,18 @@ fn is_pgn_date(text: &str) -> bool {
     matches!(parts.as_slice(), [y, m, d] if part(y, 4) && part(m, 2) && part(d, 2))
 }
 
-/// The `{[%ts ...]}` time of a move: RFC 3339 to the second.
+/// The `{[%ts ...]}` time of a move: RFC 3339 to the second. Written from
+/// the date's parts, not through a format description: an archive writes
+/// one for each of millions of moves.
 fn move_time(at: Millis) -> String {
-    let stamp = rfc3339(at);
-    format!("{}Z", &stamp[..19])
+    let time = time::OffsetDateTime::from_unix_timestamp(at.div_euclid(1000))
+        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
+    let (year, month, day) = time.to_calendar_date();
+    let (hour, minute, second) = time.to_hms();
+    format!(
+        "{year:04}-{:02}-{day:02}T{hour:02}:{minute:02}:{second:02}Z",
+        u8::from(month)
+    )
 }
 
 /// The PGN standard's `Termination` of a played game; the precise reason
@@ -735,5 +743,27 @@ fn spec_of(game: &ReplayedGame) -> StartSpec {
         Start::Fen(_) => StartSpec::Fen {
             fen: game.initial.fen(),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_times_are_rfc3339_to_the_second() {
+        for at in [
+            0,
+            999,
+            -1,
+            -1001,
+            951_782_400_123,
+            1_796_040_000_000,
+            4_102_444_799_999,
+        ] {
+            let full = rfc3339(at);
+            assert_eq!(move_time(at), format!("{}Z", &full[..19]), "{at} ms");
+        }
+        assert_eq!(move_time(951_782_400_123), "2000-02-29T00:00:00Z");
     }
 }
