@@ -10,11 +10,9 @@ KINGPOST=${KINGPOST:-target/debug/kingpost}
 [ -x "$KINGPOST" ] || cargo build -q --bin kingpost
 PORT=${PORT:-18765}
 BASE="http://127.0.0.1:$PORT/api/v1"
-WORK=$(mktemp -d)
-"$KINGPOST" serve --bind "127.0.0.1:$PORT" --database-url "$WORK/demo.sqlite3" 2> "$WORK/server.log" &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
-for _ in $(seq 100); do curl -sf "$BASE/variants" > /dev/null && break; sleep 0.1; done
+. scripts/serve.sh
+serve_fresh demo
+wait_until_served
 
 # call METHOD PATH [TOKEN] [JSON]: prints the exchange, leaves the body in $BODY.
 call() {

@@ -19,11 +19,9 @@ echo "schemathesis: seed $SEED (replay with SEED=$SEED)"
 [ -x "$KINGPOST" ] || cargo build -q --bin kingpost
 PORT=${PORT:-18766}
 BASE="http://127.0.0.1:$PORT/api/v1"
-WORK=$(mktemp -d)
-"$KINGPOST" serve --bind "127.0.0.1:$PORT" --database-url "$WORK/st.sqlite3" --no-rate-limits 2> "$WORK/server.log" &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
-for _ in $(seq 100); do curl -sf "$BASE/variants" > /dev/null && break; sleep 0.1; done
+. scripts/serve.sh
+serve_fresh st --no-rate-limits
+wait_until_served
 
 json() { sed -n "s/.*\"$1\":\"\\([^\"]*\\)\".*/\\1/p" | head -n1; }
 for player in alice bob; do

@@ -11,10 +11,8 @@ PYTHON=${PYTHON:-.venv/bin/python}
 GENERATOR=${GENERATOR:-.venv/bin/openapi-python-client}
 [ -x "$KINGPOST" ] || cargo build -q --bin kingpost
 PORT=${PORT:-18767}
-WORK=$(mktemp -d)
-"$KINGPOST" serve --bind "127.0.0.1:$PORT" --database-url "$WORK/client.sqlite3" 2> "$WORK/server.log" &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
+. scripts/serve.sh
+serve_fresh client
 
 # ruff (beside the generator) formats the output; any warning about the
 # spec (an operation or answer left out) fails the run.
@@ -24,5 +22,5 @@ PATH="$(cd "$(dirname "$GENERATOR")" && pwd):$PATH" "$GENERATOR" generate --path
 if grep -qi "warning" "$WORK/generate.log"; then
     echo "openapi-python-client warned:"; cat "$WORK/generate.log"; exit 1
 fi
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/api/v1/variants" > /dev/null && break; sleep 0.1; done
+wait_until_served
 PYTHONPATH="$WORK" "$PYTHON" scripts/generated-client/play.py "http://127.0.0.1:$PORT"

@@ -10,9 +10,7 @@ KINGPOST=${KINGPOST:-target/debug/kingpost}
 PYTHON=${PYTHON:-.venv/bin/python}
 [ -x "$KINGPOST" ] || cargo build -q --bin kingpost
 PORT=${PORT:-18768}
-WORK=$(mktemp -d)
-"$KINGPOST" serve --bind "127.0.0.1:$PORT" --database-url "$WORK/lichess.sqlite3" 2> "$WORK/server.log" &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/api/v1/variants" > /dev/null && break; sleep 0.1; done
+. scripts/serve.sh
+serve_fresh lichess
+wait_until_served
 "$PYTHON" scripts/lichess-client/play.py "http://127.0.0.1:$PORT" || { tail -n 30 "$WORK/server.log"; exit 1; }

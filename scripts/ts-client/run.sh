@@ -21,9 +21,7 @@ if [ -z "${KINGPOST:-}" ]; then
     KINGPOST=$ROOT/target/debug/kingpost
 fi
 PORT=${PORT:-18769}
-WORK=$(mktemp -d)
-"$KINGPOST" serve --bind "127.0.0.1:$PORT" --database-url "$WORK/ts.sqlite3" 2> "$WORK/server.log" &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/api/v1/variants" > /dev/null && break; sleep 0.1; done
+. "$ROOT/scripts/serve.sh"
+serve_fresh ts
+wait_until_served
 node dist/play.js "http://127.0.0.1:$PORT" || { tail -n 30 "$WORK/server.log"; exit 1; }

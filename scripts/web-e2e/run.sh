@@ -17,12 +17,10 @@ if [ -z "${KINGPOST:-}" ]; then
     KINGPOST=$ROOT/target/debug/kingpost
 fi
 PORT=${PORT:-18766}
-WORK=$(mktemp -d)
+. "$ROOT/scripts/serve.sh"
 # Each player's page comes "through a proxy" from an address of its own.
-"$KINGPOST" serve --bind "127.0.0.1:$PORT" --database-url "$WORK/web.sqlite3" --trusted-proxy 127.0.0.1 > "$WORK/server.log" 2>&1 &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/" > /dev/null && break; sleep 0.1; done
+serve_fresh web --trusted-proxy 127.0.0.1
+wait_until_served
 
 mkdir -p "$ROOT/target/web-e2e"
 KINGPOST_URL="http://127.0.0.1:$PORT" ARTEFACTS="$ROOT/target/web-e2e" CHROMIUM="$CHROMIUM" \
