@@ -3,8 +3,8 @@
 //! tokens or an account's own data (RFC 6749, 5.1), so that no shared cache
 //! keeps them; and PGN answered as `text/plain` to a client that asks for
 //! it (generated clients read text, not `application/x-chess-pgn`).
-//! And a request's headers kept in a map of their own size, since a long
-//! poll or an event stream holds its request for hours.
+//! Before routing, a request's headers move into a map of their own size:
+//! a long poll or an event stream holds its request for hours.
 
 use actix_web::{
     body::{BoxBody, MessageBody},
