@@ -34,6 +34,7 @@ on_both_databases!(
     deadline_warnings_reach_every_game_due,
     sweep_reaches_games_behind_vacations,
     sweep_ends_games_a_step_at_a_time,
+    deadline_warnings_go_out_a_step_at_a_time,
 );
 
 async fn timeout_by_sweeper_and_by_read(db: Db) {
@@ -666,4 +667,41 @@ async fn sweep_ends_games_a_step_at_a_time(db: Db) {
         0,
         "nothing left to sweep"
     );
+}
+
+/// Deadline warnings go out a step at a time too, in order of the time
+/// each falls due (a quarter of the turn's time before the deadline:
+/// README, correspondence), every game due warned once.
+async fn deadline_warnings_go_out_a_step_at_a_time(db: Db) {
+    let clock = clock();
+    let state = state(&db, clock.clone());
+    let app = init(state.clone()).await;
+    sign_up_for_a_year(&app, "alice").await;
+    sign_up_for_a_year(&app, "bob").await;
+    let mut conn = state.pool.get().unwrap();
+    let players = players(&mut conn, "alice", "bob");
+    // One day a move, begun a minute apart: 19 hours on, each is within
+    // its last quarter (6 hours), none past its deadline.
+    for i in 0..5 {
+        store_game(&mut conn, &format!("near{i}"), &players, 1, clock.now());
+        clock.advance(MINUTE);
+    }
+    clock.advance(19 * HOUR);
+    let warned = |conn: &mut _| {
+        (0..5)
+            .filter(|i| {
+                let row = rows::find(conn, &format!("near{i}").as_str().into()).unwrap();
+                row.unwrap().warned_ply == Some(0)
+            })
+            .count()
+    };
+    let mut sweep = game::Sweep::new(clock.now(), 2);
+    let mut outbox = Outbox::default();
+    let mut after_each = Vec::new();
+    while sweep.step(&mut conn, &mut outbox).unwrap() {
+        after_each.push(warned(&mut conn));
+    }
+    // The first step finds nothing past its deadline.
+    assert_eq!(after_each[..4], [0, 2, 4, 5], "two warnings a step");
+    assert_eq!(sweep.ended(), 0);
 }

@@ -11,9 +11,6 @@ use crate::{
     views::{ClockSpec, ClockView},
 };
 
-/// The longest turn any clock allows: a bank's largest `max_days`.
-pub const LONGEST_TURN: Millis = 365 * DAY;
-
 /// Checks the bounds the spec documents.
 pub fn check(spec: &ClockSpec) -> Result<(), ApiError> {
     let ok = match *spec {

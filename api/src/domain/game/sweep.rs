@@ -16,7 +16,7 @@ use crate::{
     views::EventKind,
 };
 
-use super::{Loaded, clock::LONGEST_TURN, effective_deadline};
+use super::{Loaded, effective_deadline};
 
 /// How many games a step of the server's sweep reads and changes: each
 /// step is its own turn at the database's writers (SQLite has one writer at
@@ -34,7 +34,8 @@ pub struct Sweep {
     now: Millis,
     step: i64,
     phase: Phase,
-    /// Where the phase goes on: the deadline and id of the last game seen.
+    /// Where the phase goes on: the deadline (or warning time) and id of the
+    /// last game seen.
     /// Games that stay candidates (their player on vacation) never keep the
     /// sweep from those after them.
     after: Option<(i64, String)>,
@@ -78,22 +79,24 @@ impl Sweep {
                     })?;
                     self.ended += usize::from(expired);
                 }
-                self.page_done(&rows, Phase::Warn);
+                self.page_done(
+                    &rows,
+                    |row| row.deadline_at.unwrap_or_default(),
+                    Phase::Warn,
+                );
             }
             Phase::Warn => {
-                let max_window = LONGEST_TURN / WARNING_FRACTION;
                 let rows = game::warnings_due(
                     conn,
                     now,
                     WARNING_FRACTION,
-                    max_window,
                     self.after.as_ref(),
                     self.step,
                 )?;
                 for row in &rows {
                     write_transaction(conn, |conn| warn_if_due(conn, outbox, now, row))?;
                 }
-                self.page_done(&rows, Phase::Prune);
+                self.page_done(&rows, warning_time, Phase::Prune);
             }
             Phase::Prune => {
                 crate::models::event::prune(conn, now - events::RETENTION)?;
@@ -108,12 +111,12 @@ impl Sweep {
         Ok(self.phase != Phase::Done)
     }
 
-    /// Moves the cursor past a page read in order of deadline and id; a
-    /// page short of a step was the phase's last, and `next` begins.
-    fn page_done(&mut self, rows: &[GameRow], next: Phase) {
+    /// Moves the cursor past a page read in order of `key` and id; a page
+    /// short of a step was the phase's last, and `next` begins.
+    fn page_done(&mut self, rows: &[GameRow], key: impl Fn(&GameRow) -> i64, next: Phase) {
         match rows.last() {
             Some(last) if rows.len() as i64 == self.step => {
-                self.after = Some((last.deadline_at.unwrap_or_default(), last.id.to_string()));
+                self.after = Some((key(last), last.id.to_string()));
             }
             _ => {
                 self.after = None;
@@ -133,9 +136,17 @@ pub fn sweep(conn: &mut DbConnection, outbox: &mut Outbox, now: Millis) -> Resul
 }
 
 /// The part of the time for a move left when a `deadline_near` event goes
-/// out: a quarter (of a turn up to [`LONGEST_TURN`]: a control's carried
-/// time may make a turn longer, and then the warning comes that far ahead).
+/// out: a quarter (of the turn's time, however long a control's carried
+/// time makes it). The index `games_by_warning` is made for a quarter.
 pub const WARNING_FRACTION: i64 = 4;
+
+/// When the warning of a game's turn falls due, before vacations: its
+/// deadline less a quarter of the turn's time, as `game::warnings_due`
+/// orders the games.
+fn warning_time(row: &GameRow) -> i64 {
+    let deadline = row.deadline_at.unwrap_or_default();
+    deadline - (deadline - row.turn_started_at) / WARNING_FRACTION
+}
 
 /// Tells the player to move in `candidate` that their deadline is near,
 /// once a turn, if it still is.
