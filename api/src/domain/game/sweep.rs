@@ -35,9 +35,8 @@ pub struct Sweep {
     step: i64,
     phase: Phase,
     /// Where the phase goes on: the deadline (or warning time) and id of the
-    /// last game seen.
-    /// Games that stay candidates (their player on vacation) never keep the
-    /// sweep from those after them.
+    /// last game seen, so that games that stay candidates (their player on
+    /// vacation) never keep the sweep from those after them.
     after: Option<(i64, String)>,
     ended: usize,
 }
