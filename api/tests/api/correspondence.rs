@@ -625,6 +625,37 @@ async fn sweep_reaches_games_behind_vacations(db: Db) {
     assert_eq!(status(&mut conn, "held0"), "started");
 }
 
+/// Runs a sweep as of `now` in steps of two games, noting what `seen`
+/// says after each step but the last.
+fn sweep_by_twos<T>(
+    conn: &mut DbConnection,
+    now: i64,
+    mut seen: impl FnMut(&mut DbConnection, &game::Sweep) -> T,
+) -> (game::Sweep, Vec<T>) {
+    let mut sweep = game::Sweep::new(now, 2);
+    let mut outbox = Outbox::default();
+    let mut after_each = Vec::new();
+    while sweep.step(conn, &mut outbox).unwrap() {
+        after_each.push(seen(conn, &sweep));
+    }
+    (sweep, after_each)
+}
+
+/// How many of the games `{prefix}0` to `{prefix}{count - 1}` are as `is`.
+fn count_games(
+    conn: &mut DbConnection,
+    prefix: &str,
+    count: usize,
+    is: impl Fn(&rows::GameRow) -> bool,
+) -> usize {
+    (0..count)
+        .filter(|i| {
+            let row = rows::find(conn, &format!("{prefix}{i}").as_str().into()).unwrap();
+            is(&row.unwrap())
+        })
+        .count()
+}
+
 /// A sweep ends games a step at a time (each step its own turn at the
 /// database's writers, so that a move waits for one step, not for every
 /// game due after a long stop), and goes on where the last step stopped
@@ -642,20 +673,10 @@ async fn sweep_ends_games_a_step_at_a_time(db: Db) {
         store_game(&mut conn, &format!("due{i}"), &players, 1, clock.now());
     }
     clock.advance(DAY + HOUR);
-    let finished = |conn: &mut _| {
-        (0..5)
-            .filter(|i| {
-                let row = rows::find(conn, &format!("due{i}").as_str().into()).unwrap();
-                row.unwrap().status.key() == "finished"
-            })
-            .count()
-    };
-    let mut sweep = game::Sweep::new(clock.now(), 2);
-    let mut outbox = Outbox::default();
-    let mut after_each = Vec::new();
-    while sweep.step(&mut conn, &mut outbox).unwrap() {
-        after_each.push((sweep.ended(), finished(&mut conn)));
-    }
+    let (sweep, after_each) = sweep_by_twos(&mut conn, clock.now(), |conn, sweep| {
+        let finished = count_games(conn, "due", 5, |row| row.status.key() == "finished");
+        (sweep.ended(), finished)
+    });
     assert_eq!(
         after_each[..3],
         [(2, 2), (4, 4), (5, 5)],
@@ -687,20 +708,9 @@ async fn deadline_warnings_go_out_a_step_at_a_time(db: Db) {
         clock.advance(MINUTE);
     }
     clock.advance(19 * HOUR);
-    let warned = |conn: &mut _| {
-        (0..5)
-            .filter(|i| {
-                let row = rows::find(conn, &format!("near{i}").as_str().into()).unwrap();
-                row.unwrap().warned_ply == Some(0)
-            })
-            .count()
-    };
-    let mut sweep = game::Sweep::new(clock.now(), 2);
-    let mut outbox = Outbox::default();
-    let mut after_each = Vec::new();
-    while sweep.step(&mut conn, &mut outbox).unwrap() {
-        after_each.push(warned(&mut conn));
-    }
+    let (sweep, after_each) = sweep_by_twos(&mut conn, clock.now(), |conn, _| {
+        count_games(conn, "near", 5, |row| row.warned_ply == Some(0))
+    });
     // The first step finds nothing past its deadline.
     assert_eq!(after_each[..4], [0, 2, 4, 5], "two warnings a step");
     assert_eq!(sweep.ended(), 0);
