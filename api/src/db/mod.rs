@@ -64,6 +64,10 @@ impl Backend {
     }
 }
 
+/// How long a SQLite connection waits for another's lock before it fails
+/// with "database is locked".
+const BUSY_TIMEOUT: &str = "PRAGMA busy_timeout = 10000";
+
 /// An r2d2 manager that picks the backend by the URL's scheme, never by
 /// trying one after the other (a Postgres URL must never become a file).
 #[derive(Debug)]
@@ -90,7 +94,7 @@ impl ManageConnection for Manager {
                 // journal (each imported game has one) is kept in memory,
                 // not written to a temporary file.
                 for pragma in [
-                    "PRAGMA busy_timeout = 10000",
+                    BUSY_TIMEOUT,
                     "PRAGMA synchronous = FULL",
                     "PRAGMA foreign_keys = ON",
                     "PRAGMA temp_store = MEMORY",
@@ -147,12 +151,16 @@ pub fn connect_with(url: &str, settings: PoolSettings) -> Result<DbPool, String>
     if backend == Backend::Sqlite {
         // WAL lets readers run beside the writer. The mode is kept in the
         // file; setting it from one connection first spares the pool's
-        // connections a race for the lock it needs.
+        // connections a race for the lock it needs. That connection waits
+        // too: another process may hold the file (its last connection
+        // checkpointing as it closes, a long import).
         let mut conn =
             SqliteConnection::establish(url).map_err(|e| format!("cannot open {url}: {e}"))?;
-        diesel::sql_query("PRAGMA journal_mode = WAL")
-            .execute(&mut conn)
-            .map_err(|e| format!("cannot set WAL mode on {url}: {e}"))?;
+        for pragma in [BUSY_TIMEOUT, "PRAGMA journal_mode = WAL"] {
+            diesel::sql_query(pragma)
+                .execute(&mut conn)
+                .map_err(|e| format!("cannot set WAL mode on {url}: {e}"))?;
+        }
     }
     let manager = Manager {
         url: url.to_owned(),
@@ -219,4 +227,51 @@ where
         }
         f(conn)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Opening a database waits for a lock another connection holds
+    /// instead of failing at once: the CLI import started as another
+    /// process's last connection closed failed so.
+    #[test]
+    fn opening_waits_for_another_connections_lock() {
+        let dir = std::env::temp_dir().join(format!("kingpost-db-lock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let url = dir.join("locked.sqlite3");
+        let url = url.to_str().unwrap().to_owned();
+        let _ = std::fs::remove_file(&url);
+
+        // A fresh file is in rollback mode, where an exclusive
+        // transaction keeps every other connection out.
+        let mut holder = SqliteConnection::establish(&url).unwrap();
+        diesel::sql_query("BEGIN EXCLUSIVE")
+            .execute(&mut holder)
+            .unwrap();
+        let release = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            diesel::sql_query("COMMIT").execute(&mut holder).unwrap();
+        });
+        let opened = connect(&url);
+        release.join().unwrap();
+        let pool = opened.expect("the lock is released within the busy timeout");
+        let mut conn = pool.get().unwrap();
+        let DbConnection::Sqlite(sqlite) = &mut *conn else {
+            panic!("a file path opens SQLite");
+        };
+        #[derive(diesel::QueryableByName)]
+        struct Mode {
+            #[diesel(sql_type = diesel::sql_types::Text)]
+            journal_mode: String,
+        }
+        let mode: Mode = diesel::sql_query("PRAGMA journal_mode")
+            .get_result(sqlite)
+            .unwrap();
+        assert_eq!(mode.journal_mode, "wal");
+        drop(conn);
+        drop(pool);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
