@@ -432,31 +432,20 @@ pub fn list(
     after: Option<(i64, String)>,
     limit: i64,
 ) -> QueryResult<Vec<GameRow>> {
+    let my_turn = match listing {
+        Listing::Finished => return finished_page(conn, account_id, after, limit),
+        Listing::Ongoing => false,
+        Listing::MyTurn => true,
+    };
     let after = after.as_ref().map(|(key, id)| (*key, id.as_str()));
     load_games(conn, || {
-        let query = of_player(account_id).limit(limit);
-        match listing {
-            Listing::Ongoing => keyset_page!(
-                query.filter(games::status.eq(GameStatus::Started)),
-                games::deadline_at,
-                asc,
-                after
-            ),
-            Listing::MyTurn => keyset_page!(
-                query
-                    .filter(games::status.eq(GameStatus::Started))
-                    .filter(games::to_move_id.eq(account_id)),
-                games::deadline_at,
-                asc,
-                after
-            ),
-            Listing::Finished => keyset_page!(
-                query.filter(games::status.ne(GameStatus::Started)),
-                games::updated_at,
-                desc,
-                after
-            ),
+        let mut query = of_player(account_id)
+            .filter(games::status.eq(GameStatus::Started))
+            .limit(limit);
+        if my_turn {
+            query = query.filter(games::to_move_id.eq(account_id));
         }
+        keyset_page!(query, games::deadline_at, asc, after)
     })
 }
 
@@ -491,13 +480,69 @@ pub fn archive_page(
     after: Option<(i64, String)>,
     limit: i64,
 ) -> QueryResult<Vec<GameRow>> {
-    let mut white = archive_side(conn, filter, Color::White, after.clone(), limit)?;
+    let white = archive_side(conn, filter, Color::White, after.clone(), limit)?;
     let black = archive_side(conn, filter, Color::Black, after, limit)?;
+    Ok(merge_sides(white, black, limit, |a, b| {
+        (a.created_at, &a.id).cmp(&(b.created_at, &b.id))
+    }))
+}
+
+/// A page of an account's games as White and as Black, each read in
+/// `order` and merged in it: a game the account played against itself is
+/// in both.
+fn merge_sides(
+    mut white: Vec<GameRow>,
+    black: Vec<GameRow>,
+    limit: i64,
+    order: impl Fn(&GameRow, &GameRow) -> std::cmp::Ordering,
+) -> Vec<GameRow> {
     white.extend(black);
-    white.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
+    white.sort_by(order);
     white.dedup_by(|a, b| a.id == b.id);
     white.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
-    Ok(white)
+    white
+}
+
+/// The games `account_id` plays on `side`, along that side's indexes.
+fn of_side(account_id: &AccountId, side: Color) -> games::BoxedQuery<'_, crate::db::MultiBackend> {
+    match side {
+        Color::White => games::table
+            .filter(games::white_id.eq(account_id))
+            .into_boxed(),
+        Color::Black => games::table
+            .filter(games::black_id.eq(account_id))
+            .into_boxed(),
+    }
+}
+
+/// A page of an account's finished games, most recently finished first,
+/// after the cursor `(finished, id)`: a page along each side's index of
+/// finished games (`games_finished_white`, `_black`), merged.
+fn finished_page(
+    conn: &mut DbConnection,
+    account_id: &AccountId,
+    after: Option<(i64, String)>,
+    limit: i64,
+) -> QueryResult<Vec<GameRow>> {
+    use diesel::{dsl::sql, sql_types::Bool};
+    let after = after.as_ref().map(|(key, id)| (*key, id.as_str()));
+    let mut side = |side| {
+        load_games(conn, || {
+            // Written into the statement, not bound, so that the planners
+            // see that it implies the indexes' own condition.
+            let query = of_side(account_id, side)
+                .filter(sql::<Bool>("status <> 'started'"))
+                .limit(limit);
+            keyset_page!(query, games::updated_at, desc, after)
+        })
+    };
+    let white = side(Color::White)?;
+    let black = side(Color::Black)?;
+    Ok(merge_sides(white, black, limit, |a, b| {
+        b.updated_at
+            .cmp(&a.updated_at)
+            .then_with(|| a.id.cmp(&b.id))
+    }))
 }
 
 fn archive_side(
@@ -507,14 +552,9 @@ fn archive_side(
     after: Option<(i64, String)>,
     limit: i64,
 ) -> QueryResult<Vec<GameRow>> {
-    let me = filter.account_id.as_str();
     let after = after.as_ref().map(|(key, id)| (*key, id.as_str()));
     load_games(conn, || {
-        let mut query = games::table.limit(limit).into_boxed();
-        query = match side {
-            Color::White => query.filter(games::white_id.eq(me)),
-            Color::Black => query.filter(games::black_id.eq(me)),
-        };
+        let mut query = of_side(&filter.account_id, side).limit(limit);
         if let Some(rules) = filter.rules {
             query = query.filter(games::rules.eq(rules));
         }

@@ -6,12 +6,13 @@ use serde_json::json;
 
 use crate::{
     on_both_databases,
-    support::{Db, clock, get, init, play_all, sign_up, start_standard_game, state},
+    support::{Db, clock, get, init, play_all, post, sign_up, start_standard_game, state},
 };
 
 on_both_databases!(
     etag_and_not_modified,
     listing_and_paging,
+    finished_games_newest_first_from_both_sides,
     moves_say_their_kind_and_positions_step_through,
     a_stored_value_nobody_knows_is_an_error_that_names_the_game
 );
@@ -242,4 +243,77 @@ async fn listing_and_paging(db: Db) {
         .send(&app)
         .await
         .assert_problem(422, "invalid_query");
+}
+
+// The finished games are read a page along each side's index and merged:
+// pages of one and of two, across both colours, hold each finished game of
+// the account once, most recently finished first, ties by id.
+async fn finished_games_newest_first_from_both_sides(db: Db) {
+    let clock = clock();
+    let app = init(state(&db, clock.clone())).await;
+    let alice = sign_up(&app, "alice").await;
+    let bob = sign_up(&app, "bob").await;
+    let carol = sign_up(&app, "carol").await;
+    let resign = |game: &serde_json::Value| {
+        post(format!(
+            "/api/v1/games/{}/resign",
+            game["id"].as_str().unwrap()
+        ))
+        .token(&alice)
+    };
+    // Alice White, Black, White, Black; the last two resigned at once.
+    let mut finished = Vec::new();
+    for (n, (white, black, black_name)) in [
+        (&alice, &bob, "bob"),
+        (&bob, &alice, "alice"),
+        (&alice, &carol, "carol"),
+        (&carol, &alice, "alice"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let game = start_standard_game(&app, white, black, black_name).await;
+        resign(&game).send(&app).await.assert_status(200);
+        finished.push((n.min(2), game["id"].as_str().unwrap().to_owned()));
+        if n < 2 {
+            clock.advance(MINUTE);
+        }
+    }
+    start_standard_game(&app, &alice, &bob, "bob").await;
+    let others = start_standard_game(&app, &bob, &carol, "carol").await;
+    post(format!(
+        "/api/v1/games/{}/resign",
+        others["id"].as_str().unwrap()
+    ))
+    .token(&bob)
+    .send(&app)
+    .await
+    .assert_status(200);
+    finished.sort_by(|(a_time, a_id), (b_time, b_id)| b_time.cmp(a_time).then(a_id.cmp(b_id)));
+    let expected: Vec<String> = finished.into_iter().map(|(_, id)| id).collect();
+
+    for limit in [1, 2, 10] {
+        let mut paged = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let mut path = format!("/api/v1/games?status=finished&limit={limit}");
+            if let Some(c) = &cursor {
+                path.push_str(&format!("&cursor={c}"));
+            }
+            let page = get(path).token(&alice).send(&app).await;
+            let page = page.assert_status(200).clone();
+            paged.extend(
+                page["games"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|g| g["id"].as_str().unwrap().to_owned()),
+            );
+            match page["next_cursor"].as_str() {
+                Some(next) => cursor = Some(next.to_owned()),
+                None => break,
+            }
+        }
+        assert_eq!(paged, expected, "pages of {limit}");
+    }
 }

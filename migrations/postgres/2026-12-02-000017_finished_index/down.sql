@@ -1,0 +1,2 @@
+DROP INDEX games_finished_white;
+DROP INDEX games_finished_black;
