@@ -108,15 +108,30 @@ pub fn find(conn: &mut DbConnection, id: i64) -> QueryResult<Option<EventRow>> {
         .optional()
 }
 
-/// Forgets events older than `before` and the deliveries done with them.
-pub fn prune(conn: &mut DbConnection, before: i64) -> QueryResult<usize> {
-    diesel::delete(
-        deliveries::table
-            .filter(deliveries::status.ne(DeliveryStatus::Pending))
-            .filter(deliveries::created_at.lt(before)),
-    )
-    .execute(conn)?;
-    diesel::delete(events::table.filter(events::created_at.lt(before))).execute(conn)
+/// Forgets up to `limit` of the deliveries done before `before`: how many.
+pub fn prune_deliveries(conn: &mut DbConnection, before: i64, limit: i64) -> QueryResult<usize> {
+    let done: Vec<String> = deliveries::table
+        .filter(deliveries::status.ne(DeliveryStatus::Pending))
+        .filter(deliveries::created_at.lt(before))
+        .select(deliveries::id)
+        .limit(limit)
+        .load(conn)?;
+    diesel::delete(deliveries::table.filter(deliveries::id.eq_any(&done))).execute(conn)
+}
+
+/// Forgets the oldest events before `before`, up to `limit` of them (a few
+/// more where several share the last one's time): how many.
+pub fn prune(conn: &mut DbConnection, before: i64, limit: i64) -> QueryResult<usize> {
+    let oldest: Vec<i64> = events::table
+        .filter(events::created_at.lt(before))
+        .select(events::created_at)
+        .order(events::created_at)
+        .limit(limit)
+        .load(conn)?;
+    let Some(&last) = oldest.last() else {
+        return Ok(0);
+    };
+    diesel::delete(events::table.filter(events::created_at.le(last))).execute(conn)
 }
 
 pub fn insert_webhook(conn: &mut DbConnection, row: &WebhookRow) -> QueryResult<()> {

@@ -109,8 +109,18 @@ pub fn release(conn: &mut DbConnection, scope: &str, key: &str) -> QueryResult<(
         .map(|_| ())
 }
 
-/// Forgets keys older than `before`.
-pub fn prune(conn: &mut DbConnection, before: i64) -> QueryResult<usize> {
-    diesel::delete(idempotency_keys::table.filter(idempotency_keys::created_at.lt(before)))
+/// Forgets the oldest keys before `before`, up to `limit` of them (a few
+/// more where several share the last one's time): how many.
+pub fn prune(conn: &mut DbConnection, before: i64, limit: i64) -> QueryResult<usize> {
+    let oldest: Vec<i64> = idempotency_keys::table
+        .filter(idempotency_keys::created_at.lt(before))
+        .select(idempotency_keys::created_at)
+        .order(idempotency_keys::created_at)
+        .limit(limit)
+        .load(conn)?;
+    let Some(&last) = oldest.last() else {
+        return Ok(0);
+    };
+    diesel::delete(idempotency_keys::table.filter(idempotency_keys::created_at.le(last)))
         .execute(conn)
 }

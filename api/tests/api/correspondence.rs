@@ -35,6 +35,7 @@ on_both_databases!(
     sweep_reaches_games_behind_vacations,
     sweep_ends_games_a_step_at_a_time,
     deadline_warnings_go_out_a_step_at_a_time,
+    sweep_prunes_a_backlog_a_step_at_a_time,
 );
 
 async fn timeout_by_sweeper_and_by_read(db: Db) {
@@ -714,4 +715,85 @@ async fn deadline_warnings_go_out_a_step_at_a_time(db: Db) {
     // The first step finds nothing past its deadline.
     assert_eq!(after_each[..4], [0, 2, 4, 5], "two warnings a step");
     assert_eq!(sweep.ended(), 0);
+}
+
+/// Events are kept 30 days and idempotency keys a day (README, events and
+/// idempotency); a backlog of older ones, as after a long stop, is pruned
+/// a bounded number of rows a step, each step its own turn at the writers,
+/// until none is left, and what is younger is kept.
+async fn sweep_prunes_a_backlog_a_step_at_a_time(db: Db) {
+    use diesel::RunQueryDsl;
+    let clock = clock();
+    let state = state(&db, clock.clone());
+    let app = init(state.clone()).await;
+    sign_up_for_a_year(&app, "alice").await;
+    let mut conn = state.pool.get().unwrap();
+    let alice = account::find_by_username(&mut conn, "alice")
+        .unwrap()
+        .unwrap()
+        .id;
+    let now = clock.now();
+    let count = |conn: &mut DbConnection, table: &str, before: i64| -> i64 {
+        #[derive(diesel::QueryableByName)]
+        struct Count {
+            #[diesel(sql_type = diesel::sql_types::BigInt)]
+            n: i64,
+        }
+        diesel::sql_query(format!(
+            "SELECT COUNT(*) AS n FROM {table} WHERE created_at < {before}"
+        ))
+        .get_result::<Count>(conn)
+        .unwrap()
+        .n
+    };
+    // A hundred of each too old, one a minute, and five young ones.
+    let old = |i: i64, kept_for: i64| now - kept_for - (i + 1) * MINUTE;
+    for i in 0..105 {
+        let (event_at, key_at) = if i < 100 {
+            (old(i, 30 * DAY), old(i, DAY))
+        } else {
+            (now - HOUR, now - HOUR)
+        };
+        diesel::sql_query(format!(
+            "INSERT INTO events (account_id, kind, data, created_at) \
+             VALUES ('{alice}', 'game_started', '{{}}', {event_at})"
+        ))
+        .execute(&mut *conn)
+        .unwrap();
+        diesel::sql_query(format!(
+            "INSERT INTO idempotency_keys (scope, key, request_hash, created_at) \
+             VALUES ('{alice}', 'k{i}', '-', {key_at})"
+        ))
+        .execute(&mut *conn)
+        .unwrap();
+    }
+    let old_rows = |conn: &mut DbConnection| {
+        (
+            count(conn, "events", now - 30 * DAY),
+            count(conn, "idempotency_keys", now - DAY),
+        )
+    };
+    assert_eq!(old_rows(&mut conn), (100, 100));
+
+    let (_, mut after_each) = sweep_by_twos(&mut conn, now, |conn, _| old_rows(conn));
+    after_each.push(old_rows(&mut conn));
+    // Steps of two games prune at most forty rows of each kind.
+    let mut last = (100, 100);
+    let mut pruning_steps = 0;
+    for &(events, keys) in &after_each {
+        assert!(
+            last.0 - events <= 40 && last.1 - keys <= 40,
+            "{after_each:?}"
+        );
+        pruning_steps += usize::from(events < last.0);
+        last = (events, keys);
+    }
+    assert_eq!(pruning_steps, 3, "{after_each:?}");
+    assert_eq!(old_rows(&mut conn), (0, 0));
+    assert_eq!(
+        count(&mut conn, "events", now),
+        5,
+        "the young events are kept"
+    );
+    assert_eq!(count(&mut conn, "idempotency_keys", now), 5);
 }

@@ -10,7 +10,9 @@ use crate::{
     error::ApiError,
     models::{
         account::{self},
+        event,
         game::{self, GameRow, GameStatus},
+        idempotency,
     },
     notify::Outbox,
     views::EventKind,
@@ -24,9 +26,14 @@ use super::{Loaded, effective_deadline};
 /// milliseconds), not for the thousands of games due after a long stop.
 pub const SWEEP_STEP: i64 = 50;
 
+/// How many old rows of each kind (events, deliveries, idempotency keys) a
+/// step prunes for each game it would read: a backlog after a long stop is
+/// pruned over many steps too.
+const PRUNED_PER_GAME: i64 = 20;
+
 /// One sweep, run a step at a time: games whose deadline has passed are
 /// ended on time, then players whose deadline is near are told, then old
-/// events and idempotency keys are pruned. Safe to run on several instances
+/// events, deliveries and idempotency keys are pruned, a step at a time. Safe to run on several instances
 /// at once: each end is a write conditional on the game being unchanged
 /// since it was read.
 #[derive(Debug)]
@@ -98,12 +105,16 @@ impl Sweep {
                 self.page_done(&rows, warning_time, Phase::Prune);
             }
             Phase::Prune => {
-                crate::models::event::prune(conn, now - events::RETENTION)?;
-                crate::models::idempotency::prune(
-                    conn,
-                    now - crate::models::idempotency::KEPT_FOR,
-                )?;
-                self.phase = Phase::Done;
+                // Rows are cheaper to delete than games to end: more a step.
+                let limit = self.step * PRUNED_PER_GAME;
+                let pruned = [
+                    event::prune_deliveries(conn, now - events::RETENTION, limit)?,
+                    event::prune(conn, now - events::RETENTION, limit)?,
+                    idempotency::prune(conn, now - idempotency::KEPT_FOR, limit)?,
+                ];
+                if pruned.iter().all(|&n| (n as i64) < limit) {
+                    self.phase = Phase::Done;
+                }
             }
             Phase::Done => {}
         }
