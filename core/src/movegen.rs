@@ -203,13 +203,25 @@ impl Position {
     fn gen_non_king(&self, target: Bitboard, moves: &mut MoveList) {
         self.gen_pawn_moves(target, moves);
         let occupied = self.board.occupied();
-        // Asked for the moves to one square, look only at the units that
-        // attack it (attacks are symmetric): few, where all are many.
-        let senders = |role: Role| match target.single_square() {
-            Some(to) => self.our(role) & attacks::attacks(to, role.of(self.turn), occupied),
-            None => self.our(role),
-        };
-        for from in senders(Role::Knight) {
+        if let Some(to) = target.single_square() {
+            // Asked for the moves to one square: attacks are symmetric, so
+            // the units that reach it are those a unit of their kind there
+            // would attack, found with one lookup a line and none a sender.
+            let diagonal = attacks::bishop_attacks(to, occupied);
+            let straight = attacks::rook_attacks(to, occupied);
+            for (role, senders) in [
+                (Role::Knight, attacks::knight_attacks(to)),
+                (Role::Bishop, diagonal),
+                (Role::Rook, straight),
+                (Role::Queen, diagonal | straight),
+            ] {
+                for from in self.our(role) & senders {
+                    self.push_normal(role, from, target, moves);
+                }
+            }
+            return;
+        }
+        for from in self.our(Role::Knight) {
             self.push_normal(
                 Role::Knight,
                 from,
@@ -217,7 +229,7 @@ impl Position {
                 moves,
             );
         }
-        for from in senders(Role::Bishop) {
+        for from in self.our(Role::Bishop) {
             self.push_normal(
                 Role::Bishop,
                 from,
@@ -225,7 +237,7 @@ impl Position {
                 moves,
             );
         }
-        for from in senders(Role::Rook) {
+        for from in self.our(Role::Rook) {
             self.push_normal(
                 Role::Rook,
                 from,
@@ -233,7 +245,7 @@ impl Position {
                 moves,
             );
         }
-        for from in senders(Role::Queen) {
+        for from in self.our(Role::Queen) {
             self.push_normal(
                 Role::Queen,
                 from,
