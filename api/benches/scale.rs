@@ -26,7 +26,7 @@ use diesel::{
     ExpressionMethods, QueryDsl, QueryableByName, RunQueryDsl, SelectableHelper, sql_types::BigInt,
 };
 use kingpost_api::{
-    db::{DbConnection, DbPool, schema::games, write_transaction},
+    db::{DbConnection, DbPool, execute_natively, schema::games, write_transaction},
     domain::game::{self, Play, listing},
     models::{
         account::{self, Account},
@@ -73,10 +73,7 @@ fn insert_games(conn: &mut DbConnection, rows: &[GameRow]) -> diesel::QueryResul
     // Within SQLite's bound parameters per statement (32 columns a row).
     for chunk in rows.chunks(500) {
         let insert = diesel::insert_into(games::table).values(chunk);
-        match conn {
-            DbConnection::Postgresql(pg) => insert.execute(pg)?,
-            DbConnection::Sqlite(sqlite) => insert.execute(sqlite)?,
-        };
+        execute_natively(conn, insert)?;
     }
     Ok(())
 }

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use diesel::{
     Connection, PgConnection, RunQueryDsl, SqliteConnection,
+    query_dsl::methods::ExecuteDsl,
     r2d2::{self, ManageConnection, Pool},
 };
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
@@ -209,6 +210,19 @@ pub fn for_bulk_writes(conn: &mut DbConnection) -> diesel::QueryResult<()> {
         diesel::sql_query("PRAGMA cache_size = -262144").execute(sqlite)?;
     }
     Ok(())
+}
+
+/// Runs `query` on the backend's own connection: for statements the
+/// shared connection type cannot run, such as inserts of many rows in one
+/// statement and upserts.
+pub fn execute_natively<Q>(conn: &mut DbConnection, query: Q) -> diesel::QueryResult<usize>
+where
+    Q: ExecuteDsl<PgConnection> + ExecuteDsl<SqliteConnection>,
+{
+    match conn {
+        DbConnection::Postgresql(pg) => ExecuteDsl::execute(query, pg),
+        DbConnection::Sqlite(sqlite) => ExecuteDsl::execute(query, sqlite),
+    }
 }
 
 /// Runs `f` in a transaction that writes. On SQLite the write lock is

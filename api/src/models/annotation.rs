@@ -5,7 +5,7 @@ use diesel::{prelude::*, upsert::excluded};
 
 use crate::{
     db::{
-        DbConnection,
+        DbConnection, execute_natively,
         schema::{accounts, annotations, game_notes},
     },
     stored::{AccountId, GameId},
@@ -66,10 +66,7 @@ pub fn upsert(conn: &mut DbConnection, row: &AnnotationRow) -> QueryResult<()> {
             annotations::nags.eq(excluded(annotations::nags)),
             annotations::updated_at.eq(excluded(annotations::updated_at)),
         ));
-    match conn {
-        DbConnection::Postgresql(pg) => upsert.execute(pg)?,
-        DbConnection::Sqlite(sqlite) => upsert.execute(sqlite)?,
-    };
+    execute_natively(conn, upsert)?;
     Ok(())
 }
 

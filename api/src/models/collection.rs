@@ -4,7 +4,7 @@ use diesel::prelude::*;
 
 use crate::{
     db::{
-        DbConnection,
+        DbConnection, execute_natively,
         schema::{collection_games, collections, games, moves},
     },
     models::{
@@ -132,10 +132,7 @@ fn add(conn: &mut DbConnection, membership: &Membership) -> QueryResult<()> {
     let insert = diesel::insert_into(collection_games::table)
         .values(membership)
         .on_conflict_do_nothing();
-    match conn {
-        DbConnection::Postgresql(pg) => insert.execute(pg)?,
-        DbConnection::Sqlite(sqlite) => insert.execute(sqlite)?,
-    };
+    execute_natively(conn, insert)?;
     Ok(())
 }
 

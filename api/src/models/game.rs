@@ -5,7 +5,7 @@ use kingpost_core::Color;
 
 use crate::{
     db::{
-        DbConnection,
+        DbConnection, execute_natively,
         schema::{games, moves},
     },
     stored::{AccountId, GameId},
@@ -382,10 +382,7 @@ pub fn insert_moves(conn: &mut DbConnection, rows: &[MoveRow]) -> QueryResult<()
     // row). Batch inserts need the backend's own connection.
     for chunk in rows.chunks(1000) {
         let insert = diesel::insert_into(moves::table).values(chunk);
-        match conn {
-            DbConnection::Postgresql(pg) => insert.execute(pg)?,
-            DbConnection::Sqlite(sqlite) => insert.execute(sqlite)?,
-        };
+        execute_natively(conn, insert)?;
     }
     Ok(())
 }

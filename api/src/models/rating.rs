@@ -4,7 +4,7 @@ use diesel::prelude::*;
 
 use crate::{
     db::{
-        DbConnection,
+        DbConnection, execute_natively,
         schema::{accounts, game_ratings, ratings},
     },
     stored::{AccountId, GameId},
@@ -102,10 +102,7 @@ pub fn ensure(conn: &mut DbConnection, rows: &[RatingRow]) -> QueryResult<()> {
         let insert = diesel::insert_into(ratings::table)
             .values(row)
             .on_conflict_do_nothing();
-        match conn {
-            DbConnection::Postgresql(pg) => insert.execute(pg)?,
-            DbConnection::Sqlite(sqlite) => insert.execute(sqlite)?,
-        };
+        execute_natively(conn, insert)?;
     }
     Ok(())
 }
