@@ -523,12 +523,13 @@ fn finished_page(
 ) -> QueryResult<Vec<GameRow>> {
     use diesel::{dsl::sql, sql_types::Bool};
     let after = after.as_ref().map(|(key, id)| (*key, id.as_str()));
+    // Written into the statement, not bound, so that the planners see that
+    // it implies the indexes' own condition.
+    let over = format!("status <> '{}'", GameStatus::Started.key());
     let mut side = |side| {
         load_games(conn, || {
-            // Written into the statement, not bound, so that the planners
-            // see that it implies the indexes' own condition.
             let query = of_side(account_id, side)
-                .filter(sql::<Bool>("status <> 'started'"))
+                .filter(sql::<Bool>(&over))
                 .limit(limit);
             keyset_page!(query, games::updated_at, desc, after)
         })
