@@ -4,6 +4,7 @@
 use crate::{
     Move, MoveError, MoveList, Outcome, Position,
     outcome::{DrawReason, repetition_outcome},
+    zobrist::LineKeys,
 };
 
 /// A game under way: its start, its moves and where they led.
@@ -14,12 +15,15 @@ pub struct Game {
     moves: Vec<Move>,
     /// The repetition key of every position of the game, the start first.
     keys: Vec<u64>,
+    line_keys: LineKeys,
 }
 
 impl Game {
     pub fn new(initial: Position) -> Game {
+        let (line_keys, start_key) = LineKeys::new(&initial);
         Game {
-            keys: vec![initial.repetition_key()],
+            keys: vec![start_key],
+            line_keys,
             position: initial.clone(),
             initial,
             moves: Vec::new(),
@@ -73,9 +77,10 @@ impl Game {
 
     /// Plays a move known to be legal.
     pub fn play_unchecked(&mut self, m: Move) {
+        let before = self.position.board.clone();
         self.position.play_unchecked(m);
         self.moves.push(m);
-        self.keys.push(self.position.repetition_key());
+        self.keys.push(self.line_keys.next(&before, &self.position));
     }
 
     /// How often the current position has stood in this game, this time

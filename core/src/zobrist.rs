@@ -1,7 +1,7 @@
 //! Repetition keys: Zobrist hashing of everything that makes two positions
 //! the same for the repetition rules (RULES.md, ends of the game).
 
-use shakmaty::{Color, Piece, Role};
+use shakmaty::{Board, Color, Piece, Role};
 
 use crate::Position;
 
@@ -42,18 +42,12 @@ impl Position {
     /// them as the same: placement, side to move, castling rights, a legal
     /// en-passant capture and the rule set's own rights.
     pub fn repetition_key(&self) -> u64 {
+        placement_key(&self.board) ^ self.state_key()
+    }
+
+    /// The key's part that is not the placement.
+    fn state_key(&self) -> u64 {
         let mut key = 0;
-        // By piece, not by square: a bitboard a piece is a few dozen bit
-        // scans, where asking each occupied square its piece is not.
-        for color in Color::ALL {
-            for role in Role::ALL {
-                let piece = role.of(color);
-                let keys = &PIECE_SQUARE[piece_index(piece) * 64..][..64];
-                for square in self.board.by_piece(piece) {
-                    key ^= keys[square as usize];
-                }
-            }
-        }
         if self.turn == Color::Black {
             key ^= BLACK_TO_MOVE;
         }
@@ -69,5 +63,49 @@ impl Position {
             key ^= EP_FILE[ep.file() as usize];
         }
         key
+    }
+}
+
+/// The key's part for the placement of the pieces.
+fn placement_key(board: &Board) -> u64 {
+    // By piece, not by square: a bitboard a piece is a few dozen bit scans,
+    // where asking each occupied square its piece is not.
+    changed_pieces_key(0, &Board::empty(), board)
+}
+
+/// `key` with the pieces that differ between `before` and `after` hashed
+/// in or out: a move changes two to four squares.
+fn changed_pieces_key(mut key: u64, before: &Board, after: &Board) -> u64 {
+    for color in Color::ALL {
+        for role in Role::ALL {
+            let piece = role.of(color);
+            let keys = &PIECE_SQUARE[piece_index(piece) * 64..][..64];
+            for square in before.by_piece(piece) ^ after.by_piece(piece) {
+                key ^= keys[square as usize];
+            }
+        }
+    }
+    key
+}
+
+/// The repetition keys of a line of play, kept as it goes: each move
+/// rehashes the squares it changed, not the whole board, with the same
+/// keys as [`Position::repetition_key`].
+#[derive(Clone, Debug)]
+pub(crate) struct LineKeys {
+    placement: u64,
+}
+
+impl LineKeys {
+    /// The keys of a line from `start`, and the start's key.
+    pub(crate) fn new(start: &Position) -> (LineKeys, u64) {
+        let placement = placement_key(&start.board);
+        (LineKeys { placement }, placement ^ start.state_key())
+    }
+
+    /// The key of `after`, reached from the placement `before` by a move.
+    pub(crate) fn next(&mut self, before: &Board, after: &Position) -> u64 {
+        self.placement = changed_pieces_key(self.placement, before, &after.board);
+        self.placement ^ after.state_key()
     }
 }

@@ -98,7 +98,9 @@ pub fn brute_force_legal(pos: &Position) -> Vec<Move> {
 
 /// Checks, at every position of `games` random games of `rules` from starts
 /// drawn by `start`: the legal moves are the brute-force ones; every move's
-/// UCI and SAN read back to it; the FEN reads back to the same FEN.
+/// UCI and SAN read back to it; the FEN reads back to the same FEN; the
+/// repetition key the game keeps as it goes is the position's, computed
+/// whole (RULES.md, ends of the game: what a repetition compares).
 /// Returns the number of positions checked.
 pub fn check_random_games(
     rules: Rules,
@@ -116,6 +118,12 @@ pub fn check_random_games(
             let pos = game.position();
             positions += 1;
             check_position(pos);
+            assert_eq!(
+                game.repetition_key(),
+                pos.repetition_key(),
+                "the key kept move by move is the position's own, in {}",
+                pos.fen()
+            );
             if game.outcome().is_some() {
                 break;
             }
