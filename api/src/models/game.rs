@@ -513,8 +513,11 @@ fn of_side(account_id: &AccountId, side: Color) -> games::BoxedQuery<'_, crate::
 }
 
 /// A page of an account's finished games, most recently finished first,
-/// after the cursor `(finished, id)`: a page along each side's index of
-/// finished games (`games_finished_white`, `_black`), merged.
+/// after the cursor `(finished, id)`. The keys of a page are read along
+/// each side's index of finished games (`games_finished_white`, `_black`),
+/// which holds them: no row is read for them. Merged, the page's rows are
+/// then read by id, a page of them, where reading them by side would read
+/// two pages' rows at random places of a large file.
 fn finished_page(
     conn: &mut DbConnection,
     account_id: &AccountId,
@@ -526,21 +529,30 @@ fn finished_page(
     // Written into the statement, not bound, so that the planners see that
     // it implies the indexes' own condition.
     let over = format!("status <> '{}'", GameStatus::Started.key());
-    let mut side = |side| {
-        load_games(conn, || {
-            let query = of_side(account_id, side)
-                .filter(sql::<Bool>(&over))
-                .limit(limit);
+    let newest_first = |a: (i64, &GameId), b: (i64, &GameId)| b.0.cmp(&a.0).then(a.1.cmp(b.1));
+    let mut keys: Vec<(i64, GameId)> = Vec::new();
+    for side in [Color::White, Color::Black] {
+        let query = of_side(account_id, side)
+            .filter(sql::<Bool>(&over))
+            .limit(limit);
+        keys.extend(
             keyset_page!(query, games::updated_at, desc, after)
-        })
-    };
-    let white = side(Color::White)?;
-    let black = side(Color::Black)?;
-    Ok(merge_sides(white, black, limit, |a, b| {
-        b.updated_at
-            .cmp(&a.updated_at)
-            .then_with(|| a.id.cmp(&b.id))
-    }))
+                .select((games::updated_at, games::id))
+                .load::<(i64, GameId)>(conn)?,
+        );
+    }
+    keys.sort_by(|a, b| newest_first((a.0, &a.1), (b.0, &b.1)));
+    keys.dedup_by(|a, b| a.1 == b.1);
+    keys.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+    let ids: Vec<&GameId> = keys.iter().map(|(_, id)| id).collect();
+    let mut rows = load_games(conn, || {
+        games::table
+            .filter(games::id.eq_any(ids.clone()))
+            .into_boxed()
+    })?;
+    // A finished game's row no longer changes: its keys are those read.
+    rows.sort_by(|a, b| newest_first((a.updated_at, &a.id), (b.updated_at, &b.id)));
+    Ok(rows)
 }
 
 fn archive_side(
