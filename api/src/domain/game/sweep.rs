@@ -33,9 +33,9 @@ const PRUNED_PER_GAME: i64 = 20;
 
 /// One sweep, run a step at a time: games whose deadline has passed are
 /// ended on time, then players whose deadline is near are told, then old
-/// events, deliveries and idempotency keys are pruned, a step at a time. Safe to run on several instances
-/// at once: each end is a write conditional on the game being unchanged
-/// since it was read.
+/// events, deliveries and idempotency keys are pruned. Safe to run on
+/// several instances at once: each end is a write conditional on the game
+/// being unchanged since it was read.
 #[derive(Debug)]
 pub struct Sweep {
     now: Millis,
