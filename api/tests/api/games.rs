@@ -207,27 +207,7 @@ async fn listing_and_paging(db: Db) {
     assert_eq!(bobs.body["games"][0]["id"], ids[1].as_str());
 
     // All five, two at a time; the second game's deadline is now the latest.
-    let mut paged = Vec::new();
-    let mut cursor: Option<String> = None;
-    loop {
-        let path = match &cursor {
-            Some(c) => format!("/api/v1/games?limit=2&cursor={c}"),
-            None => "/api/v1/games?limit=2".to_owned(),
-        };
-        let page = get(path).token(&alice).send(&app).await;
-        let page = page.assert_status(200).clone();
-        paged.extend(
-            page["games"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|g| g["id"].as_str().unwrap().to_owned()),
-        );
-        match page["next_cursor"].as_str() {
-            Some(next) => cursor = Some(next.to_owned()),
-            None => break,
-        }
-    }
+    let paged = ids_page_by_page(&app, &alice, "/api/v1/games?limit=2").await;
     assert_eq!(
         paged,
         [&ids[0], &ids[2], &ids[3], &ids[4], &ids[1]].map(String::clone)
@@ -293,27 +273,42 @@ async fn finished_games_newest_first_from_both_sides(db: Db) {
     let expected: Vec<String> = finished.into_iter().map(|(_, id)| id).collect();
 
     for limit in [1, 2, 10] {
-        let mut paged = Vec::new();
-        let mut cursor: Option<String> = None;
-        loop {
-            let mut path = format!("/api/v1/games?status=finished&limit={limit}");
-            if let Some(c) = &cursor {
-                path.push_str(&format!("&cursor={c}"));
-            }
-            let page = get(path).token(&alice).send(&app).await;
-            let page = page.assert_status(200).clone();
-            paged.extend(
-                page["games"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|g| g["id"].as_str().unwrap().to_owned()),
-            );
-            match page["next_cursor"].as_str() {
-                Some(next) => cursor = Some(next.to_owned()),
-                None => break,
-            }
-        }
+        let path = format!("/api/v1/games?status=finished&limit={limit}");
+        let paged = ids_page_by_page(&app, &alice, &path).await;
         assert_eq!(paged, expected, "pages of {limit}");
+    }
+}
+
+/// The ids of the games `path` lists for `token`, following its cursor
+/// page by page to the end.
+async fn ids_page_by_page<S, B>(app: &S, token: &str, path: &str) -> Vec<String>
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let mut paged = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let page_path = match &cursor {
+            Some(c) => format!("{path}&cursor={c}"),
+            None => path.to_owned(),
+        };
+        let page = get(page_path).token(token).send(app).await;
+        let page = page.assert_status(200).clone();
+        paged.extend(
+            page["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| g["id"].as_str().unwrap().to_owned()),
+        );
+        match page["next_cursor"].as_str() {
+            Some(next) => cursor = Some(next.to_owned()),
+            None => return paged,
+        }
     }
 }
