@@ -59,7 +59,7 @@ fn games_per_second(pool: &DbPool, texts: &[String], indexed: bool) -> f64 {
     if !indexed {
         for index in ["moves_by_position", "games_by_start_position"] {
             diesel::sql_query(format!("DROP INDEX {index}"))
-                .execute(&mut conn)
+                .execute(&mut **conn)
                 .unwrap();
         }
     }
@@ -138,7 +138,7 @@ fn main() {
         let mut fresh = |n: usize| {
             let schema = format!("bench_import_{}_{n}", std::process::id());
             diesel::sql_query(format!("CREATE SCHEMA {schema}"))
-                .execute(&mut admin.get().unwrap())
+                .execute(&mut **admin.get().unwrap())
                 .unwrap();
             schemas.push(schema.clone());
             let separator = if base.contains('?') { '&' } else { '?' };
@@ -150,7 +150,7 @@ fn main() {
         run("postgres", &mut fresh, &texts);
         for schema in schemas {
             diesel::sql_query(format!("DROP SCHEMA {schema} CASCADE"))
-                .execute(&mut admin.get().unwrap())
+                .execute(&mut **admin.get().unwrap())
                 .unwrap();
         }
     }

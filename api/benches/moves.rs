@@ -340,7 +340,7 @@ fn sqlite_baseline(url: &str, threads: usize, seconds: u64) -> f64 {
     let pool = open_database(url).unwrap();
     let mut conn = pool.get().unwrap();
     diesel::sql_query("CREATE TABLE bench_commits (id INTEGER PRIMARY KEY, at BIGINT NOT NULL)")
-        .execute(&mut conn)
+        .execute(&mut **conn)
         .unwrap();
     drop(conn);
     let commits = AtomicUsize::new(0);
@@ -384,7 +384,7 @@ fn move_rows_baseline(url: &str, threads: usize, seconds: u64) -> f64 {
             let (pool, writer, commits) = (&pool, &writer, &commits);
             scope.spawn(move || {
                 let mut conn = pool.get().unwrap();
-                let is_sqlite = matches!(*conn, DbConnection::Sqlite(_));
+                let is_sqlite = matches!(**conn, DbConnection::Sqlite(_));
                 while Instant::now() < until {
                     let _turn = is_sqlite.then(|| writer.lock().unwrap());
                     write_transaction(&mut conn, |conn| {

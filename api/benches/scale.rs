@@ -230,8 +230,8 @@ fn measure(name: &str, pool: &DbPool, empty: &DbPool, games: usize, file: Option
         "{name}: {games} games seeded in {:.0} s",
         started.elapsed().as_secs_f64()
     );
-    if matches!(*conn, DbConnection::Postgresql(_)) {
-        diesel::sql_query("ANALYZE").execute(&mut conn).unwrap();
+    if matches!(**conn, DbConnection::Postgresql(_)) {
+        diesel::sql_query("ANALYZE").execute(&mut **conn).unwrap();
     }
     let bytes = size(&mut conn, file);
 
@@ -323,7 +323,7 @@ fn main() {
         let mut pools = Vec::new();
         for name in ["large", "empty"] {
             diesel::sql_query(format!("CREATE SCHEMA {}", schema(name)))
-                .execute(&mut admin.get().unwrap())
+                .execute(&mut **admin.get().unwrap())
                 .unwrap();
             let url = format!("{base}{separator}options=-csearch_path%3D{}", schema(name));
             pools.push(open_database(&url).unwrap());
@@ -332,7 +332,7 @@ fn main() {
         drop(pools);
         for name in ["large", "empty"] {
             diesel::sql_query(format!("DROP SCHEMA {} CASCADE", schema(name)))
-                .execute(&mut admin.get().unwrap())
+                .execute(&mut **admin.get().unwrap())
                 .unwrap();
         }
     }

@@ -121,7 +121,7 @@ fn run(name: &str, pool: &DbPool, sizes: &[usize], samples: &[(Moves, String)]) 
         );
         seeded = size;
         if name == "postgres" {
-            diesel::sql_query("ANALYZE").execute(&mut conn).unwrap();
+            diesel::sql_query("ANALYZE").execute(&mut **conn).unwrap();
         }
         measure(name, &mut conn, size, &fens, &mut rng);
     }
@@ -153,14 +153,14 @@ fn main() {
         let admin = open_database(&base).unwrap();
         let create = format!("CREATE SCHEMA {schema}");
         diesel::sql_query(create)
-            .execute(&mut admin.get().unwrap())
+            .execute(&mut **admin.get().unwrap())
             .unwrap();
         let separator = if base.contains('?') { '&' } else { '?' };
         let url = format!("{base}{separator}options=-csearch_path%3D{schema}");
         run("postgres", &open_database(&url).unwrap(), &sizes, &samples);
         let drop = format!("DROP SCHEMA {schema} CASCADE");
         diesel::sql_query(drop)
-            .execute(&mut admin.get().unwrap())
+            .execute(&mut **admin.get().unwrap())
             .unwrap();
     }
 }

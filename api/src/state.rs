@@ -118,7 +118,7 @@ impl AppState {
         let (result, outbox) = web::block(move || {
             let mut outbox = Outbox::default();
             let result = pool.get().map_err(ApiError::from).and_then(|mut conn| {
-                let turn = matches!(*conn, DbConnection::Sqlite(_)).then(|| {
+                let turn = matches!(**conn, DbConnection::Sqlite(_)).then(|| {
                     sqlite_writer
                         .lock()
                         .unwrap_or_else(|poison| poison.into_inner())

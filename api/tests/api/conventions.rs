@@ -185,3 +185,60 @@ async fn a_full_pool_is_a_503_that_changes_nothing(db: Db) {
     let after = get(&path).token(&alice).send(&app).await;
     assert_eq!(after.assert_status(200)["ply"], 0);
 }
+
+/// The backend serving a pooled Postgres connection.
+fn backend_pid(
+    conn: &mut kingpost_api::db::DbConnection,
+) -> Result<i32, kingpost_api::error::ApiError> {
+    #[derive(diesel::QueryableByName)]
+    struct Pid {
+        #[diesel(sql_type = diesel::sql_types::Integer)]
+        pid: i32,
+    }
+    let kingpost_api::db::DbConnection::Postgresql(pg) = conn else {
+        unreachable!("a Postgres pool");
+    };
+    Ok(diesel::RunQueryDsl::get_result::<Pid>(
+        diesel::sql_query("SELECT pg_backend_pid() AS pid"),
+        pg,
+    )?
+    .pid)
+}
+
+// A connection given back a moment ago is handed out without a test
+// (`db::RETURNED_RECENTLY`), so one Postgres dropped in that moment can
+// fail one request: with `503` and `Retry-After`, never `500`; the lost
+// connection is dropped as it is given back, and the next request has a
+// new one.
+#[actix_web::test]
+async fn a_connection_postgres_dropped_is_replaced() {
+    use diesel::{Connection, PgConnection, RunQueryDsl};
+    use kingpost_api::{
+        db::{PoolSettings, connect_with, with_connection},
+        error::ApiError,
+    };
+
+    let Some(db) = Db::postgres() else { return };
+    let settings = PoolSettings {
+        max_size: 1,
+        connection_timeout: Duration::from_secs(5),
+    };
+    let pool = connect_with(&db.url(), settings).unwrap();
+    let first = with_connection(&pool, backend_pid).await.unwrap();
+    let Db::Postgres { base, .. } = &db else {
+        unreachable!()
+    };
+    let mut admin = PgConnection::establish(base).unwrap();
+    // Waits (up to 5 s) until the backend has gone.
+    diesel::sql_query(format!("SELECT pg_terminate_backend({first}, 5000)"))
+        .execute(&mut admin)
+        .unwrap();
+
+    match with_connection(&pool, backend_pid).await {
+        Ok(pid) => assert_ne!(pid, first, "the dropped connection answered"),
+        Err(ApiError::Unavailable { retry_after, .. }) => assert_eq!(retry_after, 1),
+        Err(other) => panic!("a lost connection answered {other:?}"),
+    }
+    let next = with_connection(&pool, backend_pid).await.unwrap();
+    assert_ne!(next, first);
+}

@@ -758,13 +758,13 @@ async fn sweep_prunes_a_backlog_a_step_at_a_time(db: Db) {
             "INSERT INTO events (account_id, kind, data, created_at) \
              VALUES ('{alice}', 'game_started', '{{}}', {event_at})"
         ))
-        .execute(&mut *conn)
+        .execute(&mut **conn)
         .unwrap();
         diesel::sql_query(format!(
             "INSERT INTO idempotency_keys (scope, key, request_hash, created_at) \
              VALUES ('{alice}', 'k{i}', '-', {key_at})"
         ))
-        .execute(&mut *conn)
+        .execute(&mut **conn)
         .unwrap();
     }
     let old_rows = |conn: &mut DbConnection| {

@@ -667,7 +667,7 @@ async fn webhooks_reach_public_addresses_only(db: Db) {
         let bob_id: String = kingpost_api::db::schema::accounts::table
             .filter(kingpost_api::db::schema::accounts::username.eq("bob"))
             .select(kingpost_api::db::schema::accounts::id)
-            .first(&mut conn)
+            .first(&mut **conn)
             .unwrap();
         diesel::insert_into(table::table)
             .values((
@@ -678,7 +678,7 @@ async fn webhooks_reach_public_addresses_only(db: Db) {
                 table::kinds.eq("challenge_received"),
                 table::created_at.eq(clock.now()),
             ))
-            .execute(&mut conn)
+            .execute(&mut **conn)
             .unwrap();
     }
     start_standard_game(&app, &alice, &bob, "bob").await;

@@ -34,7 +34,7 @@ async fn a_stored_value_nobody_knows_is_an_error_that_names_the_game(db: Db) {
     diesel::sql_query(format!(
         "UPDATE games SET status = 'paused' WHERE id = '{id}'"
     ))
-    .execute(&mut *conn)
+    .execute(&mut **conn)
     .unwrap();
     let error = kingpost_api::domain::game::find_game(&mut conn, &game_id).unwrap_err();
     assert_eq!(

@@ -105,7 +105,7 @@ fn imported_games(state: &kingpost_api::state::AppState) -> i64 {
     games::table
         .filter(games::imported_by.is_not_null())
         .count()
-        .get_result(&mut conn)
+        .get_result(&mut **conn)
         .unwrap()
 }
 

@@ -13,7 +13,7 @@ use crate::support::Db;
 fn sqlite_plans_each_statement_once() {
     let db = Db::sqlite();
     let pool = db::connect(&db.url()).unwrap();
-    let DbConnection::Sqlite(conn) = &mut *pool.get().unwrap() else {
+    let DbConnection::Sqlite(conn) = &mut **pool.get().unwrap() else {
         unreachable!("an SQLite URL opens SQLite");
     };
     let qpsg: bool = diesel::select(sql::<Bool>(
@@ -40,7 +40,7 @@ fn game_lookups_use_their_indexes() {
     let pool = db::connect(&db.url()).unwrap();
     let mut conn = pool.get().unwrap();
     db::run_migrations(&mut conn).unwrap();
-    let DbConnection::Sqlite(conn) = &mut *conn else {
+    let DbConnection::Sqlite(conn) = &mut **conn else {
         unreachable!("an SQLite URL opens SQLite");
     };
     let player = "(white_id = ? OR black_id = ?) AND status = ?";
