@@ -99,9 +99,18 @@ pub fn set_vacation(
         .map(|_| ())
 }
 
-/// Notes that the account acted in a game now.
+/// How old an account's last activity may grow before an action writes it
+/// again: profiles show it to the minute, and a player moving in several
+/// games within one rewrites nothing (on Postgres, each write is a new row
+/// version and its WAL).
+const ACTIVITY_GRAIN: i64 = 60_000;
+
+/// Notes that the account acted in a game now (to the minute).
 pub fn touch(conn: &mut DbConnection, id: &AccountId, now: i64) -> QueryResult<()> {
-    diesel::update(accounts::table.find(id))
+    let stale = accounts::last_active_at
+        .is_null()
+        .or(accounts::last_active_at.le(now - ACTIVITY_GRAIN));
+    diesel::update(accounts::table.find(id).filter(stale))
         .set(accounts::last_active_at.eq(now))
         .execute(conn)
         .map(|_| ())

@@ -52,7 +52,8 @@ pub struct RecordView {
 pub struct UserProfile {
     pub username: String,
     pub created_at: String,
-    /// When they last acted in a game (moved, offered, resigned).
+    /// When they last acted in a game (moved, offered, resigned), to the
+    /// minute: acts within a minute of the last one noted leave it.
     pub last_active_at: Option<String>,
     /// While on vacation, their clocks stand still.
     pub on_vacation: bool,

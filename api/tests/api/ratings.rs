@@ -24,7 +24,8 @@ on_both_databases!(
     two_instances_finishing_one_game_rate_it_once,
     games_of_one_player_finishing_together_all_count,
     leaderboard_lists_established_ratings_only,
-    seeks_are_listed_to_and_accepted_by_those_in_range
+    seeks_are_listed_to_and_accepted_by_those_in_range,
+    a_profile_notes_the_last_activity_to_the_minute
 );
 
 /// `white` challenges `black` (as White) to a game, rated or not, and
@@ -71,6 +72,36 @@ async fn black_mates<B: MessageBody>(
 
 async fn profile<B: MessageBody>(app: &impl TestApp<B>, username: &str) -> Value {
     read(app, format!("/api/v1/users/{username}")).await
+}
+
+/// A profile's `last_active_at` is when the player last acted in a game,
+/// to the minute (its documentation in the OpenAPI document): a move
+/// within a minute of the time noted leaves it, the first one after moves it.
+async fn a_profile_notes_the_last_activity_to_the_minute(db: Db) {
+    let clock = clock();
+    let app = init(state(&db, clock.clone())).await;
+    let alice = sign_up(&app, "alice").await;
+    let bob = sign_up(&app, "bob").await;
+    let game = game_between(&app, &alice, &bob, "bob", false).await;
+    let seen = |profile: Value| profile["last_active_at"].clone();
+    assert_eq!(seen(profile(&app, "alice").await), Value::Null);
+
+    play_all(&app, &game, &alice, &bob, &["e4"]).await;
+    let first = seen(profile(&app, "alice").await);
+    assert!(first.is_string(), "{first}");
+
+    clock.advance(25 * SECOND);
+    play_all(&app, &game, &alice, &bob, &["e5"]).await;
+    clock.advance(25 * SECOND);
+    play_all(&app, &game, &alice, &bob, &["Nf3"]).await;
+    assert_eq!(seen(profile(&app, "alice").await), first);
+
+    clock.advance(25 * SECOND);
+    play_all(&app, &game, &alice, &bob, &["Nc6"]).await;
+    clock.advance(25 * SECOND);
+    play_all(&app, &game, &alice, &bob, &["Bc4"]).await;
+    let later = seen(profile(&app, "alice").await);
+    assert!(later.is_string() && later != first, "{first} then {later}");
 }
 
 /// A public read that answers 200: its body.
