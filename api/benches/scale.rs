@@ -78,9 +78,56 @@ fn insert_games(conn: &mut DbConnection, rows: &[GameRow]) -> diesel::QueryResul
     Ok(())
 }
 
+#[derive(QueryableByName)]
+struct Sql {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    sql: String,
+}
+
+/// On SQLite, the position index (keyed by a hash: each of sixty million
+/// inserts lands on a page of its own, and seeding a million games took an
+/// hour and a half) is dropped for the seeding and built again at its end,
+/// sorted, as a bulk load builds it; with a large page cache meanwhile.
+/// The other indexes grow as the server grows them. Its statement to build
+/// it again, or `None` on Postgres.
+fn before_seeding(conn: &mut DbConnection) -> Option<String> {
+    let DbConnection::Sqlite(sqlite) = conn else {
+        return None;
+    };
+    let index = diesel::sql_query("SELECT sql FROM sqlite_master WHERE name = 'moves_by_position'")
+        .get_result::<Sql>(sqlite)
+        .unwrap()
+        .sql;
+    diesel::sql_query("DROP INDEX moves_by_position")
+        .execute(sqlite)
+        .unwrap();
+    diesel::sql_query("PRAGMA cache_size = -262144")
+        .execute(sqlite)
+        .unwrap();
+    Some(index)
+}
+
+/// Builds the index [`before_seeding`] dropped, and gives the connection
+/// back its default page cache for the measurements.
+fn after_seeding(conn: &mut DbConnection, index: Option<String>) {
+    let (DbConnection::Sqlite(sqlite), Some(index)) = (conn, index) else {
+        return;
+    };
+    let started = Instant::now();
+    diesel::sql_query(index).execute(sqlite).unwrap();
+    diesel::sql_query("PRAGMA cache_size = -2000")
+        .execute(sqlite)
+        .unwrap();
+    eprintln!(
+        "  position index built in {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
+}
+
 /// Seeds `games` games among `games / 100` accounts, a thousand games a
 /// transaction, with progress on stderr.
 fn seed(conn: &mut DbConnection, games: usize, samples: &[(Moves, String)]) {
+    let index = before_seeding(conn);
     let accounts = (games / 100).max(10);
     for n in 0..accounts {
         let name = account_name(n);
@@ -130,6 +177,7 @@ fn seed(conn: &mut DbConnection, games: usize, samples: &[(Moves, String)]) {
         .set(games::deadline_at.eq(NOW - DAY))
         .execute(conn)
         .unwrap();
+    after_seeding(conn, index);
 }
 
 fn percentiles(mut times: Vec<f64>) -> (f64, f64) {
