@@ -20,7 +20,8 @@ pub fn wants_database(args: &[String], name: &str) -> bool {
 }
 
 /// A running `kingpost serve` (the release binary when run by `cargo
-/// bench`), killed when dropped.
+/// bench`, or the one `KINGPOST_BENCH_SERVER` names: another build to
+/// compare in the same run), killed when dropped.
 #[allow(dead_code)] // Not every benchmark runs a server.
 #[derive(Debug)]
 pub struct Server {
@@ -40,7 +41,9 @@ impl Server {
             .unwrap()
             .port();
         let bind = format!("127.0.0.1:{port}");
-        let child = Command::new(env!("CARGO_BIN_EXE_kingpost"))
+        let binary = std::env::var("KINGPOST_BENCH_SERVER")
+            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_kingpost").to_owned());
+        let child = Command::new(binary)
             .args(["serve", "--bind", &bind, "--database-url", database_url])
             .args(extra)
             .env("KINGPOST_JWT_SECRET", "bench")
