@@ -248,26 +248,43 @@ pub fn advance(
 /// Orders a boxed query of games by `$key` (`asc` or `desc`), then by id,
 /// and keeps what comes after the cursor `(key, id)` of the last page: the
 /// bound on the key alone lets the key's index give the range, the second
-/// condition breaks ties by id. Keyset paging, written once.
+/// condition breaks ties by id. The id is `games::id` in the database's
+/// order, or an expression given last (see [`ids_in_byte_order`]).
+/// Keyset paging, written once.
 macro_rules! keyset_page {
-    ($query:expr, $key:expr, asc, $after:expr) => {{
-        let query = $query.order(($key.asc(), games::id.asc()));
+    ($query:expr, $key:expr, $direction:ident, $after:expr) => {
+        keyset_page!($query, $key, $direction, $after, games::id)
+    };
+    ($query:expr, $key:expr, asc, $after:expr, $id:expr) => {{
+        let id = $id;
+        let query = $query.order(($key.asc(), id.clone().asc()));
         match $after {
-            Some((key, id)) => query
+            Some((key, after_id)) => query
                 .filter($key.ge(key))
-                .filter($key.gt(key).or(games::id.gt(id))),
+                .filter($key.gt(key).or(id.gt(after_id))),
             None => query,
         }
     }};
-    ($query:expr, $key:expr, desc, $after:expr) => {{
-        let query = $query.order(($key.desc(), games::id.asc()));
+    ($query:expr, $key:expr, desc, $after:expr, $id:expr) => {{
+        let id = $id;
+        let query = $query.order(($key.desc(), id.clone().asc()));
         match $after {
-            Some((key, id)) => query
+            Some((key, after_id)) => query
                 .filter($key.le(key))
-                .filter($key.lt(key).or(games::id.gt(id))),
+                .filter($key.lt(key).or(id.gt(after_id))),
             None => query,
         }
     }};
+}
+
+/// Game ids ordered by their bytes, as the merge of a player's games as
+/// White and as Black compares them in Rust: a page's ties on its key then
+/// break alike on both sides of the cursor, whatever the database's
+/// collation (an ICU one orders `a` before `B`).
+fn ids_in_byte_order(
+    conn: &DbConnection,
+) -> diesel::expression::SqlLiteral<diesel::sql_types::Text> {
+    diesel::dsl::sql(&format!("games.id{}", super::byte_order(conn)))
 }
 
 /// A page of games under way in order of deadline and id, after the
@@ -530,13 +547,14 @@ fn finished_page(
     // it implies the indexes' own condition.
     let over = format!("status <> '{}'", GameStatus::Started.key());
     let newest_first = |a: (i64, &GameId), b: (i64, &GameId)| b.0.cmp(&a.0).then(a.1.cmp(b.1));
+    let id = ids_in_byte_order(conn);
     let mut keys: Vec<(i64, GameId)> = Vec::new();
     for side in [Color::White, Color::Black] {
         let query = of_side(account_id, side)
             .filter(sql::<Bool>(&over))
             .limit(limit);
         keys.extend(
-            keyset_page!(query, games::updated_at, desc, after)
+            keyset_page!(query, games::updated_at, desc, after, id.clone())
                 .select((games::updated_at, games::id))
                 .load::<(i64, GameId)>(conn)?,
         );
@@ -563,6 +581,7 @@ fn archive_side(
     limit: i64,
 ) -> QueryResult<Vec<GameRow>> {
     let after = after.as_ref().map(|(key, id)| (*key, id.as_str()));
+    let id = ids_in_byte_order(conn);
     load_games(conn, || {
         let mut query = of_side(&filter.account_id, side).limit(limit);
         if let Some(rules) = filter.rules {
@@ -577,7 +596,7 @@ fn archive_side(
         if filter.finished_only {
             query = query.filter(games::status.ne(GameStatus::Started));
         }
-        keyset_page!(query, games::created_at, asc, after)
+        keyset_page!(query, games::created_at, asc, after, id.clone())
     })
 }
 

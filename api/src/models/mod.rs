@@ -14,3 +14,16 @@ pub mod search;
 pub mod setting;
 pub mod token;
 pub mod tournament;
+
+use crate::db::DbConnection;
+
+/// The collation that orders text by its bytes, as Rust compares strings:
+/// where two lists read from the database are merged in Rust (a position
+/// search's, a player's games as White and as Black), or PGN's days
+/// sort. SQLite's own; on Postgres "C", whatever the database's collation.
+pub(crate) fn byte_order(conn: &DbConnection) -> &'static str {
+    match conn {
+        DbConnection::Postgresql(_) => " COLLATE \"C\"",
+        DbConnection::Sqlite(_) => "",
+    }
+}

@@ -135,17 +135,6 @@ fn visible_among(sql: Sql, reader: Option<&AccountId>, among: &Among) -> Sql {
     }
 }
 
-/// The collation that orders text by its bytes, as the merge of a position
-/// search's two lists compares game ids and as PGN's days sort: SQLite's
-/// own; on Postgres "C", whatever the database's collation (the indexes
-/// these searches use are in it).
-fn byte_order(conn: &DbConnection) -> &'static str {
-    match conn {
-        DbConnection::Postgresql(_) => " COLLATE \"C\"",
-        DbConnection::Sqlite(_) => "",
-    }
-}
-
 /// Games that reached the position after a move, with each ply where they
 /// did, by game id after `after`: at most `limit` rows.
 fn by_move(
@@ -154,7 +143,7 @@ fn by_move(
     after: &str,
     limit: i64,
 ) -> QueryResult<Vec<Hit>> {
-    let order = byte_order(conn);
+    let order = super::byte_order(conn);
     let sql = Sql::new("SELECT m.game_id AS game_id, m.ply AS ply FROM moves m WHERE")
         .int_param(" m.position_key = ", query.key)
         .text_param(&format!(" AND m.game_id{order} > "), after.to_owned())
@@ -173,7 +162,7 @@ fn by_start(
     after: &str,
     limit: i64,
 ) -> QueryResult<Vec<Hit>> {
-    let order = byte_order(conn);
+    let order = super::byte_order(conn);
     let sql = Sql::new("SELECT g.id AS game_id, 0 AS ply FROM games g WHERE")
         .int_param(" g.initial_key = ", query.key)
         .text_param(&format!(" AND g.id{order} > "), after.to_owned());
@@ -345,7 +334,7 @@ pub fn games_matching(
         sql = sql.text_param(" AND g.termination = ", termination.key().to_owned());
     }
     // Days compare by their bytes: a `?` of a partial date after digits.
-    let order = byte_order(conn);
+    let order = super::byte_order(conn);
     if let Some(since) = &filter.since {
         sql = sql.text_param(&format!(" AND g.played_on{order} >= "), since.clone());
     }
