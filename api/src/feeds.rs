@@ -19,7 +19,7 @@ use crate::{
     domain::events::{self},
     error::ApiError,
     models::event,
-    notify::{Hub, account_signal, token_signal},
+    notify::{Hub, Watch, account_signal, token_signal},
     stored::AccountId,
     views::EventView,
 };
@@ -60,13 +60,18 @@ impl Feeds {
         }
         let (sender, receiver) = broadcast::channel(64);
         feeds.insert(account.clone(), sender.clone());
+        // Watching now, not when the feed's task first runs: a change the
+        // caller makes before that (a token revoked at once) is heard.
+        let watches = Watches {
+            events: hub.watch(&account_signal(account)),
+            tokens: hub.watch(&token_signal(account)),
+        };
         let feed = Feed {
             feeds: self.clone(),
-            hub: hub.clone(),
             pool: pool.clone(),
             account: account.clone(),
         };
-        actix_web::rt::spawn(async move { feed.run(sender).await });
+        actix_web::rt::spawn(async move { feed.run(sender, watches).await });
         receiver
     }
 
@@ -90,18 +95,25 @@ impl Feeds {
 /// A running feed: what it reads from and whom it serves.
 struct Feed {
     feeds: Feeds,
-    hub: Hub,
     pool: DbPool,
     account: AccountId,
 }
 
+/// A feed's watches on its account's signals.
+struct Watches {
+    events: Watch,
+    tokens: Watch,
+}
+
 impl Feed {
-    /// Reads the account's new events on each of its signals and sends them on.
-    async fn run(self, sender: broadcast::Sender<FeedItem>) {
+    /// Reads the account's new events on each of its signals and sends them
+    /// on. The watches were set before the first read: no event falls between.
+    async fn run(self, sender: broadcast::Sender<FeedItem>, watches: Watches) {
         let account = &self.account;
-        // Watching before the first read: no event falls between.
-        let mut events_watch = self.hub.watch(&account_signal(account));
-        let mut tokens_watch = self.hub.watch(&token_signal(account));
+        let Watches {
+            events: mut events_watch,
+            tokens: mut tokens_watch,
+        } = watches;
         let me = account.clone();
         let mut last =
             match with_connection(&self.pool, move |conn| Ok(event::last_id(conn, &me)?)).await {
