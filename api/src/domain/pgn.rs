@@ -6,7 +6,6 @@ use std::{
     io::{self, BufRead},
 };
 
-use diesel::Connection;
 use kingpost_core::{
     Position, Rules, Start,
     pgn::{
@@ -666,33 +665,23 @@ fn rows_of(
     PreparedGame { row, moves, notes }
 }
 
-/// Stores a prepared game, or finds the same game stored before. Its own
-/// savepoint: an import racing an identical one (another request, another
-/// instance) meets the unique import key, rolls back this game alone and
-/// counts it a duplicate.
-pub fn store_game(conn: &mut DbConnection, game: &PreparedGame) -> Result<Imported, ApiError> {
-    let key = game.row.import_key.as_deref().unwrap_or_default();
-    if let Some(existing) = game::find_by_import_key(conn, key)? {
-        return Ok(Imported::Duplicate(existing));
-    }
-    let stored = conn.transaction(|conn| {
-        game::insert(conn, &game.row)?;
-        game::insert_moves(conn, &game.moves)?;
-        match &game.notes {
-            Some(notes) => annotation::insert_notes(conn, notes),
-            None => Ok(()),
-        }
-    });
-    match stored {
-        Ok(()) => Ok(Imported::New(game.row.id.clone())),
-        Err(diesel::result::Error::DatabaseError(
-            diesel::result::DatabaseErrorKind::UniqueViolation,
-            _,
-        )) => game::find_by_import_key(conn, key)?
+/// Stores a prepared game, or finds the same game stored before. An import
+/// racing an identical one (another request, another instance) finds the
+/// other's game once it is stored and counts this one a duplicate. Runs in
+/// the caller's transaction, which a failure must roll back (it may leave
+/// part of the game).
+fn store_game(conn: &mut DbConnection, game: &PreparedGame) -> Result<Imported, ApiError> {
+    if !game::insert_unless_imported(conn, &game.row)? {
+        let key = game.row.import_key.as_deref().unwrap_or_default();
+        return game::find_by_import_key(conn, key)?
             .map(Imported::Duplicate)
-            .ok_or_else(|| ApiError::Internal(format!("import key {key} clashed and vanished"))),
-        Err(other) => Err(other.into()),
+            .ok_or_else(|| ApiError::Internal(format!("import key {key} clashed and vanished")));
     }
+    game::insert_moves(conn, &game.moves)?;
+    if let Some(notes) = &game.notes {
+        annotation::insert_notes(conn, notes)?;
+    }
+    Ok(Imported::New(game.row.id.clone()))
 }
 
 /// Stores read games (or keeps the errors that refused them) in one write

@@ -159,6 +159,18 @@ pub fn insert(conn: &mut DbConnection, game: &GameRow) -> QueryResult<()> {
         .map(|_| ())
 }
 
+/// Inserts an imported game unless a game with its import key is stored
+/// (or being stored by a transaction this one then waits for): whether it
+/// was inserted. One statement, so that a duplicate needs no savepoint to
+/// undo a failed insert, nor a read before it.
+pub fn insert_unless_imported(conn: &mut DbConnection, game: &GameRow) -> QueryResult<bool> {
+    let insert = diesel::insert_into(games::table)
+        .values(game)
+        .on_conflict(games::import_key)
+        .do_nothing();
+    execute_natively(conn, insert).map(|inserted| inserted == 1)
+}
+
 /// A game row that cannot be read, named: a list query fails as a whole
 /// on one stored value the code does not know, and says which game.
 #[derive(Debug)]
