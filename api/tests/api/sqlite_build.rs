@@ -24,7 +24,7 @@ fn sqlite_plans_each_statement_once() {
     assert!(qpsg, "SQLite was built without SQLITE_ENABLE_QPSG");
 }
 
-#[derive(diesel::QueryableByName)]
+#[derive(diesel::QueryableByName, Debug)]
 struct PlanStep {
     #[diesel(sql_type = diesel::sql_types::Text)]
     detail: String,
@@ -88,4 +88,96 @@ fn game_lookups_use_their_indexes() {
             );
         }
     }
+}
+
+#[derive(diesel::QueryableByName, Debug, PartialEq)]
+struct StoredMove {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    game_id: String,
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    ply: i32,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    san: String,
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    position_key: i64,
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::BigInt>)]
+    played_at: Option<i64>,
+}
+
+/// The migration that stores the moves by their key (without a rowid)
+/// keeps every move of a database made before it, and the position index.
+#[test]
+fn moves_stored_by_game_keep_their_rows() {
+    use diesel::migration::MigrationSource;
+    use diesel_migrations::{FileBasedMigrations, MigrationHarness};
+
+    const BY_GAME: &str = "20261202000018";
+    let db = Db::sqlite();
+    let pool = db::connect(&db.url()).unwrap();
+    let mut pooled = pool.get().unwrap();
+    let DbConnection::Sqlite(conn) = &mut **pooled else {
+        unreachable!("an SQLite URL opens SQLite");
+    };
+    let source = FileBasedMigrations::from_path(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../migrations/sqlite"
+    ))
+    .unwrap();
+    let mut migrations = MigrationSource::<diesel::sqlite::Sqlite>::migrations(&source).unwrap();
+    migrations.sort_by_key(|m| m.name().version().to_string());
+    assert!(conn.applied_migrations().unwrap().is_empty());
+    for migration in migrations
+        .iter()
+        .filter(|m| m.name().version().to_string().as_str() < BY_GAME)
+    {
+        conn.run_migration(migration).unwrap();
+    }
+    diesel::sql_query(
+        "INSERT INTO games (id, rules, start_kind, initial_fen, initial_key, current_fen, ply, \
+         status, white_name, black_name, days_per_move, created_at, updated_at) \
+         VALUES ('g1', 'standard', 'standard', 'start', 1, 'now', 2, 'imported', 'w', 'b', 0, 0, 0)",
+    )
+    .execute(conn)
+    .unwrap();
+    diesel::sql_query(
+        "INSERT INTO moves (game_id, ply, uci, san, position_key, played_at) \
+         VALUES ('g1', 2, 'e7e5', 'e5', -7, NULL), ('g1', 1, 'e2e4', 'e4', 42, 1000)",
+    )
+    .execute(conn)
+    .unwrap();
+    let stored = |conn: &mut diesel::SqliteConnection| -> Vec<StoredMove> {
+        diesel::sql_query("SELECT * FROM moves ORDER BY game_id, ply")
+            .load(conn)
+            .unwrap()
+    };
+    let without_rowid = |conn: &mut diesel::SqliteConnection| -> bool {
+        diesel::select(sql::<Bool>(
+            "(SELECT wr FROM pragma_table_list WHERE name = 'moves') = 1",
+        ))
+        .get_result(conn)
+        .unwrap()
+    };
+    let before = stored(conn);
+    assert_eq!(before.len(), 2);
+    assert!(
+        !without_rowid(conn),
+        "the migration ran before the moves were stored"
+    );
+
+    db::run_migrations(&mut pooled).unwrap();
+    let DbConnection::Sqlite(conn) = &mut **pooled else {
+        unreachable!("an SQLite URL opens SQLite");
+    };
+    assert_eq!(stored(conn), before);
+    assert!(without_rowid(conn), "the moves table still has a rowid");
+    let plan: Vec<PlanStep> = diesel::sql_query(
+        "EXPLAIN QUERY PLAN SELECT game_id, ply FROM moves WHERE position_key = 42",
+    )
+    .load(conn)
+    .unwrap();
+    assert!(
+        plan.iter()
+            .any(|step| step.detail.contains("moves_by_position")),
+        "{plan:?}"
+    );
 }
