@@ -1,16 +1,12 @@
 //! Collections of imported games: filing imports, paging, export, and who
 //! may see them.
 
-use actix_web::{
-    body::MessageBody,
-    dev::{Service, ServiceResponse},
-    http::Method,
-};
+use actix_web::{body::MessageBody, http::Method};
 use serde_json::{Value, json};
 
 use crate::{
     on_both_databases,
-    support::{Call, Db, clock, delete, get, init, post, sign_up_for_a_year, state},
+    support::{Call, Db, TestApp, clock, delete, get, init, post, sign_up_for_a_year, state},
 };
 
 on_both_databases!(
@@ -44,11 +40,7 @@ fn patch(path: impl Into<String>) -> Call<'static> {
 }
 
 /// How many of alice's collections a reader is shown.
-async fn listed<S, B>(app: &S, token: Option<&str>) -> usize
-where
-    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
-    B: MessageBody,
-{
+async fn listed<B: MessageBody>(app: &impl TestApp<B>, token: Option<&str>) -> usize {
     let call = get("/api/v1/users/alice/collections");
     let call = match token {
         Some(token) => call.token(token),

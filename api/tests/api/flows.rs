@@ -2,9 +2,13 @@
 
 use serde_json::{Value, json};
 
+use actix_web::body::MessageBody;
+
 use crate::{
     on_both_databases,
-    support::{Db, clock, get, init, play_all, sign_up, start_game, start_standard_game, state},
+    support::{
+        Db, TestApp, clock, get, init, play_all, sign_up, start_game, start_standard_game, state,
+    },
 };
 
 on_both_databases!(
@@ -19,15 +23,13 @@ on_both_databases!(
 
 /// Checks a finished game: result, how it ended, no legal moves left, and
 /// that a reader sees the same.
-async fn assert_finished<S, B>(app: &S, token: &str, game: &Value, result: &str, termination: &str)
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
+async fn assert_finished<B: MessageBody>(
+    app: &impl TestApp<B>,
+    token: &str,
+    game: &Value,
+    result: &str,
+    termination: &str,
+) {
     assert_eq!(game["status"], "finished", "{game:#}");
     assert_eq!(game["result"], result);
     assert_eq!(game["termination"], termination);

@@ -4,9 +4,11 @@
 use kingpost_api::clock::MINUTE;
 use serde_json::json;
 
+use actix_web::body::MessageBody;
+
 use crate::{
     on_both_databases,
-    support::{Db, clock, get, init, play_all, post, sign_up, start_standard_game, state},
+    support::{Db, TestApp, clock, get, init, play_all, post, sign_up, start_standard_game, state},
 };
 
 on_both_databases!(
@@ -281,15 +283,11 @@ async fn finished_games_newest_first_from_both_sides(db: Db) {
 
 /// The ids of the games `path` lists for `token`, following its cursor
 /// page by page to the end.
-async fn ids_page_by_page<S, B>(app: &S, token: &str, path: &str) -> Vec<String>
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
+async fn ids_page_by_page<B: MessageBody>(
+    app: &impl TestApp<B>,
+    token: &str,
+    path: &str,
+) -> Vec<String> {
     let mut paged = Vec::new();
     let mut cursor: Option<String> = None;
     loop {

@@ -3,9 +3,13 @@
 
 use serde_json::{Value, json};
 
+use actix_web::body::MessageBody;
+
 use crate::{
     on_both_databases,
-    support::{Db, clock, get, init, path_of, post, sign_up_for_a_year, start_game, state},
+    support::{
+        Db, TestApp, clock, get, init, path_of, post, sign_up_for_a_year, start_game, state,
+    },
 };
 
 on_both_databases!(
@@ -239,15 +243,13 @@ async fn imports_take_turns(db: Db) {
 
 /// Plays up to `plies` moves, each picked among the legal moves the game
 /// offers by the ply number, alternating players; the game read after.
-async fn play_through<S, B>(app: &S, game: Value, white: &str, black: &str, plies: usize) -> Value
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
+async fn play_through<B: MessageBody>(
+    app: &impl TestApp<B>,
+    game: Value,
+    white: &str,
+    black: &str,
+    plies: usize,
+) -> Value {
     let mut game = game;
     for i in 0..plies {
         if game["status"] != "started" {

@@ -1,15 +1,13 @@
 //! The archive searched by position: what is found, for whom, and paging.
 
-use actix_web::{
-    body::MessageBody,
-    dev::{Service, ServiceResponse},
-};
+use actix_web::body::MessageBody;
 use serde_json::{Value, json};
 
 use crate::{
     on_both_databases,
     support::{
-        Db, clock, get, init, play_all, post, sign_up_for_a_year, start_standard_game, state,
+        Db, TestApp, clock, get, init, play_all, post, sign_up_for_a_year, start_standard_game,
+        state,
     },
 };
 
@@ -61,11 +59,12 @@ fn found(page: &Value) -> Vec<(String, i64)> {
 }
 
 /// Every page of a search, `limit` games a page, gathered.
-async fn every_page<S, B>(app: &S, token: &str, query: &str, limit: usize) -> Vec<(String, i64)>
-where
-    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
-    B: MessageBody,
-{
+async fn every_page<B: MessageBody>(
+    app: &impl TestApp<B>,
+    token: &str,
+    query: &str,
+    limit: usize,
+) -> Vec<(String, i64)> {
     let mut gathered = Vec::new();
     let mut cursor = String::new();
     loop {
@@ -388,11 +387,11 @@ fn encoded(pairs: &[(&str, &str)]) -> String {
 }
 
 /// The White players of the first page a search by data finds, sorted.
-async fn found_whites<S, B>(app: &S, token: &str, pairs: &[(&str, &str)]) -> Vec<String>
-where
-    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
-    B: MessageBody,
-{
+async fn found_whites<B: MessageBody>(
+    app: &impl TestApp<B>,
+    token: &str,
+    pairs: &[(&str, &str)],
+) -> Vec<String> {
     let answer = get(format!("/api/v1/search/games?{}", encoded(pairs)))
         .token(token)
         .send(app)

@@ -255,11 +255,7 @@ impl<'a> Call<'a> {
         self
     }
 
-    pub async fn send<S, B>(self, app: &S) -> Answer
-    where
-        S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
-        B: MessageBody,
-    {
+    pub async fn send<B: MessageBody>(self, app: &impl TestApp<B>) -> Answer {
         let mut req = test::TestRequest::default()
             .method(self.method.clone())
             .uri(&self.path);
@@ -337,11 +333,7 @@ impl<S, B> TestApp<B> for S where
 }
 
 /// Registers `username` and signs in: the session's access token.
-pub async fn sign_up<S, B>(app: &S, username: &str) -> String
-where
-    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
-    B: MessageBody,
-{
+pub async fn sign_up<B: MessageBody>(app: &impl TestApp<B>, username: &str) -> String {
     let password = PASSWORD;
     post("/api/v1/accounts")
         .json(json!({"username": username, "password": password}))
@@ -355,11 +347,11 @@ where
 }
 
 /// The token response of a password sign-in.
-pub async fn sign_in<S, B>(app: &S, username: &str, password: &str) -> Value
-where
-    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
-    B: MessageBody,
-{
+pub async fn sign_in<B: MessageBody>(
+    app: &impl TestApp<B>,
+    username: &str,
+    password: &str,
+) -> Value {
     post("/api/v1/auth/token")
         .json(json!({"grant_type": "password", "username": username, "password": password}))
         .send(app)
@@ -369,34 +361,26 @@ where
 }
 
 /// A standard game from the usual array, `challenger` White: its view.
-pub async fn start_standard_game<S, B>(
-    app: &S,
+pub async fn start_standard_game<B: MessageBody>(
+    app: &impl TestApp<B>,
     challenger: &str,
     opponent: &str,
     opponent_name: &str,
-) -> Value
-where
-    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
-    B: MessageBody,
-{
+) -> Value {
     let start = json!({"kind": "standard"});
     start_game(app, challenger, opponent, opponent_name, "standard", start).await
 }
 
 /// `challenger` challenges `opponent` (as White) and the opponent accepts:
 /// the new game's view.
-pub async fn start_game<S, B>(
-    app: &S,
+pub async fn start_game<B: MessageBody>(
+    app: &impl TestApp<B>,
     challenger: &str,
     opponent: &str,
     opponent_name: &str,
     rules: &str,
     start: Value,
-) -> Value
-where
-    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
-    B: MessageBody,
-{
+) -> Value {
     let challenge = post("/api/v1/challenges")
         .token(challenger)
         .json(json!({"rules": rules, "start": start, "days_per_move": 3, "color": "white", "opponent": opponent_name}))
@@ -418,17 +402,13 @@ where
 /// game as read now; the game as read after. Each move's answer carries only the
 /// moves it played: appended to those read before, they make the move
 /// list that `GET` answers.
-pub async fn play_all<S, B>(
-    app: &S,
+pub async fn play_all<B: MessageBody>(
+    app: &impl TestApp<B>,
     game: &Value,
     white: &str,
     black: &str,
     moves: &[&str],
-) -> Value
-where
-    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
-    B: MessageBody,
-{
+) -> Value {
     let id = game["id"].as_str().unwrap();
     let read = || get(format!("/api/v1/games/{id}")).token(white).send(app);
     let mut state = read().await.assert_status(200).clone();
@@ -492,11 +472,7 @@ pub fn clock() -> Arc<ManualClock> {
 
 /// Registers `username` and gives it a personal token with every scope for
 /// a year: for tests that move the clock by days.
-pub async fn sign_up_for_a_year<S, B>(app: &S, username: &str) -> String
-where
-    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
-    B: MessageBody,
-{
+pub async fn sign_up_for_a_year<B: MessageBody>(app: &impl TestApp<B>, username: &str) -> String {
     let session = sign_up(app, username).await;
     let token = post("/api/v1/tokens")
         .token(&session)
