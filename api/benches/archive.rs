@@ -125,15 +125,8 @@ fn halves(conn: &mut DbConnection, expected: usize) -> (f64, f64) {
 }
 
 fn main() {
-    let sizes: Vec<usize> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
-        .collect();
-    let sizes = if sizes.is_empty() {
-        vec![1_000, 10_000, 100_000]
-    } else {
-        sizes
-    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let sizes = seeding::growing_sizes(&args, &[1_000, 10_000, 100_000]);
     let dir = std::env::temp_dir().join(format!("kingpost-archive-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let url = dir.join("archive.sqlite3").display().to_string();

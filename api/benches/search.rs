@@ -129,13 +129,8 @@ fn run(name: &str, pool: &DbPool, sizes: &[usize], samples: &[(Moves, String)]) 
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let sizes: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
+    let sizes = seeding::growing_sizes(&args, &[10_000, 100_000]);
     let only = |name: &str| common::wants_database(&args, name);
-    let sizes = if sizes.is_empty() {
-        vec![10_000, 100_000]
-    } else {
-        sizes
-    };
     let samples = sample_games(500);
     println!("p50 / p99 in ms, and the median's ratio to a read by primary key");
     let dir = std::env::temp_dir().join(format!("kingpost-search-bench-{}", std::process::id()));

@@ -118,6 +118,19 @@ pub fn move_rows<'a>(game: &'a GameRow, moves: &'a Moves) -> impl Iterator<Item 
         })
 }
 
+/// The archive sizes asked for on the command line (or `default`), in
+/// ascending order: each grows the one archive seeded for the size before.
+pub fn growing_sizes(args: &[String], default: &[usize]) -> Vec<usize> {
+    let mut sizes: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
+    if sizes.is_empty() {
+        sizes = default.to_vec();
+    }
+    sizes.sort_unstable();
+    sizes.dedup();
+    sizes
+}
+
+/// Grows the archive of games `from..to`, a thousand games a transaction.
 pub fn seed(conn: &mut DbConnection, from: usize, to: usize, samples: &[(Moves, String)]) {
     for batch_start in (from..to).step_by(1000) {
         write_transaction(conn, |conn| {
