@@ -178,6 +178,8 @@ pub struct ServeOptions {
     pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Let webhooks reach private and loopback addresses: development only.
     pub allow_private_webhooks: bool,
+    /// SQLite's page cache a connection, in MiB (see [`db::PoolSettings`]).
+    pub sqlite_cache_mib: Option<u32>,
 }
 
 /// Serves the API on `options.bind` until the process is stopped, sweeping
@@ -191,16 +193,29 @@ pub fn serve(options: ServeOptions) -> Result<(), String> {
         limits,
         trusted_proxies,
         allow_private_webhooks,
+        sqlite_cache_mib,
     } = options;
     let (bind, database_url, jwt_secret) = (
         bind.as_str(),
         database_url.as_str(),
         jwt_secret.as_ref().map(Secret::expose),
     );
-    let pool = open_database(database_url)?;
+    let backend = Backend::of_url(database_url);
+    if backend == Backend::Postgres && sqlite_cache_mib.is_some() {
+        return Err("the SQLite page cache was set for a Postgres database: \
+                    Postgres sizes its own (shared_buffers)"
+            .to_owned());
+    }
+    let pool = open_database_with(
+        database_url,
+        db::PoolSettings {
+            sqlite_cache_mib,
+            ..db::PoolSettings::for_backend(backend)
+        },
+    )?;
     let keys = jwt_keys(&pool, jwt_secret)?;
     let hub = Hub::default();
-    if Backend::of_url(database_url) == Backend::Postgres {
+    if backend == Backend::Postgres {
         hub.listen_to_postgres(database_url.to_owned());
     }
     keep_allocations_from_piling_up();

@@ -89,6 +89,20 @@ fn bad_input_is_one_clear_error() {
     assert!(error(&["play", "e4", "e4"]).contains("move 2 (e4)"));
     assert!(error(&["play", "f3", "e5", "g4", "Qh4", "a3"]).contains("the game is over"));
     assert!(error(&["perft", "--start", "chess960:960", "--depth", "1"]).contains("959"));
+    // Refused before any database is opened.
+    assert!(
+        error(&[
+            "serve",
+            "--database-url",
+            "postgres://127.0.0.1:1/none",
+            "--sqlite-cache-mib",
+            "64"
+        ])
+        .contains("Postgres sizes its own")
+    );
+    let zero = kingpost(&["serve", "--sqlite-cache-mib", "0"]);
+    assert!(!zero.status.success());
+    assert!(String::from_utf8_lossy(&zero.stderr).contains("--sqlite-cache-mib"));
 }
 
 #[test]

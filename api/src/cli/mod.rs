@@ -49,6 +49,11 @@ enum Command {
         /// and tests only, never where accounts are not all trusted.
         #[arg(long)]
         allow_private_webhooks: bool,
+        /// SQLite's page cache for each of the server's connections, in MiB
+        /// (SQLite's default is 2): for an archive whose indexes outgrow it.
+        #[arg(long, env = "KINGPOST_SQLITE_CACHE_MIB",
+              value_parser = clap::value_parser!(u32).range(1..=65536))]
+        sqlite_cache_mib: Option<u32>,
     },
     /// Run the database migrations and exit.
     Migrate {
@@ -184,6 +189,7 @@ pub fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             no_rate_limits,
             trusted_proxies,
             allow_private_webhooks,
+            sqlite_cache_mib,
         } => Ok(service::serve(server::ServeOptions {
             bind,
             database_url: database.database_url,
@@ -196,6 +202,7 @@ pub fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             },
             trusted_proxies,
             allow_private_webhooks,
+            sqlite_cache_mib,
         })?),
         Command::Migrate { database } => Ok(service::migrate(&database.database_url)?),
         Command::Openapi { output } => Ok(service::openapi(&output)?),

@@ -105,6 +105,8 @@ const BUSY_TIMEOUT: &str = "PRAGMA busy_timeout = 10000";
 pub struct Manager {
     url: String,
     backend: Backend,
+    /// SQLite's page cache a connection, in MiB; `None` keeps its default.
+    sqlite_cache_mib: Option<u32>,
 }
 
 impl ManageConnection for Manager {
@@ -152,9 +154,10 @@ impl Manager {
                     SqliteConnection::establish(&self.url).map_err(r2d2::Error::ConnectionError)?;
                 // Writers wait for each other rather than fail; FULL syncs
                 // every commit (in WAL mode, set once in `connect`), so an
-                // acknowledged move survives a power cut. A savepoint's
-                // journal (each imported game has one) is kept in memory,
-                // not written to a temporary file.
+                // acknowledged move survives a power cut. A statement's
+                // journal (an insert of many rows has one) and a sort's
+                // temporary tables are kept in memory, not written to
+                // temporary files.
                 for pragma in [
                     BUSY_TIMEOUT,
                     "PRAGMA synchronous = FULL",
@@ -165,18 +168,31 @@ impl Manager {
                         .execute(&mut conn)
                         .map_err(r2d2::Error::QueryError)?;
                 }
+                if let Some(mib) = self.sqlite_cache_mib {
+                    // A negative size is in KiB rather than pages.
+                    diesel::sql_query(format!("PRAGMA cache_size = -{}", u64::from(mib) * 1024))
+                        .execute(&mut conn)
+                        .map_err(r2d2::Error::QueryError)?;
+                }
                 Ok(DbConnection::Sqlite(conn))
             }
         }
     }
 }
 
-/// How many connections a pool holds, and how long a request waits for
-/// one before it is answered `503` (every connection busy).
+/// How many connections a pool holds, how long a request waits for one
+/// before it is answered `503` (every connection busy), and on SQLite the
+/// page cache of each.
 #[derive(Debug, Clone, Copy)]
 pub struct PoolSettings {
     pub max_size: u32,
     pub connection_timeout: Duration,
+    /// SQLite's page cache a connection, in MiB (`None`: SQLite's default,
+    /// 2 MiB). A large archive's hot index pages are read from it rather
+    /// than copied from the kernel's cache at each descent; each of the
+    /// pool's connections has its own, so the pool may hold `max_size`
+    /// times this much. Postgres sizes its shared buffers itself.
+    pub sqlite_cache_mib: Option<u32>,
 }
 
 impl PoolSettings {
@@ -187,6 +203,7 @@ impl PoolSettings {
                 Backend::Sqlite => 8,
             },
             connection_timeout: Duration::from_secs(5),
+            sqlite_cache_mib: None,
         }
     }
 }
@@ -216,6 +233,7 @@ pub fn connect_with(url: &str, settings: PoolSettings) -> Result<DbPool, String>
     let manager = Manager {
         url: url.to_owned(),
         backend,
+        sqlite_cache_mib: settings.sqlite_cache_mib,
     };
     Pool::builder()
         .min_idle(Some(1))

@@ -159,6 +159,7 @@ async fn a_full_pool_is_a_503_that_changes_nothing(db: Db) {
     let settings = PoolSettings {
         max_size: 2,
         connection_timeout: Duration::from_millis(300),
+        sqlite_cache_mib: None,
     };
     let pool = server::open_database_with(&db.url(), settings).unwrap();
     let app = init(crate::support::state_on_pool(
@@ -222,6 +223,7 @@ async fn a_connection_postgres_dropped_is_replaced() {
     let settings = PoolSettings {
         max_size: 1,
         connection_timeout: Duration::from_secs(5),
+        sqlite_cache_mib: None,
     };
     let pool = connect_with(&db.url(), settings).unwrap();
     let first = with_connection(&pool, backend_pid).await.unwrap();

@@ -181,3 +181,39 @@ fn moves_stored_by_game_keep_their_rows() {
         "{plan:?}"
     );
 }
+
+#[derive(diesel::QueryableByName)]
+struct CacheSize {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    cache_size: i64,
+}
+
+/// The page cache of a connection: negative in KiB, as set.
+fn cache_size(conn: &mut DbConnection) -> i64 {
+    let DbConnection::Sqlite(conn) = conn else {
+        unreachable!("an SQLite URL opens SQLite");
+    };
+    diesel::sql_query("PRAGMA cache_size")
+        .get_result::<CacheSize>(conn)
+        .unwrap()
+        .cache_size
+}
+
+/// An operator's page cache (`--sqlite-cache-mib`) reaches every
+/// connection the pool opens, not only the first; without it, SQLite's
+/// default of 2,000 KiB stands.
+#[test]
+fn the_page_cache_set_reaches_every_connection() {
+    let db = Db::sqlite();
+    let default = db::connect(&db.url()).unwrap();
+    assert_eq!(cache_size(&mut default.get().unwrap()), -2000);
+    let settings = db::PoolSettings {
+        sqlite_cache_mib: Some(64),
+        ..db::PoolSettings::for_backend(db::Backend::Sqlite)
+    };
+    let pool = db::connect_with(&db.url(), settings).unwrap();
+    let mut held: Vec<_> = (0..3).map(|_| pool.get().unwrap()).collect();
+    for conn in &mut held {
+        assert_eq!(cache_size(conn), -64 * 1024);
+    }
+}
