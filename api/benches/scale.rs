@@ -9,11 +9,15 @@
 //! as many accounts, a tenth of them under way (deadlines two to three days
 //! off, beyond any warning) and ten past their deadline. Then:
 //!
-//! - a move: one move in each of 200 games under way, against the same in
-//!   a small database of 2,000 games seeded alike (p50 and p99, ratio of
-//!   medians);
+//! - a move: one move in each of 200 games under way, after one in each of
+//!   200 others (unmeasured, as a running server's page cache is warm),
+//!   against the same in a small database of 2,000 games seeded alike (p50
+//!   and p99, ratio of medians), with the read calls a move makes and what
+//!   they fetch from the disk (`/proc/self/io`); on SQLite, again with a
+//!   page cache of 256 MiB a connection (`--sqlite-cache-mib`);
 //! - a page of an account's finished games and of its games under way
-//!   (the game lists), and of its archive (p50 and p99);
+//!   (the game lists), and of its archive (p50 and p99; the archive on
+//!   SQLite with either page cache);
 //! - one sweep (it ends the ten games past their deadline);
 //! - the database's size per game.
 
@@ -26,14 +30,17 @@ use diesel::{
     ExpressionMethods, QueryDsl, QueryableByName, RunQueryDsl, SelectableHelper, sql_types::BigInt,
 };
 use kingpost_api::{
-    db::{DbConnection, DbPool, execute_natively, schema::games, write_transaction},
+    db::{
+        Backend, DbConnection, DbPool, PoolSettings, execute_natively, schema::games,
+        write_transaction,
+    },
     domain::game::{self, Play, listing},
     models::{
         account::{self, Account},
         game::{ArchiveFilter, GameRow, Listing, MoveRow, archive_page, insert_moves},
     },
     notify::Outbox,
-    server::open_database,
+    server::{open_database, open_database_with},
     views::GameStatus,
 };
 use kingpost_core::{Position, Rules};
@@ -225,9 +232,52 @@ fn playable(conn: &mut DbConnection, count: usize) -> Vec<(GameRow, String)> {
         .collect()
 }
 
-/// One move in each game: p50 and p99 in ms.
-fn moves(conn: &mut DbConnection, games: &[(GameRow, String)]) -> (f64, f64) {
-    timed(games, |(row, uci)| {
+/// This process's read system calls and the bytes they fetched from the
+/// disk rather than the kernel's cache (`/proc/self/io`): where SQLite's
+/// pages come from when its own cache lacks them.
+#[derive(Clone, Copy, Debug, Default)]
+struct Reads {
+    calls: u64,
+    disk_bytes: u64,
+}
+
+fn reads() -> Reads {
+    let io = std::fs::read_to_string("/proc/self/io").unwrap_or_default();
+    let field = |name: &str| {
+        io.lines()
+            .find_map(|line| line.strip_prefix(name))
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(0)
+    };
+    Reads {
+        calls: field("syscr:"),
+        disk_bytes: field("read_bytes:"),
+    }
+}
+
+/// A move's figures: p50 and p99 in ms, read calls and KiB from the disk
+/// a move.
+struct MoveFigures {
+    p50: f64,
+    p99: f64,
+    reads: f64,
+    disk_kib: f64,
+}
+
+impl std::fmt::Display for MoveFigures {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(
+            f,
+            "{:>7.2} / {:>7.2}   reads a move {:>5.1} ({:.1} KiB from disk)",
+            self.p50, self.p99, self.reads, self.disk_kib
+        )
+    }
+}
+
+/// One move in each game.
+fn moves(conn: &mut DbConnection, games: &[(GameRow, String)]) -> MoveFigures {
+    let before = reads();
+    let (p50, p99) = timed(games, |(row, uci)| {
         let mover = row.to_move_id.clone().unwrap();
         let play = Play {
             text: uci.clone(),
@@ -235,7 +285,26 @@ fn moves(conn: &mut DbConnection, games: &[(GameRow, String)]) -> (f64, f64) {
             offer_draw: false,
         };
         game::play_move(conn, &mut Outbox::default(), NOW, &row.id, &mover, &play).unwrap();
-    })
+    });
+    let after = reads();
+    let per_move = |n: u64| n as f64 / games.len().max(1) as f64;
+    MoveFigures {
+        p50,
+        p99,
+        reads: per_move(after.calls - before.calls),
+        disk_kib: per_move(after.disk_bytes - before.disk_bytes) / 1024.0,
+    }
+}
+
+/// One move in each of `warm` (unmeasured: the page cache fills as a
+/// running server's has), then [`moves`] in `measured`.
+fn warm_moves(
+    conn: &mut DbConnection,
+    warm: &[(GameRow, String)],
+    measured: &[(GameRow, String)],
+) -> MoveFigures {
+    moves(conn, warm);
+    moves(conn, measured)
 }
 
 #[derive(QueryableByName)]
@@ -267,9 +336,21 @@ fn size(conn: &mut DbConnection, sqlite_file: Option<&str>) -> i64 {
     }
 }
 
+/// SQLite's page cache a connection in the second measure of a move and
+/// of the archive (`--sqlite-cache-mib`), against its 2 MiB default.
+const CACHED_MIB: u32 = 256;
+
 /// Seeds `pool` with `games` games and measures it, beside `empty`, a
-/// database of 2,000 games seeded alike.
-fn measure(name: &str, pool: &DbPool, empty: &DbPool, games: usize, file: Option<&str>) {
+/// database of 2,000 games seeded alike; on SQLite (`file`) again through
+/// `cached`, the same file with a page cache of [`CACHED_MIB`].
+fn measure(
+    name: &str,
+    pool: &DbPool,
+    empty: &DbPool,
+    cached: Option<&DbPool>,
+    games: usize,
+    file: Option<&str>,
+) {
     let samples = sample_games(500);
     let mut conn = pool.get().unwrap();
     let started = Instant::now();
@@ -286,9 +367,18 @@ fn measure(name: &str, pool: &DbPool, empty: &DbPool, games: usize, file: Option
     let mut small = empty.get().unwrap();
     seed(&mut small, SAMPLES * 10, &samples);
     let in_small = playable(&mut small, SAMPLES);
-    let (empty_50, empty_99) = moves(&mut small, &in_small);
-    let in_large = playable(&mut conn, SAMPLES);
-    let (move_50, move_99) = moves(&mut conn, &in_large);
+    let in_small = moves(&mut small, &in_small);
+    // Four sets of games: warming and measured, for each page cache.
+    let in_large = playable(&mut conn, 4 * SAMPLES);
+    let sets: Vec<&[(GameRow, String)]> = in_large.chunks(in_large.len().div_ceil(4)).collect();
+    let [warm, measured, warm_cached, measured_cached] = sets[..] else {
+        panic!("too few games under way to measure moves");
+    };
+    let in_large = warm_moves(&mut conn, warm, measured);
+    let in_cached = cached.map(|pool| {
+        let mut conn = pool.get().unwrap();
+        warm_moves(&mut conn, warm_cached, measured_cached)
+    });
 
     let accounts = (games / 100).max(10);
     let mut rng = SmallRng::seed_from_u64(17);
@@ -309,16 +399,20 @@ fn measure(name: &str, pool: &DbPool, empty: &DbPool, games: usize, file: Option
     };
     let (finished_50, finished_99) = list(&mut conn, Listing::Finished);
     let (ongoing_50, ongoing_99) = list(&mut conn, Listing::Ongoing);
-    let (archive_50, archive_99) = timed(&players, |me| {
-        let filter = ArchiveFilter {
-            account_id: me.as_str().into(),
-            rules: None,
-            since: None,
-            until: None,
-            finished_only: true,
-        };
-        archive_page(&mut conn, &filter, None, 100).unwrap();
-    });
+    let archive = |conn: &mut DbConnection| {
+        timed(&players, |me| {
+            let filter = ArchiveFilter {
+                account_id: me.as_str().into(),
+                rules: None,
+                since: None,
+                until: None,
+                finished_only: true,
+            };
+            archive_page(conn, &filter, None, 100).unwrap();
+        })
+    };
+    let (archive_50, archive_99) = archive(&mut conn);
+    let archive_cached = cached.map(|pool| archive(&mut pool.get().unwrap()));
     let start = Instant::now();
     let ended = game::sweep(&mut conn, &mut Outbox::default(), NOW).unwrap();
     let sweep = start.elapsed().as_secs_f64() * 1000.0;
@@ -326,12 +420,22 @@ fn measure(name: &str, pool: &DbPool, empty: &DbPool, games: usize, file: Option
 
     println!("{name}, {games} games (p50 / p99 ms)");
     println!(
-        "  a move:                {move_50:>7.2} / {move_99:>7.2}   empty database {empty_50:.2} / {empty_99:.2}   ratio {:.2}",
-        move_50 / empty_50
+        "  a move:                {in_large}   ratio {:.2}",
+        in_large.p50 / in_small.p50
     );
+    println!("  a move, small database {in_small}");
+    if let Some(in_cached) = in_cached {
+        println!(
+            "  a move, {CACHED_MIB} MiB cache  {in_cached}   ratio {:.2}",
+            in_cached.p50 / in_small.p50
+        );
+    }
     println!("  finished games, a page {finished_50:>7.2} / {finished_99:>7.2}");
     println!("  games under way, a page{ongoing_50:>7.2} / {ongoing_99:>7.2}");
     println!("  archive, a page        {archive_50:>7.2} / {archive_99:>7.2}");
+    if let Some((p50, p99)) = archive_cached {
+        println!("  archive, {CACHED_MIB} MiB cache {p50:>7.2} / {p99:>7.2}");
+    }
     println!("  one sweep (ends 10)    {sweep:>7.2}");
     println!(
         "  size: {:.0} MiB, {:.0} bytes a game",
@@ -352,10 +456,20 @@ fn main() {
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("large.sqlite3").display().to_string();
         let empty = dir.join("empty.sqlite3").display().to_string();
+        let pool = open_database(&file).unwrap();
+        let cached = open_database_with(
+            &file,
+            PoolSettings {
+                sqlite_cache_mib: Some(CACHED_MIB),
+                ..PoolSettings::for_backend(Backend::Sqlite)
+            },
+        )
+        .unwrap();
         measure(
             "SQLite",
-            &open_database(&file).unwrap(),
+            &pool,
             &open_database(&empty).unwrap(),
+            Some(&cached),
             games,
             Some(&file),
         );
@@ -376,7 +490,7 @@ fn main() {
             let url = format!("{base}{separator}options=-csearch_path%3D{}", schema(name));
             pools.push(open_database(&url).unwrap());
         }
-        measure("Postgres", &pools[0], &pools[1], games, None);
+        measure("Postgres", &pools[0], &pools[1], None, games, None);
         drop(pools);
         for name in ["large", "empty"] {
             diesel::sql_query(format!("DROP SCHEMA {} CASCADE", schema(name)))
