@@ -8,7 +8,9 @@
 //! streamed a page at a time. To tell what bounds the export, its two
 //! halves are also timed alone, in process: reading the pages
 //! (`pgn::read_archive`) and writing them (`pgn::write_archive`); the
-//! server overlaps the two.
+//! server overlaps the two. And the CPU time a game, from `/proc`: of the
+//! server and of the client (this process) during the export, and of
+//! this process during the raw read.
 
 mod common;
 
@@ -20,7 +22,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use common::Server;
+use common::{Server, cpu::process_cpu};
 use diesel::prelude::*;
 use kingpost_api::{
     db::{DbConnection, schema::moves},
@@ -40,10 +42,26 @@ fn peak_memory_mib(pid: u32) -> f64 {
     kib / 1024.0
 }
 
-/// Streams the archive from a fresh server: games/s and peak memory.
-fn export(url: &str, expected: usize) -> (f64, f64) {
+/// CPU time of process `pid` (`self` for this one) so far.
+fn cpu(pid: &str) -> Duration {
+    process_cpu(pid, None).unwrap_or_default()
+}
+
+/// What the export cost: its rate, the server's peak memory, and the CPU
+/// time a game of the server and of the client reading the stream.
+struct Export {
+    rate: f64,
+    peak_mib: f64,
+    server_us: f64,
+    client_us: f64,
+}
+
+/// Streams the archive from a fresh server.
+fn export(url: &str, expected: usize) -> Export {
     let server = Server::start(url, &[]);
     let base = &server.base;
+    let pid = server.pid().to_string();
+    let (server_before, client_before) = (cpu(&pid), cpu("self"));
     let client = reqwest::blocking::Client::builder()
         .timeout(None)
         .build()
@@ -63,12 +81,20 @@ fn export(url: &str, expected: usize) -> (f64, f64) {
     }
     let elapsed = start.elapsed().as_secs_f64();
     assert_eq!(games, expected);
-    (games as f64 / elapsed, peak_memory_mib(server.pid()))
+    let per_game = |spent: Duration| spent.as_secs_f64() * 1e6 / games as f64;
+    Export {
+        rate: games as f64 / elapsed,
+        peak_mib: peak_memory_mib(server.pid()),
+        server_us: per_game(cpu(&pid) - server_before),
+        client_us: per_game(cpu("self") - client_before),
+    }
 }
 
-/// The raw database read of the same rows: every game and move, by pages.
-fn raw_read(conn: &mut DbConnection, expected: usize) -> f64 {
+/// The raw database read of the same rows: every game and move, by pages;
+/// games/s and the CPU time a game (SQLite runs in this process).
+fn raw_read(conn: &mut DbConnection, expected: usize) -> (f64, f64) {
     let start = Instant::now();
+    let cpu_before = cpu("self");
     let mut games = 0;
     let mut after = String::new();
     loop {
@@ -91,7 +117,8 @@ fn raw_read(conn: &mut DbConnection, expected: usize) -> f64 {
         games += rows.len();
     }
     assert_eq!(games, expected);
-    games as f64 / start.elapsed().as_secs_f64()
+    let cpu_us = (cpu("self") - cpu_before).as_secs_f64() * 1e6 / games as f64;
+    (games as f64 / start.elapsed().as_secs_f64(), cpu_us)
 }
 
 /// The export's halves alone: its reads of every page and its writing of
@@ -136,19 +163,30 @@ fn main() {
     let samples = sample_games(500);
     println!("archive export (PGN, streamed) vs the raw database read of the same rows, SQLite");
     println!(
-        "{:>8} {:>14} {:>14} {:>7} {:>12} {:>16} {:>17}",
-        "games", "export/s", "raw read/s", "ratio", "peak MiB", "its reading/s", "its writing/s"
+        "{:>8} {:>10} {:>11} {:>6} {:>9} {:>14} {:>14} {:>27}",
+        "games",
+        "export/s",
+        "raw read/s",
+        "ratio",
+        "peak MiB",
+        "its reading/s",
+        "its writing/s",
+        "CPU µs a game: server client raw"
     );
     let mut seeded = 0;
     for size in sizes {
         seed(&mut conn, seeded, size, &samples);
         seeded = size;
-        let (exported, peak) = export(&url, size);
-        let raw = raw_read(&mut conn, size);
+        let exported = export(&url, size);
+        let (raw, raw_us) = raw_read(&mut conn, size);
         let (reading, writing) = halves(&mut conn, size);
         println!(
-            "{size:>8} {exported:>14.0} {raw:>14.0} {:>7.2} {peak:>12.1} {reading:>16.0} {writing:>17.0}",
-            exported / raw
+            "{size:>8} {:>10.0} {raw:>11.0} {:>6.2} {:>9.1} {reading:>14.0} {writing:>14.0} {:>21.0} {:>6.0} {raw_us:>4.0}",
+            exported.rate,
+            exported.rate / raw,
+            exported.peak_mib,
+            exported.server_us,
+            exported.client_us,
         );
     }
     drop(conn);

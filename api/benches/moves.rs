@@ -39,7 +39,11 @@ use std::{
     time::{Duration, Instant},
 };
 
-use common::{Server, round_trips::RoundTrips};
+use common::{
+    Server,
+    cpu::{TICK, process_cpu, process_times},
+    round_trips::RoundTrips,
+};
 use diesel::{Connection, PgConnection, RunQueryDsl};
 use kingpost_api::{
     db::{DbConnection, write_transaction},
@@ -477,28 +481,6 @@ struct CpuUse {
     machine_busy: Duration,
     machine_steal: Duration,
     at: Instant,
-}
-
-/// Linux reports CPU time in ticks of USER_HZ, 100 a second.
-const TICK: Duration = Duration::from_millis(10);
-
-/// User and system time of a process from its `/proc/<pid>/stat`; none
-/// when it is gone or is not `command`.
-fn process_cpu(pid: &str, command: Option<&str>) -> Option<Duration> {
-    process_times(pid, command).map(|(user, system)| user + system)
-}
-
-/// User time and system time of a process, as [`process_cpu`] reads them.
-fn process_times(pid: &str, command: Option<&str>) -> Option<(Duration, Duration)> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let (head, rest) = stat.rsplit_once(')')?;
-    if command.is_some_and(|c| !head.ends_with(&format!("({c}"))) {
-        return None;
-    }
-    // After the command: state, then utime and stime are the 12th and 13th.
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| fields.get(i)?.parse::<u32>().ok();
-    Some((TICK * ticks(11)?, TICK * ticks(12)?))
 }
 
 impl CpuUse {

@@ -10,14 +10,17 @@
 //! off, beyond any warning) and ten past their deadline. Then:
 //!
 //! - a move: one move in each of 200 games under way, after one in each of
-//!   200 others (unmeasured, as a running server's page cache is warm),
+//!   2,000 others (unmeasured, as a running server's page cache is warm),
 //!   against the same in a small database of 2,000 games seeded alike (p50
-//!   and p99, ratio of medians), with the read calls a move makes and what
-//!   they fetch from the disk (`/proc/self/io`); on SQLite, again with a
-//!   page cache of 256 MiB a connection (`--sqlite-cache-mib`);
+//!   and p99, ratio of medians), with the CPU time, read calls and disk
+//!   reads a move costs the process doing the database's work (this one on
+//!   SQLite, the connection's backend on Postgres: `/proc/<pid>/io`); on
+//!   SQLite, again with a page cache of 256 MiB a connection
+//!   (`--sqlite-cache-mib`);
 //! - a page of an account's finished games and of its games under way
-//!   (the game lists), and of its archive (p50 and p99; the archive on
-//!   SQLite with either page cache);
+//!   (the game lists), and of its archive, for 200 accounts (the same
+//!   figures; on SQLite with either page cache, each for its own
+//!   accounts);
 //! - one sweep (it ends the ten games past their deadline);
 //! - the database's size per game.
 
@@ -25,7 +28,10 @@ mod common;
 
 use std::time::Instant;
 
-use common::seeding::{self, Moves, finished_game, sample_games};
+use common::{
+    cpu::process_cpu,
+    seeding::{self, Moves, finished_game, sample_games},
+};
 use diesel::{
     ExpressionMethods, QueryDsl, QueryableByName, RunQueryDsl, SelectableHelper, sql_types::BigInt,
 };
@@ -193,20 +199,6 @@ fn percentiles(mut times: Vec<f64>) -> (f64, f64) {
     (at(0.5), at(0.99))
 }
 
-/// `run` on each input, timed: p50 and p99 in ms.
-fn timed<T>(inputs: &[T], mut run: impl FnMut(&T)) -> (f64, f64) {
-    percentiles(
-        inputs
-            .iter()
-            .map(|input| {
-                let start = Instant::now();
-                run(input);
-                start.elapsed().as_secs_f64() * 1000.0
-            })
-            .collect(),
-    )
-}
-
 /// Games under way, and for each the move its side to move plays.
 fn playable(conn: &mut DbConnection, count: usize) -> Vec<(GameRow, String)> {
     let rows: Vec<GameRow> = games::table
@@ -232,52 +224,100 @@ fn playable(conn: &mut DbConnection, count: usize) -> Vec<(GameRow, String)> {
         .collect()
 }
 
-/// This process's read system calls and the bytes they fetched from the
-/// disk rather than the kernel's cache (`/proc/self/io`): where SQLite's
-/// pages come from when its own cache lacks them.
+/// The process doing a connection's database work: this one on SQLite,
+/// which runs in process, and the connection's backend on Postgres (on
+/// this machine, so its `/proc` can be read).
+fn database_process(conn: &mut DbConnection) -> String {
+    #[derive(QueryableByName)]
+    struct Pid {
+        #[diesel(sql_type = diesel::sql_types::Integer)]
+        pid: i32,
+    }
+    match conn {
+        DbConnection::Sqlite(_) => "self".to_owned(),
+        DbConnection::Postgresql(pg) => diesel::sql_query("SELECT pg_backend_pid() AS pid")
+            .get_result::<Pid>(pg)
+            .unwrap()
+            .pid
+            .to_string(),
+    }
+}
+
+/// A process's CPU time, its read system calls, and the bytes they
+/// fetched from the disk rather than the kernel's cache (`/proc/<pid>/io`):
+/// where the database's pages come from when its own cache lacks them.
 #[derive(Clone, Copy, Debug, Default)]
-struct Reads {
-    calls: u64,
+struct Work {
+    cpu: std::time::Duration,
+    reads: u64,
     disk_bytes: u64,
 }
 
-fn reads() -> Reads {
-    let io = std::fs::read_to_string("/proc/self/io").unwrap_or_default();
+fn work(pid: &str) -> Work {
+    let io = std::fs::read_to_string(format!("/proc/{pid}/io")).unwrap_or_default();
     let field = |name: &str| {
         io.lines()
             .find_map(|line| line.strip_prefix(name))
             .and_then(|v| v.trim().parse().ok())
             .unwrap_or(0)
     };
-    Reads {
-        calls: field("syscr:"),
+    Work {
+        cpu: process_cpu(pid, None).unwrap_or_default(),
+        reads: field("syscr:"),
         disk_bytes: field("read_bytes:"),
     }
 }
 
-/// A move's figures: p50 and p99 in ms, read calls and KiB from the disk
-/// a move.
-struct MoveFigures {
+/// What a request cost, per request: p50 and p99 in ms; the CPU time (µs),
+/// read calls and KiB from the disk of the process doing the database's
+/// work (on SQLite, this one: the service's own work too).
+struct Figures {
     p50: f64,
     p99: f64,
+    cpu_us: f64,
     reads: f64,
     disk_kib: f64,
 }
 
-impl std::fmt::Display for MoveFigures {
+impl std::fmt::Display for Figures {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         write!(
             f,
-            "{:>7.2} / {:>7.2}   reads a move {:>5.1} ({:.1} KiB from disk)",
-            self.p50, self.p99, self.reads, self.disk_kib
+            "{:>7.2} / {:>7.2}   {:>5.0} µs CPU, {:>5.1} reads, {:>5.1} KiB from disk",
+            self.p50, self.p99, self.cpu_us, self.reads, self.disk_kib
         )
     }
 }
 
+/// `run` on each input, timed, with the work of process `pid` (see
+/// [`database_process`]).
+fn measured<T>(pid: &str, inputs: &[T], mut run: impl FnMut(&T)) -> Figures {
+    let before = work(pid);
+    let (p50, p99) = percentiles(
+        inputs
+            .iter()
+            .map(|input| {
+                let start = Instant::now();
+                run(input);
+                start.elapsed().as_secs_f64() * 1000.0
+            })
+            .collect(),
+    );
+    let after = work(pid);
+    let each = |n: f64| n / inputs.len().max(1) as f64;
+    Figures {
+        p50,
+        p99,
+        cpu_us: each((after.cpu - before.cpu).as_secs_f64() * 1e6),
+        reads: each((after.reads - before.reads) as f64),
+        disk_kib: each((after.disk_bytes - before.disk_bytes) as f64) / 1024.0,
+    }
+}
+
 /// One move in each game.
-fn moves(conn: &mut DbConnection, games: &[(GameRow, String)]) -> MoveFigures {
-    let before = reads();
-    let (p50, p99) = timed(games, |(row, uci)| {
+fn moves(conn: &mut DbConnection, games: &[(GameRow, String)]) -> Figures {
+    let pid = database_process(conn);
+    measured(&pid, games, |(row, uci)| {
         let mover = row.to_move_id.clone().unwrap();
         let play = Play {
             text: uci.clone(),
@@ -285,24 +325,48 @@ fn moves(conn: &mut DbConnection, games: &[(GameRow, String)]) -> MoveFigures {
             offer_draw: false,
         };
         game::play_move(conn, &mut Outbox::default(), NOW, &row.id, &mover, &play).unwrap();
-    });
-    let after = reads();
-    let per_move = |n: u64| n as f64 / games.len().max(1) as f64;
-    MoveFigures {
-        p50,
-        p99,
-        reads: per_move(after.calls - before.calls),
-        disk_kib: per_move(after.disk_bytes - before.disk_bytes) / 1024.0,
-    }
+    })
 }
 
-/// One move in each of `warm` (unmeasured: the page cache fills as a
-/// running server's has), then [`moves`] in `measured`.
-fn warm_moves(
-    conn: &mut DbConnection,
-    warm: &[(GameRow, String)],
-    measured: &[(GameRow, String)],
-) -> MoveFigures {
+/// A page of each player's finished games, of their games under way, and
+/// of their archive.
+fn pages(conn: &mut DbConnection, players: &[String]) -> [Figures; 3] {
+    let pid = database_process(conn);
+    let mut list = |which| {
+        measured(&pid, players, |me| {
+            listing::list(
+                conn,
+                &me.as_str().into(),
+                which,
+                None,
+                listing::DEFAULT_PAGE,
+            )
+            .unwrap();
+        })
+    };
+    let (finished, ongoing) = (list(Listing::Finished), list(Listing::Ongoing));
+    let archive = measured(&pid, players, |me| {
+        let filter = ArchiveFilter {
+            account_id: me.as_str().into(),
+            rules: None,
+            since: None,
+            until: None,
+            finished_only: true,
+        };
+        archive_page(conn, &filter, None, 100).unwrap();
+    });
+    [finished, ongoing, archive]
+}
+
+/// Moves played before the measured ones, unmeasured, so that the page
+/// cache holds what a running server's would (at least the B-trees'
+/// inner pages).
+const WARMING: usize = 2000;
+
+/// One move in each game: the last [`SAMPLES`] (or half of the games, if
+/// fewer) measured by [`moves`], the ones before them warming the cache.
+fn warm_moves(conn: &mut DbConnection, games: &[(GameRow, String)]) -> Figures {
+    let (warm, measured) = games.split_at(games.len() - SAMPLES.min(games.len() / 2));
     moves(conn, warm);
     moves(conn, measured)
 }
@@ -368,75 +432,54 @@ fn measure(
     seed(&mut small, SAMPLES * 10, &samples);
     let in_small = playable(&mut small, SAMPLES);
     let in_small = moves(&mut small, &in_small);
-    // Four sets of games: warming and measured, for each page cache.
-    let in_large = playable(&mut conn, 4 * SAMPLES);
-    let sets: Vec<&[(GameRow, String)]> = in_large.chunks(in_large.len().div_ceil(4)).collect();
-    let [warm, measured, warm_cached, measured_cached] = sets[..] else {
-        panic!("too few games under way to measure moves");
-    };
-    let in_large = warm_moves(&mut conn, warm, measured);
-    let in_cached = cached.map(|pool| {
-        let mut conn = pool.get().unwrap();
-        warm_moves(&mut conn, warm_cached, measured_cached)
-    });
+    // Half of the games under way for each page cache.
+    let under_way = playable(&mut conn, 2 * (WARMING + SAMPLES));
+    let (for_default, for_cached) = under_way.split_at(under_way.len() / 2);
+    let in_large = warm_moves(&mut conn, for_default);
+    let in_cached = cached.map(|pool| warm_moves(&mut pool.get().unwrap(), for_cached));
 
+    // Other players for the second page cache, so that neither set reads
+    // pages the other has just brought into the kernel's cache.
     let accounts = (games / 100).max(10);
     let mut rng = SmallRng::seed_from_u64(17);
-    let players: Vec<String> = (0..SAMPLES)
+    let players: Vec<String> = (0..2 * SAMPLES)
         .map(|_| account_name(rng.random_range(0..accounts)))
         .collect();
-    let list = |conn: &mut DbConnection, which| {
-        timed(&players, |me| {
-            listing::list(
-                conn,
-                &me.as_str().into(),
-                which,
-                None,
-                listing::DEFAULT_PAGE,
-            )
-            .unwrap();
-        })
-    };
-    let (finished_50, finished_99) = list(&mut conn, Listing::Finished);
-    let (ongoing_50, ongoing_99) = list(&mut conn, Listing::Ongoing);
-    let archive = |conn: &mut DbConnection| {
-        timed(&players, |me| {
-            let filter = ArchiveFilter {
-                account_id: me.as_str().into(),
-                rules: None,
-                since: None,
-                until: None,
-                finished_only: true,
-            };
-            archive_page(conn, &filter, None, 100).unwrap();
-        })
-    };
-    let (archive_50, archive_99) = archive(&mut conn);
-    let archive_cached = cached.map(|pool| archive(&mut pool.get().unwrap()));
+    let (players, other_players) = players.split_at(SAMPLES);
+    let pages_default = pages(&mut conn, players);
+    let pages_cached = cached.map(|pool| pages(&mut pool.get().unwrap(), other_players));
     let start = Instant::now();
     let ended = game::sweep(&mut conn, &mut Outbox::default(), NOW).unwrap();
     let sweep = start.elapsed().as_secs_f64() * 1000.0;
     assert_eq!(ended, 10, "the sweep ends the games past their deadline");
 
-    println!("{name}, {games} games (p50 / p99 ms)");
     println!(
-        "  a move:                {in_large}   ratio {:.2}",
+        "{name}, {games} games (p50 / p99 ms; the cost to the process doing the database's work)"
+    );
+    println!(
+        "  a move                    {in_large}   ratio {:.2}",
         in_large.p50 / in_small.p50
     );
-    println!("  a move, small database {in_small}");
-    if let Some(in_cached) = in_cached {
+    println!("  a move, small database    {in_small}");
+    let labels = [
+        "finished games, a page",
+        "games under way, a page",
+        "archive, a page",
+    ];
+    for (label, figures) in labels.iter().zip(&pages_default) {
+        println!("  {label:<25} {figures}");
+    }
+    if let (Some(in_cached), Some(pages_cached)) = (in_cached, pages_cached) {
+        println!("  with {CACHED_MIB} MiB of page cache a connection, other games and players:");
         println!(
-            "  a move, {CACHED_MIB} MiB cache  {in_cached}   ratio {:.2}",
+            "  a move                    {in_cached}   ratio {:.2}",
             in_cached.p50 / in_small.p50
         );
+        for (label, figures) in labels.iter().zip(&pages_cached) {
+            println!("  {label:<25} {figures}");
+        }
     }
-    println!("  finished games, a page {finished_50:>7.2} / {finished_99:>7.2}");
-    println!("  games under way, a page{ongoing_50:>7.2} / {ongoing_99:>7.2}");
-    println!("  archive, a page        {archive_50:>7.2} / {archive_99:>7.2}");
-    if let Some((p50, p99)) = archive_cached {
-        println!("  archive, {CACHED_MIB} MiB cache {p50:>7.2} / {p99:>7.2}");
-    }
-    println!("  one sweep (ends 10)    {sweep:>7.2}");
+    println!("  one sweep (ends 10)       {sweep:>7.2}");
     println!(
         "  size: {:.0} MiB, {:.0} bytes a game",
         bytes as f64 / 1048576.0,
