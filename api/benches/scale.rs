@@ -401,7 +401,7 @@ fn size(conn: &mut DbConnection, sqlite_file: Option<&str>) -> i64 {
 }
 
 /// SQLite's page cache a connection in the second measure of a move and
-/// of the archive (`--sqlite-cache-mib`), against its 2 MiB default.
+/// of the pages (`--sqlite-cache-mib`), against its 2 MiB default.
 const CACHED_MIB: u32 = 256;
 
 /// Seeds `pool` with `games` games and measures it, beside `empty`, a

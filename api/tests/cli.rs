@@ -100,7 +100,14 @@ fn bad_input_is_one_clear_error() {
         ])
         .contains("Postgres sizes its own")
     );
-    let zero = kingpost(&["serve", "--sqlite-cache-mib", "0"]);
+    // (Were 0 taken, the Postgres URL would fail the command otherwise.)
+    let zero = kingpost(&[
+        "serve",
+        "--database-url",
+        "postgres://127.0.0.1:1/none",
+        "--sqlite-cache-mib",
+        "0",
+    ]);
     assert!(!zero.status.success());
     assert!(String::from_utf8_lossy(&zero.stderr).contains("--sqlite-cache-mib"));
 }
