@@ -188,10 +188,10 @@ pub struct PoolSettings {
     pub max_size: u32,
     pub connection_timeout: Duration,
     /// SQLite's page cache a connection, in MiB (`None`: SQLite's default,
-    /// 2 MiB): pages found there are not read from the file again. Each
-    /// of the pool's connections has its own, so the pool may hold
-    /// `max_size` times this much. Postgres sizes its shared buffers
-    /// itself.
+    /// 2 MiB): pages found there are not read from the file again, until
+    /// another connection writes (WAL mode then empties it). Each of the
+    /// pool's connections has its own, so the pool may hold `max_size`
+    /// times this much. Postgres sizes its shared buffers itself.
     pub sqlite_cache_mib: Option<u32>,
 }
 
