@@ -22,7 +22,10 @@ use std::{
     time::{Duration, Instant},
 };
 
-use common::{Server, cpu::process_cpu};
+use common::{
+    Server,
+    process::{cpu_time, status_mib},
+};
 use diesel::prelude::*;
 use kingpost_api::{
     db::{DbConnection, schema::moves},
@@ -30,22 +33,6 @@ use kingpost_api::{
     models::game::{ArchiveFilter, GameRow, MoveRow},
     server::open_database,
 };
-
-/// The server's peak resident memory (VmHWM), in MiB.
-fn peak_memory_mib(pid: u32) -> f64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let kib: f64 = status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0.0);
-    kib / 1024.0
-}
-
-/// CPU time of process `pid` (`self` for this one) so far.
-fn cpu(pid: &str) -> Duration {
-    process_cpu(pid, None).unwrap_or_default()
-}
 
 /// What the export cost: its rate, the server's peak memory, and the CPU
 /// time a game of the server and of the client reading the stream.
@@ -61,7 +48,7 @@ fn export(url: &str, expected: usize) -> Export {
     let server = Server::start(url, &[]);
     let base = &server.base;
     let pid = server.pid().to_string();
-    let (server_before, client_before) = (cpu(&pid), cpu("self"));
+    let (server_before, client_before) = (cpu_time(&pid), cpu_time("self"));
     let client = reqwest::blocking::Client::builder()
         .timeout(None)
         .build()
@@ -84,9 +71,9 @@ fn export(url: &str, expected: usize) -> Export {
     let per_game = |spent: Duration| spent.as_secs_f64() * 1e6 / games as f64;
     Export {
         rate: games as f64 / elapsed,
-        peak_mib: peak_memory_mib(server.pid()),
-        server_us: per_game(cpu(&pid) - server_before),
-        client_us: per_game(cpu("self") - client_before),
+        peak_mib: status_mib(server.pid(), "VmHWM:"),
+        server_us: per_game(cpu_time(&pid) - server_before),
+        client_us: per_game(cpu_time("self") - client_before),
     }
 }
 
@@ -94,7 +81,7 @@ fn export(url: &str, expected: usize) -> Export {
 /// games/s and the CPU time a game (SQLite runs in this process).
 fn raw_read(conn: &mut DbConnection, expected: usize) -> (f64, f64) {
     let start = Instant::now();
-    let cpu_before = cpu("self");
+    let cpu_before = cpu_time("self");
     let mut games = 0;
     let mut after = String::new();
     loop {
@@ -117,7 +104,7 @@ fn raw_read(conn: &mut DbConnection, expected: usize) -> (f64, f64) {
         games += rows.len();
     }
     assert_eq!(games, expected);
-    let cpu_us = (cpu("self") - cpu_before).as_secs_f64() * 1e6 / games as f64;
+    let cpu_us = (cpu_time("self") - cpu_before).as_secs_f64() * 1e6 / games as f64;
     (games as f64 / start.elapsed().as_secs_f64(), cpu_us)
 }
 

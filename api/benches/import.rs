@@ -20,7 +20,7 @@ use std::{
     time::Instant,
 };
 
-use common::Server;
+use common::{Server, process::status_mib};
 use kingpost_core::{
     Game, Position, Rules,
     pgn::{GameTexts, write_played},
@@ -111,17 +111,6 @@ fn cli(path: &str, games: usize, dir: &std::path::Path) -> (f64, f64, String) {
         .unwrap_or_default()
         .to_owned();
     (check, import, summary)
-}
-
-/// A field of `/proc/<pid>/status`, in MiB.
-fn status_mib(pid: u32, field: &str) -> f64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let kib: f64 = status
-        .lines()
-        .find_map(|line| line.strip_prefix(field))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0.0);
-    kib / 1024.0
 }
 
 /// Imports `body` over HTTP into a fresh server: games per second, its

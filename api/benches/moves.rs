@@ -41,7 +41,7 @@ use std::{
 
 use common::{
     Server,
-    cpu::{TICK, process_cpu, process_times},
+    process::{TICK, process_cpu, process_times},
     round_trips::RoundTrips,
 };
 use diesel::{Connection, PgConnection, RunQueryDsl};

@@ -29,7 +29,7 @@ mod common;
 use std::time::Instant;
 
 use common::{
-    cpu::process_cpu,
+    process::{self, cpu_time},
     seeding::{self, Moves, finished_game, sample_games},
 };
 use diesel::{
@@ -254,17 +254,10 @@ struct Work {
 }
 
 fn work(pid: &str) -> Work {
-    let io = std::fs::read_to_string(format!("/proc/{pid}/io")).unwrap_or_default();
-    let field = |name: &str| {
-        io.lines()
-            .find_map(|line| line.strip_prefix(name))
-            .and_then(|v| v.trim().parse().ok())
-            .unwrap_or(0)
-    };
     Work {
-        cpu: process_cpu(pid, None).unwrap_or_default(),
-        reads: field("syscr:"),
-        disk_bytes: field("read_bytes:"),
+        cpu: cpu_time(pid),
+        reads: process::field(pid, "io", "syscr:"),
+        disk_bytes: process::field(pid, "io", "read_bytes:"),
     }
 }
 

@@ -1,8 +1,8 @@
 //! What the service benchmarks share: a `kingpost serve` child process,
 //! and archives of random games stored directly.
 
-#[allow(dead_code)] // Not every benchmark reads CPU time.
-pub mod cpu;
+#[allow(dead_code)] // Not every benchmark reads /proc.
+pub mod process;
 #[allow(dead_code)] // Not every benchmark counts round trips.
 pub mod round_trips;
 #[allow(dead_code)] // Not every benchmark seeds an archive.

@@ -1,4 +1,4 @@
-//! CPU time of processes, read from `/proc`.
+//! What a process has used, read from `/proc`: CPU time, memory, reads.
 
 use std::time::Duration;
 
@@ -22,4 +22,26 @@ pub fn process_times(pid: &str, command: Option<&str>) -> Option<(Duration, Dura
     let fields: Vec<&str> = rest.split_whitespace().collect();
     let ticks = |i: usize| fields.get(i)?.parse::<u32>().ok();
     Some((TICK * ticks(11)?, TICK * ticks(12)?))
+}
+
+/// The CPU time of process `pid` (`self` for this one) so far; zero when
+/// it is gone.
+pub fn cpu_time(pid: &str) -> Duration {
+    process_cpu(pid, None).unwrap_or_default()
+}
+
+/// The number after `name` (such as `VmHWM:` or `syscr:`) in
+/// `/proc/<pid>/<file>`; zero when the process or the field is gone.
+pub fn field(pid: &str, file: &str, name: &str) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/{file}"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|line| line.strip_prefix(name))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// A field of `/proc/<pid>/status` given in kB (`VmHWM:`, `VmRSS:`), in MiB.
+pub fn status_mib(pid: u32, name: &str) -> f64 {
+    field(&pid.to_string(), "status", name) as f64 / 1024.0
 }
