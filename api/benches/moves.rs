@@ -658,12 +658,21 @@ fn bench_database(
         }
     }
     if name == "Postgres" {
-        let (moves, trips) = round_trips_per_move(url, lines, &format!("{run_id}rt"));
+        let (moves, trips, parses) = round_trips_per_move(url, lines, &format!("{run_id}rt"));
         println!(
             "round trips to Postgres: {:.1} a move request ({trips} for {moves} moves of one game, \
              counted by a proxy; the server's background work falls in them too)",
             trips as f64 / moves as f64
         );
+        let parsed: u64 = parses.iter().map(|(_, n)| n).sum();
+        println!(
+            "statements Postgres parsed during those moves: {:.2} a move (a statement prepared \
+             once per connection is parsed once)",
+            parsed as f64 / moves as f64
+        );
+        for (text, n) in parses.iter().take(8) {
+            println!("  {n:>4} x {}", text.chars().take(160).collect::<String>());
+        }
     }
     if let Some(peak) = single_peak {
         let rows = move_rows_baseline(url, options.clients, options.seconds);
@@ -677,15 +686,20 @@ fn bench_database(
 }
 
 /// The round trips a server makes to Postgres while one game is played
-/// along a line: the moves played and the round trips counted.
-fn round_trips_per_move(url: &str, lines: &[Vec<String>], run: &str) -> (usize, u64) {
+/// along a line: the moves played, the round trips counted, and the
+/// statements parsed meanwhile with how often, most often first.
+fn round_trips_per_move(
+    url: &str,
+    lines: &[Vec<String>],
+    run: &str,
+) -> (usize, u64, Vec<(String, u64)>) {
     const MOVES: usize = 100;
     let proxy = RoundTrips::start(url);
     let server = Server::start(&proxy.url, &["--no-rate-limits"]);
     let seat = &seats(&server.base, 1, run)[0];
     let client = reqwest::blocking::Client::new();
     let game = new_game(&client, &server.base, seat).expect("a game");
-    let before = proxy.count();
+    let (before, parsed_before) = (proxy.count(), proxy.parsed());
     for (ply, uci) in lines[0].iter().take(MOVES).enumerate() {
         let token = if ply % 2 == 0 {
             &seat.white.1
@@ -701,7 +715,17 @@ fn round_trips_per_move(url: &str, lines: &[Vec<String>], run: &str) -> (usize, 
         )
         .expect("a move");
     }
-    (MOVES, proxy.count() - before)
+    let mut parses: Vec<(String, u64)> = proxy
+        .parsed()
+        .into_iter()
+        .map(|(text, n)| {
+            let earlier = parsed_before.get(&text).copied().unwrap_or(0);
+            (text, n - earlier)
+        })
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    parses.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    (MOVES, proxy.count() - before, parses)
 }
 
 fn main() {

@@ -12,7 +12,12 @@ use std::{
     time::Duration,
 };
 
-use diesel::{Connection, PgConnection, RunQueryDsl};
+use diesel::{
+    Connection, PgConnection, QueryResult, RunQueryDsl,
+    pg::Pg,
+    query_builder::{AstPass, QueryFragment, QueryId},
+    sql_types::{Array, Text},
+};
 use tokio::sync::broadcast;
 
 use crate::db::DbConnection;
@@ -63,15 +68,35 @@ impl Outbox {
             return;
         }
         let signals: Vec<&str> = self.0.iter().map(|s| &**s).collect();
-        let announced = diesel::sql_query("SELECT pg_notify($1, signal) FROM unnest($2) AS signal")
-            .bind::<diesel::sql_types::Text, _>(CHANNEL)
-            .bind::<diesel::sql_types::Array<diesel::sql_types::Text>, _>(&signals)
-            .execute(pg);
+        let announced = Announcement(signals).execute(pg);
         if let Err(error) = announced {
             tracing::warn!(%error, "changes not announced to the other instances");
         }
     }
 }
+
+/// `SELECT pg_notify(channel, signal) FROM unnest(signals) AS signal`,
+/// written out so that the connection keeps it prepared (Diesel prepares
+/// raw SQL on every use): it runs once a move.
+struct Announcement<'a>(Vec<&'a str>);
+
+impl QueryId for Announcement<'_> {
+    type QueryId = ();
+    const HAS_STATIC_QUERY_ID: bool = false;
+}
+
+impl QueryFragment<Pg> for Announcement<'_> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        out.push_sql("SELECT pg_notify(");
+        out.push_bind_param::<Text, _>(CHANNEL)?;
+        out.push_sql(", signal) FROM unnest(");
+        out.push_bind_param::<Array<Text>, _>(&self.0)?;
+        out.push_sql(") AS signal");
+        Ok(())
+    }
+}
+
+impl RunQueryDsl<PgConnection> for Announcement<'_> {}
 
 /// This instance's hub: who waits for which signal. A publish wakes only
 /// the waiters of that signal, so that ten thousand held long polls cost a

@@ -1,13 +1,16 @@
 //! Counting a server's round trips to Postgres: a proxy on loopback that
 //! passes every byte both ways and counts the client's messages that end a
 //! round trip (`Sync` of the extended protocol, `Query` of the simple one),
-//! so that a benchmark can say how many a request costs.
+//! so that a benchmark can say how many a request costs; and the statements
+//! it had Postgres parse (`Parse`), by text, to show which were parsed again
+//! on each use instead of prepared once per connection.
 
 use std::{
+    collections::HashMap,
     io::{self, Read, Write},
     net::{Shutdown, TcpListener, TcpStream},
     sync::{
-        Arc,
+        Arc, Mutex,
         atomic::{AtomicU64, Ordering},
     },
 };
@@ -18,6 +21,7 @@ pub struct RoundTrips {
     /// `postgres://` URL of the proxy, for the server under test.
     pub url: String,
     count: Arc<AtomicU64>,
+    parsed: Arc<Mutex<HashMap<String, u64>>>,
 }
 
 impl RoundTrips {
@@ -35,13 +39,17 @@ impl RoundTrips {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let count = Arc::new(AtomicU64::new(0));
-        let counted = count.clone();
+        let parsed = Arc::new(Mutex::new(HashMap::new()));
+        let counters = Counters {
+            trips: count.clone(),
+            parsed: parsed.clone(),
+        };
         std::thread::spawn(move || {
             for client in listener.incoming().flatten() {
                 let Ok(server) = TcpStream::connect(&target) else {
                     continue;
                 };
-                pump(client, server, counted.clone());
+                pump(client, server, counters.clone());
             }
         });
         // In the clear, so that the messages can be read.
@@ -51,6 +59,7 @@ impl RoundTrips {
                 "postgres://{user}@127.0.0.1:{port}/{path}{separator}sslmode=disable&gssencmode=disable"
             ),
             count,
+            parsed,
         }
     }
 
@@ -58,14 +67,27 @@ impl RoundTrips {
     pub fn count(&self) -> u64 {
         self.count.load(Ordering::Relaxed)
     }
+
+    /// How often Postgres was asked to parse each statement so far, over
+    /// every connection.
+    pub fn parsed(&self) -> HashMap<String, u64> {
+        self.parsed.lock().unwrap().clone()
+    }
+}
+
+/// What the proxy's threads count into.
+#[derive(Clone)]
+struct Counters {
+    trips: Arc<AtomicU64>,
+    parsed: Arc<Mutex<HashMap<String, u64>>>,
 }
 
 /// Passes `client`'s bytes to `server`, counting its messages, and the
 /// answers back, each way on a thread of its own.
-fn pump(client: TcpStream, server: TcpStream, count: Arc<AtomicU64>) {
+fn pump(client: TcpStream, server: TcpStream, counters: Counters) {
     let (client_read, server_write) = (client.try_clone().unwrap(), server.try_clone().unwrap());
     std::thread::spawn(move || {
-        let _ = forward_counting(client_read, server_write, &count);
+        let _ = forward_counting(client_read, server_write, &counters);
     });
     std::thread::spawn(move || {
         let (mut from, mut to) = (server, client);
@@ -76,7 +98,7 @@ fn pump(client: TcpStream, server: TcpStream, count: Arc<AtomicU64>) {
 
 /// The frontend's stream: a startup message (length, then body, no type),
 /// then messages of a type byte, a length that counts itself, and a body.
-fn forward_counting(mut from: TcpStream, mut to: TcpStream, count: &AtomicU64) -> io::Result<()> {
+fn forward_counting(mut from: TcpStream, mut to: TcpStream, counters: &Counters) -> io::Result<()> {
     let mut length = [0; 4];
     from.read_exact(&mut length)?;
     let mut startup = vec![0; (u32::from_be_bytes(length) as usize).saturating_sub(4)];
@@ -91,11 +113,22 @@ fn forward_counting(mut from: TcpStream, mut to: TcpStream, count: &AtomicU64) -
             return Ok(());
         }
         if matches!(head[0], b'S' | b'Q') {
-            count.fetch_add(1, Ordering::Relaxed);
+            counters.trips.fetch_add(1, Ordering::Relaxed);
         }
         let len = u32::from_be_bytes([head[1], head[2], head[3], head[4]]) as usize;
         body.resize(len.saturating_sub(4), 0);
         from.read_exact(&mut body)?;
+        if head[0] == b'P' {
+            // Parse: the statement's name, then its text, each ended by a nul.
+            let mut fields = body.split(|&b| b == 0);
+            let text = fields.nth(1).unwrap_or_default();
+            *counters
+                .parsed
+                .lock()
+                .unwrap()
+                .entry(String::from_utf8_lossy(text).into_owned())
+                .or_default() += 1;
+        }
         to.write_all(&head)?;
         to.write_all(&body)?;
     }

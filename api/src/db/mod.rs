@@ -1,7 +1,10 @@
 //! The database: SQLite (the embedded default) or Postgres, behind one
 //! connection type, one schema and one set of queries.
 
+mod kept;
 pub mod schema;
+
+pub use kept::{KeptUpdate, kept_update};
 
 use std::{
     ops::{Deref, DerefMut},
@@ -9,7 +12,7 @@ use std::{
 };
 
 use diesel::{
-    Connection, PgConnection, RunQueryDsl, SqliteConnection,
+    Connection, ExpressionMethods, IntoSql, PgConnection, RunQueryDsl, SqliteConnection,
     query_dsl::methods::ExecuteDsl,
     r2d2::{self, ManageConnection, Pool, R2D2Connection},
 };
@@ -124,7 +127,8 @@ impl ManageConnection for Manager {
         if pooled.returned_at.elapsed() < RETURNED_RECENTLY {
             return Ok(());
         }
-        diesel::sql_query("SELECT 1")
+        // Kept prepared, where raw SQL would be prepared on each check.
+        diesel::select(1.into_sql::<diesel::sql_types::Integer>())
             .execute(&mut pooled.conn)
             .map(|_| ())
             .map_err(r2d2::Error::QueryError)
@@ -305,7 +309,14 @@ where
 {
     conn.transaction(|conn| {
         if let DbConnection::Sqlite(sqlite) = conn {
-            diesel::sql_query("UPDATE settings SET key = key WHERE 0").execute(sqlite)?;
+            // A write that changes nothing, kept prepared.
+            let nothing = false.into_sql::<diesel::sql_types::Bool>();
+            kept_update(
+                schema::settings::table,
+                nothing,
+                schema::settings::key.eq(schema::settings::key),
+            )
+            .execute(sqlite)?;
         }
         f(conn)
     })

@@ -3,7 +3,7 @@
 use diesel::prelude::*;
 
 use crate::{
-    db::{DbConnection, schema::accounts},
+    db::{DbConnection, kept_update, schema::accounts},
     stored::AccountId,
 };
 
@@ -63,9 +63,16 @@ pub fn find(conn: &mut DbConnection, id: &AccountId) -> QueryResult<Option<Accou
 }
 
 /// The accounts of the given ids that exist, in any order.
-pub fn find_all(conn: &mut DbConnection, ids: &[&AccountId]) -> QueryResult<Vec<Account>> {
+/// Two accounts, or one given twice: a game's players. One statement's
+/// form, which the connection keeps prepared (a list of ids is `IN (...)`
+/// on SQLite, prepared anew for each use).
+pub fn find_pair(
+    conn: &mut DbConnection,
+    first: &AccountId,
+    second: &AccountId,
+) -> QueryResult<Vec<Account>> {
     accounts::table
-        .filter(accounts::id.eq_any(ids))
+        .filter(accounts::id.eq(first).or(accounts::id.eq(second)))
         .select(Account::as_select())
         .load(conn)
 }
@@ -110,8 +117,8 @@ pub fn touch(conn: &mut DbConnection, id: &AccountId, now: i64) -> QueryResult<(
     let stale = accounts::last_active_at
         .is_null()
         .or(accounts::last_active_at.le(now - ACTIVITY_GRAIN));
-    diesel::update(accounts::table.find(id).filter(stale))
-        .set(accounts::last_active_at.eq(now))
+    let filter = accounts::id.eq(id).and(stale);
+    kept_update(accounts::table, filter, accounts::last_active_at.eq(now))
         .execute(conn)
         .map(|_| ())
 }

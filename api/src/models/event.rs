@@ -22,8 +22,10 @@ pub struct EventRow {
     pub created_at: i64,
 }
 
+// `NULL` rather than `DEFAULT` for an absent value (the same here): the
+// insert is then kept prepared.
 #[derive(Debug, Insertable)]
-#[diesel(table_name = events)]
+#[diesel(table_name = events, treat_none_as_default_value = false)]
 pub struct NewEvent<'a> {
     pub account_id: &'a AccountId,
     pub kind: EventKind,
@@ -54,7 +56,7 @@ impl std::fmt::Debug for WebhookRow {
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
-#[diesel(table_name = deliveries)]
+#[diesel(table_name = deliveries, treat_none_as_default_value = false)]
 pub struct DeliveryRow {
     pub id: String,
     pub webhook_id: String,

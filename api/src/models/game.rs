@@ -5,7 +5,7 @@ use kingpost_core::Color;
 
 use crate::{
     db::{
-        DbConnection, execute_natively,
+        DbConnection, execute_natively, kept_update,
         schema::{games, moves},
     },
     stored::{AccountId, GameId},
@@ -81,8 +81,10 @@ pub struct GameRow {
     pub waiting_bank: Option<i64>,
 }
 
+// An absent value is inserted as `NULL` rather than `DEFAULT` (the same
+// here), which lets the connection keep the insert prepared.
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
-#[diesel(table_name = moves)]
+#[diesel(table_name = moves, treat_none_as_default_value = false)]
 pub struct MoveRow {
     pub game_id: GameId,
     pub ply: i32,
@@ -245,16 +247,15 @@ pub fn advance(
     ply: i32,
     updated_at: i64,
 ) -> QueryResult<bool> {
-    diesel::update(
-        games::table
-            .filter(games::id.eq(&row.id))
-            .filter(games::ply.eq(ply))
-            .filter(games::updated_at.eq(updated_at))
-            .filter(games::status.eq(GameStatus::Started)),
-    )
-    .set(GameAdvance::of(row))
-    .execute(conn)
-    .map(|n| n == 1)
+    let guard = games::id
+        .eq(&row.id)
+        .and(games::ply.eq(ply))
+        .and(games::updated_at.eq(updated_at))
+        .and(games::status.eq(GameStatus::Started));
+    // Run on every move: kept prepared.
+    kept_update(games::table, guard, GameAdvance::of(row))
+        .execute(conn)
+        .map(|n| n == 1)
 }
 
 /// Orders a boxed query of games by `$key` (`asc` or `desc`), then by id,
@@ -407,8 +408,22 @@ pub fn set_deadline(conn: &mut DbConnection, id: &GameId, deadline_at: i64) -> Q
 
 /// Inserts many moves with few statements.
 pub fn insert_moves(conn: &mut DbConnection, rows: &[MoveRow]) -> QueryResult<()> {
-    // Well below SQLite's limit of bound parameters per statement (6 a
-    // row). Batch inserts need the backend's own connection.
+    // A move and the conditional replies it sets off: a statement a row,
+    // kept prepared, where one of many rows would be prepared for each
+    // count. Rarely more than one row on Postgres, where each is a round
+    // trip.
+    const FEW: usize = 8;
+    if rows.len() <= FEW {
+        for row in rows {
+            diesel::insert_into(moves::table)
+                .values(row)
+                .execute(conn)?;
+        }
+        return Ok(());
+    }
+    // An imported game's. Well below SQLite's limit of bound parameters
+    // per statement (6 a row). Batch inserts need the backend's own
+    // connection.
     for chunk in rows.chunks(1000) {
         let insert = diesel::insert_into(moves::table).values(chunk);
         execute_natively(conn, insert)?;

@@ -25,6 +25,7 @@ mod pgn;
 mod ratings;
 mod search;
 mod sqlite_build;
+mod statements;
 mod tournaments;
 mod web_client;
 

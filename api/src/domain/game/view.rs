@@ -98,10 +98,10 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
         .iter()
         .filter_map(|&c| game.row.player(c))
         .collect();
-    let accounts = if ids.is_empty() {
-        Vec::new()
-    } else {
-        account::find_all(conn, &ids)?
+    let accounts = match ids[..] {
+        [] => Vec::new(),
+        [one] => account::find_pair(conn, one, one)?,
+        [first, second, ..] => account::find_pair(conn, first, second)?,
     };
     let account_of = |color| {
         let id = game.row.player(color)?;
