@@ -40,7 +40,7 @@ use kingpost_api::{
         Backend, DbConnection, DbPool, PoolSettings, execute_natively, schema::games,
         write_transaction,
     },
-    domain::game::{self, Play, listing},
+    domain::game::{self, Play, Player, listing},
     models::{
         account::{self, Account},
         game::{ArchiveFilter, GameRow, Listing, MoveRow, archive_page, insert_moves},
@@ -317,7 +317,12 @@ fn moves(conn: &mut DbConnection, games: &[(GameRow, String)]) -> Figures {
             ply: row.ply,
             offer_draw: false,
         };
-        game::play_move(conn, &mut Outbox::default(), NOW, &row.id, &mover, &play).unwrap();
+        // Its last activity unknown, as no token was read: noted as before.
+        let player = Player {
+            id: &mover,
+            last_active_at: None,
+        };
+        game::play_move(conn, &mut Outbox::default(), NOW, &row.id, player, &play).unwrap();
     })
 }
 

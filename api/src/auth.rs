@@ -10,6 +10,7 @@ use actix_web::{FromRequest, HttpRequest, dev::Payload, http::header, web};
 use crate::{
     clock::Millis,
     credentials::{Claims, Scope, TokenKind},
+    domain::game::Player,
     error::ApiError,
     models::token,
     state::AppState,
@@ -26,9 +27,19 @@ pub struct Auth {
     pub token_id: String,
     /// When the token expires: held requests end by then.
     pub expires_at: Millis,
+    /// The account's last activity, as the token's read found it.
+    pub last_active_at: Option<Millis>,
 }
 
 impl Auth {
+    /// The caller as a player of games.
+    pub fn player(&self) -> Player<'_> {
+        Player {
+            id: &self.account_id,
+            last_active_at: self.last_active_at,
+        }
+    }
+
     /// Refuses the request unless the token carries `scope`.
     pub fn require(&self, scope: Scope) -> Result<(), ApiError> {
         if self.scopes.contains(&scope) {
@@ -96,8 +107,11 @@ impl FromRequest for Auth {
             let record = state
                 .db(move |conn| Ok(token::find_live(conn, &jti, now)?))
                 .await?;
-            let (record, username) =
-                record.ok_or_else(|| ApiError::Unauthorized("the token was revoked".to_owned()))?;
+            let token::LiveToken {
+                token: record,
+                username,
+                last_active_at,
+            } = record.ok_or_else(|| ApiError::Unauthorized("the token was revoked".to_owned()))?;
             if *record.account_id != *claims.sub {
                 return Err(ApiError::Unauthorized(
                     "the token does not match its record".to_owned(),
@@ -110,6 +124,7 @@ impl FromRequest for Auth {
                 kind: claims.kind,
                 token_id: record.id,
                 expires_at: record.expires_at,
+                last_active_at,
             })
         })
     }

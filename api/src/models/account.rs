@@ -112,6 +112,12 @@ pub fn set_vacation(
 /// version and its WAL).
 const ACTIVITY_GRAIN: i64 = 60_000;
 
+/// Whether an activity at `last_active_at` is recent enough that [`touch`]
+/// would leave it.
+pub fn is_recent(last_active_at: Option<i64>, now: i64) -> bool {
+    last_active_at.is_some_and(|at| at > now - ACTIVITY_GRAIN)
+}
+
 /// Notes that the account acted in a game now (to the minute).
 pub fn touch(conn: &mut DbConnection, id: &AccountId, now: i64) -> QueryResult<()> {
     let stale = accounts::last_active_at

@@ -46,18 +46,26 @@ pub fn insert(conn: &mut DbConnection, token: &Token) -> QueryResult<()> {
         .map(|_| ())
 }
 
-/// The token with this `jti` and its owner's username, if neither revoked nor expired.
-pub fn find_live(
-    conn: &mut DbConnection,
-    id: &str,
-    now: Millis,
-) -> QueryResult<Option<(Token, String)>> {
+/// A live token and what a request needs of its owner.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = tokens)]
+pub struct LiveToken {
+    #[diesel(embed)]
+    pub token: Token,
+    #[diesel(select_expression = accounts::username)]
+    pub username: String,
+    #[diesel(select_expression = accounts::last_active_at)]
+    pub last_active_at: Option<i64>,
+}
+
+/// The token with this `jti` and its owner, if neither revoked nor expired.
+pub fn find_live(conn: &mut DbConnection, id: &str, now: Millis) -> QueryResult<Option<LiveToken>> {
     tokens::table
         .inner_join(accounts::table.on(accounts::id.eq(tokens::account_id)))
         .filter(tokens::id.eq(id))
         .filter(tokens::revoked_at.is_null())
         .filter(tokens::expires_at.gt(now))
-        .select((Token::as_select(), accounts::username))
+        .select(LiveToken::as_select())
         .first(conn)
         .optional()
 }

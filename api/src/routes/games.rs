@@ -265,7 +265,7 @@ pub async fn play_move(
     };
     let answer = state
         .write_then(
-            move |conn, outbox| game::play_move(conn, outbox, now, &id, &auth.account_id, &play),
+            move |conn, outbox| game::play_move(conn, outbox, now, &id, auth.player(), &play),
             move |conn, played| game::move_answer(conn, played, now),
         )
         .await?;

@@ -38,9 +38,10 @@ fn carry_out(
     outbox: &mut Outbox,
     now: Millis,
     game_id: &GameId,
-    account_id: &AccountId,
+    player: Player<'_>,
     request: Request<'_>,
 ) -> Result<Loaded, ApiError> {
+    let account_id = player.id;
     write_transaction(conn, |conn| {
         let mut game = Loaded::read_for_update(conn, game_id)?;
         let color = game.row.color_of(account_id).ok_or(ApiError::NotAPlayer)?;
@@ -140,7 +141,9 @@ fn carry_out(
                 current: find_game(conn, game_id)?.ply,
             });
         }
-        account::touch(conn, account_id, now)?;
+        if !account::is_recent(player.last_active_at, now) {
+            account::touch(conn, account_id, now)?;
+        }
         Ok(Ok(game))
     })?
 }
@@ -170,8 +173,8 @@ fn claim_draw(conn: &mut DbConnection, game: &mut Loaded, color: Color) -> Resul
     Ok(())
 }
 
-/// Plays `text` (UCI or SAN) for `account_id` in game `game_id`, computed
-/// for `ply`; with `offer_draw`, a draw offer goes with it. The write is
+/// Plays `text` (UCI or SAN) for `player` in game `game_id`, computed for
+/// `ply`; with `offer_draw`, a draw offer goes with it. The write is
 /// conditional on the ply read: of two racing requests one wins. The game
 /// as stored, for [`move_answer`].
 pub fn play_move(
@@ -179,10 +182,19 @@ pub fn play_move(
     outbox: &mut Outbox,
     now: Millis,
     game_id: &GameId,
-    account_id: &AccountId,
+    player: Player<'_>,
     play: &Play,
 ) -> Result<Loaded, ApiError> {
-    carry_out(conn, outbox, now, game_id, account_id, Request::Move(play))
+    carry_out(conn, outbox, now, game_id, player, Request::Move(play))
+}
+
+/// A player asking something of a game, and the account's last activity
+/// as the request's token read it (`None`: not read): an activity under a
+/// minute old is not written again, which spares a move a statement.
+#[derive(Debug, Clone, Copy)]
+pub struct Player<'a> {
+    pub id: &'a AccountId,
+    pub last_active_at: Option<Millis>,
 }
 
 /// A move as a player sends it.
@@ -218,5 +230,9 @@ pub fn act(
     account_id: &AccountId,
     action: Action,
 ) -> Result<Loaded, ApiError> {
-    carry_out(conn, outbox, now, game_id, account_id, Request::Act(action))
+    let player = Player {
+        id: account_id,
+        last_active_at: None,
+    };
+    carry_out(conn, outbox, now, game_id, player, Request::Act(action))
 }

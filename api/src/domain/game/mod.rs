@@ -12,7 +12,7 @@ mod start;
 mod sweep;
 mod view;
 
-pub use actions::{Action, Play, act, play_move};
+pub use actions::{Action, Play, Player, act, play_move};
 pub(crate) use loaded::Loaded;
 pub use loaded::{effective_deadline, find_game, find_game_for_update, readable_game};
 pub use open::{Setup, open, tell_started};

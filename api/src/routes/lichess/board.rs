@@ -182,7 +182,7 @@ pub async fn make_move(
                 ply,
                 offer_draw,
             };
-            game::play_move(conn, outbox, now, &id, &auth.account_id, &play).map(drop)
+            game::play_move(conn, outbox, now, &id, auth.player(), &play).map(drop)
         })
         .await?;
     Ok(done())
