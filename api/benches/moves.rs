@@ -34,6 +34,7 @@
 mod common;
 
 use std::{
+    collections::{BTreeSet, HashMap},
     process::Command,
     sync::atomic::{AtomicUsize, Ordering},
     time::{Duration, Instant},
@@ -658,20 +659,25 @@ fn bench_database(
         }
     }
     if name == "Postgres" {
-        let (moves, trips, parses) = round_trips_per_move(url, lines, &format!("{run_id}rt"));
+        let (moves, trips, statements) = round_trips_per_move(url, lines, &format!("{run_id}rt"));
         println!(
             "round trips to Postgres: {:.1} a move request ({trips} for {moves} moves of one game, \
              counted by a proxy; the server's background work falls in them too)",
             trips as f64 / moves as f64
         );
-        let parsed: u64 = parses.iter().map(|(_, n)| n).sum();
+        let parsed: u64 = statements.iter().map(|s| s.parsed).sum();
         println!(
             "statements Postgres parsed during those moves: {:.2} a move (a statement prepared \
-             once per connection is parsed once)",
+             once per connection is parsed once); what they ran, a move:",
             parsed as f64 / moves as f64
         );
-        for (text, n) in parses.iter().take(8) {
-            println!("  {n:>4} x {}", text.chars().take(160).collect::<String>());
+        for statement in &statements {
+            println!(
+                "  {:>5.2} run, {:>5.2} parsed: {}",
+                statement.run as f64 / moves as f64,
+                statement.parsed as f64 / moves as f64,
+                statement.text.chars().take(110).collect::<String>()
+            );
         }
     }
     if let Some(peak) = single_peak {
@@ -685,21 +691,28 @@ fn bench_database(
     }
 }
 
+/// A statement a server sent Postgres, and how often in some time.
+struct Statement {
+    text: String,
+    run: u64,
+    parsed: u64,
+}
+
 /// The round trips a server makes to Postgres while one game is played
 /// along a line: the moves played, the round trips counted, and the
-/// statements parsed meanwhile with how often, most often first.
+/// statements run meanwhile, most often first.
 fn round_trips_per_move(
     url: &str,
     lines: &[Vec<String>],
     run: &str,
-) -> (usize, u64, Vec<(String, u64)>) {
+) -> (usize, u64, Vec<Statement>) {
     const MOVES: usize = 100;
     let proxy = RoundTrips::start(url);
     let server = Server::start(&proxy.url, &["--no-rate-limits"]);
     let seat = &seats(&server.base, 1, run)[0];
     let client = reqwest::blocking::Client::new();
     let game = new_game(&client, &server.base, seat).expect("a game");
-    let (before, parsed_before) = (proxy.count(), proxy.parsed());
+    let (before, parsed_before, run_before) = (proxy.count(), proxy.parsed(), proxy.run());
     for (ply, uci) in lines[0].iter().take(MOVES).enumerate() {
         let token = if ply % 2 == 0 {
             &seat.white.1
@@ -715,17 +728,32 @@ fn round_trips_per_move(
         )
         .expect("a move");
     }
-    let mut parses: Vec<(String, u64)> = proxy
-        .parsed()
+    let since = |now: HashMap<String, u64>, earlier: &HashMap<String, u64>| {
+        now.into_iter()
+            .map(|(text, n)| {
+                let n = n - earlier.get(&text).copied().unwrap_or(0);
+                (text, n)
+            })
+            .filter(|(_, n)| *n > 0)
+            .collect::<HashMap<_, _>>()
+    };
+    let (run, parsed) = (
+        since(proxy.run(), &run_before),
+        since(proxy.parsed(), &parsed_before),
+    );
+    let mut statements: Vec<Statement> = run
+        .keys()
+        .chain(parsed.keys())
+        .collect::<BTreeSet<_>>()
         .into_iter()
-        .map(|(text, n)| {
-            let earlier = parsed_before.get(&text).copied().unwrap_or(0);
-            (text, n - earlier)
+        .map(|text| Statement {
+            text: text.clone(),
+            run: run.get(text).copied().unwrap_or(0),
+            parsed: parsed.get(text).copied().unwrap_or(0),
         })
-        .filter(|(_, n)| *n > 0)
         .collect();
-    parses.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    (MOVES, proxy.count() - before, parses)
+    statements.sort_by(|a, b| b.run.cmp(&a.run).then_with(|| a.text.cmp(&b.text)));
+    (MOVES, proxy.count() - before, statements)
 }
 
 fn main() {

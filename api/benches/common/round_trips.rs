@@ -1,8 +1,9 @@
 //! Counting a server's round trips to Postgres: a proxy on loopback that
 //! passes every byte both ways and counts the client's messages that end a
 //! round trip (`Sync` of the extended protocol, `Query` of the simple one),
-//! so that a benchmark can say how many a request costs; and the statements
-//! it had Postgres parse (`Parse`), by text, to show which were parsed again
+//! so that a benchmark can say how many a request costs; and by their text,
+//! the statements run (`Bind` of a prepared statement, `Query`) and those
+//! Postgres was asked to parse (`Parse`), to show which were parsed again
 //! on each use instead of prepared once per connection.
 
 use std::{
@@ -22,6 +23,7 @@ pub struct RoundTrips {
     pub url: String,
     count: Arc<AtomicU64>,
     parsed: Arc<Mutex<HashMap<String, u64>>>,
+    run: Arc<Mutex<HashMap<String, u64>>>,
 }
 
 impl RoundTrips {
@@ -40,9 +42,11 @@ impl RoundTrips {
         let port = listener.local_addr().unwrap().port();
         let count = Arc::new(AtomicU64::new(0));
         let parsed = Arc::new(Mutex::new(HashMap::new()));
+        let run = Arc::new(Mutex::new(HashMap::new()));
         let counters = Counters {
             trips: count.clone(),
             parsed: parsed.clone(),
+            run: run.clone(),
         };
         std::thread::spawn(move || {
             for client in listener.incoming().flatten() {
@@ -60,6 +64,7 @@ impl RoundTrips {
             ),
             count,
             parsed,
+            run,
         }
     }
 
@@ -73,6 +78,11 @@ impl RoundTrips {
     pub fn parsed(&self) -> HashMap<String, u64> {
         self.parsed.lock().unwrap().clone()
     }
+
+    /// How often each statement was run so far, over every connection.
+    pub fn run(&self) -> HashMap<String, u64> {
+        self.run.lock().unwrap().clone()
+    }
 }
 
 /// What the proxy's threads count into.
@@ -80,11 +90,27 @@ impl RoundTrips {
 struct Counters {
     trips: Arc<AtomicU64>,
     parsed: Arc<Mutex<HashMap<String, u64>>>,
+    run: Arc<Mutex<HashMap<String, u64>>>,
+}
+
+fn count(counts: &Mutex<HashMap<String, u64>>, text: &[u8]) {
+    *counts
+        .lock()
+        .unwrap()
+        .entry(String::from_utf8_lossy(text).into_owned())
+        .or_default() += 1;
 }
 
 /// Passes `client`'s bytes to `server`, counting its messages, and the
 /// answers back, each way on a thread of its own.
 fn pump(client: TcpStream, server: TcpStream, counters: Counters) {
+    // Each message goes on as it is read, in small writes: Nagle's
+    // algorithm would hold them for the peer's delayed acknowledgement
+    // (tens of milliseconds a round trip), and the server's background
+    // work would then fall into the count of a slowed-down request.
+    for stream in [&client, &server] {
+        stream.set_nodelay(true).unwrap();
+    }
     let (client_read, server_write) = (client.try_clone().unwrap(), server.try_clone().unwrap());
     std::thread::spawn(move || {
         let _ = forward_counting(client_read, server_write, &counters);
@@ -107,6 +133,8 @@ fn forward_counting(mut from: TcpStream, mut to: TcpStream, counters: &Counters)
     to.write_all(&startup)?;
     let mut head = [0; 5];
     let mut body = Vec::new();
+    // This connection's prepared statements, by name ("" is the unnamed one).
+    let mut prepared: HashMap<Vec<u8>, Vec<u8>> = HashMap::new();
     loop {
         if from.read_exact(&mut head).is_err() {
             let _ = to.shutdown(Shutdown::Both);
@@ -118,16 +146,25 @@ fn forward_counting(mut from: TcpStream, mut to: TcpStream, counters: &Counters)
         let len = u32::from_be_bytes([head[1], head[2], head[3], head[4]]) as usize;
         body.resize(len.saturating_sub(4), 0);
         from.read_exact(&mut body)?;
-        if head[0] == b'P' {
-            // Parse: the statement's name, then its text, each ended by a nul.
-            let mut fields = body.split(|&b| b == 0);
-            let text = fields.nth(1).unwrap_or_default();
-            *counters
-                .parsed
-                .lock()
-                .unwrap()
-                .entry(String::from_utf8_lossy(text).into_owned())
-                .or_default() += 1;
+        // Each of these begins with nul-ended strings.
+        let mut fields = body.split(|&b| b == 0);
+        match head[0] {
+            // Parse: the statement's name, then its text.
+            b'P' => {
+                let name = fields.next().unwrap_or_default().to_vec();
+                let text = fields.next().unwrap_or_default().to_vec();
+                count(&counters.parsed, &text);
+                prepared.insert(name, text);
+            }
+            // Bind: the portal's name, then the statement's.
+            b'B' => {
+                let name = fields.nth(1).unwrap_or_default();
+                let text = prepared.get(name).map_or(&b"?"[..], |text| &text[..]);
+                count(&counters.run, text);
+            }
+            // Query: its text.
+            b'Q' => count(&counters.run, fields.next().unwrap_or_default()),
+            _ => {}
         }
         to.write_all(&head)?;
         to.write_all(&body)?;
