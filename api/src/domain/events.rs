@@ -9,7 +9,7 @@ use crate::{
     credentials::new_id,
     db::DbConnection,
     error::ApiError,
-    models::event::{self, DeliveryRow, EventRow, NewEvent},
+    models::event::{self, DeliveryRow, EventRow, NewEvent, WebhookRow},
     notify::{Outbox, account_signal},
     stored::{AccountId, GameId},
     views::{DeliveryStatus, EventKind, EventView},
@@ -46,6 +46,32 @@ pub fn record(
     game_id: Option<&GameId>,
     data: Value,
 ) -> Result<(), ApiError> {
+    let webhooks = event::webhooks_of(conn, account_id)?;
+    let to = Recipient {
+        account_id,
+        webhooks: &webhooks,
+    };
+    record_for(conn, outbox, now, to, kind, game_id, data)
+}
+
+/// An account an event is for, with its webhooks as read.
+#[derive(Debug, Clone, Copy)]
+pub struct Recipient<'a> {
+    pub account_id: &'a AccountId,
+    pub webhooks: &'a [WebhookRow],
+}
+
+/// As [`record`], for an account whose webhooks were read with it.
+pub fn record_for(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    now: Millis,
+    to: Recipient<'_>,
+    kind: EventKind,
+    game_id: Option<&GameId>,
+    data: Value,
+) -> Result<(), ApiError> {
+    let account_id = to.account_id;
     let data = data.to_string();
     let id = event::insert(
         conn,
@@ -57,13 +83,13 @@ pub fn record(
             created_at: now,
         },
     )?;
-    for hook in event::webhooks_of(conn, account_id)? {
+    for hook in to.webhooks {
         if hook.kinds.values().contains(&kind) {
             event::insert_delivery(
                 conn,
                 &DeliveryRow {
                     id: new_id(),
-                    webhook_id: hook.id,
+                    webhook_id: hook.id.clone(),
                     event_id: id,
                     status: DeliveryStatus::Pending,
                     attempts: 0,

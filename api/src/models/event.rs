@@ -5,8 +5,9 @@ use diesel::prelude::*;
 use crate::{
     db::{
         DbConnection,
-        schema::{deliveries, events, webhooks},
+        schema::{accounts, deliveries, events, webhooks},
     },
+    models::account::Account,
     stored::{AccountId, GameId, KeyList},
     views::{DeliveryStatus, EventKind},
 };
@@ -141,6 +142,31 @@ pub fn insert_webhook(conn: &mut DbConnection, row: &WebhookRow) -> QueryResult<
         .values(row)
         .execute(conn)
         .map(|_| ())
+}
+
+/// Two accounts (or one given twice), each with its webhooks, oldest
+/// first: what a change to a game needs of its players, in one read.
+pub fn accounts_with_webhooks(
+    conn: &mut DbConnection,
+    first: &AccountId,
+    second: &AccountId,
+) -> QueryResult<Vec<(Account, Vec<WebhookRow>)>> {
+    let rows: Vec<(Account, Option<WebhookRow>)> = accounts::table
+        .left_join(webhooks::table.on(webhooks::account_id.eq(accounts::id)))
+        .filter(accounts::id.eq(first).or(accounts::id.eq(second)))
+        .order((accounts::id, webhooks::created_at, webhooks::id))
+        .select((Account::as_select(), Option::<WebhookRow>::as_select()))
+        .load(conn)?;
+    let mut found: Vec<(Account, Vec<WebhookRow>)> = Vec::new();
+    for (account, hook) in rows {
+        if found.last().is_none_or(|(last, _)| last.id != account.id) {
+            found.push((account, Vec::new()));
+        }
+        if let (Some(hook), Some((_, hooks))) = (hook, found.last_mut()) {
+            hooks.push(hook);
+        }
+    }
+    Ok(found)
 }
 
 pub fn webhooks_of(

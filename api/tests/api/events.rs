@@ -34,7 +34,8 @@ on_both_databases!(
     a_slow_webhook_delays_only_its_own,
     long_poll_released_by_a_move_or_timing_out,
     stream_of_every_event_type_and_resumption,
-    webhooks_signed_retried_and_kept
+    webhooks_signed_retried_and_kept,
+    each_players_webhooks_get_their_own_events
 );
 
 // `follow=false`: what the log holds after `since`, then the end, for a
@@ -328,6 +329,49 @@ fn receiver(plan: Vec<u16>) -> Receiver {
         }
     });
     Receiver { url, received }
+}
+
+// A game's events reach every webhook of the player they are for that
+// asks for their kind, and no other: a change reads both players' webhooks
+// together with their accounts.
+async fn each_players_webhooks_get_their_own_events(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let mut hooks = Vec::new();
+    for (token, kinds) in [
+        (&bob, json!(["opponent_moved"])),
+        (&bob, json!(["opponent_moved", "game_finished"])),
+        (&alice, json!(["game_finished"])),
+    ] {
+        let created = post("/api/v1/webhooks")
+            .token(token)
+            .json(json!({"url": "http://127.0.0.1:9/hook", "secret": "a shared secret of some length", "events": kinds}))
+            .send(&app)
+            .await;
+        let id = created.assert_status(201)["id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        hooks.push((token, id));
+    }
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
+    // Fool's mate: Bob hears of two moves, Alice of two and the end.
+    play_all(&app, &game, &alice, &bob, &["f3", "e5", "g4", "Qh4#"]).await;
+    let mut queued = Vec::new();
+    for (token, id) in &hooks {
+        let log = get(format!("/api/v1/webhooks/{id}/deliveries"))
+            .token(token)
+            .send(&app)
+            .await;
+        queued.push(
+            log.assert_status(200)["deliveries"]
+                .as_array()
+                .unwrap()
+                .len(),
+        );
+    }
+    assert_eq!(queued, [2, 3, 1]);
 }
 
 async fn webhooks_signed_retried_and_kept(db: Db) {

@@ -9,11 +9,14 @@ use serde_json::json;
 use crate::{
     clock::{DAY, Millis, rfc3339},
     db::DbConnection,
-    domain::{events, openings, ratings, tournament, vacation},
+    domain::{
+        events::{self, Recipient},
+        openings, ratings, tournament, vacation,
+    },
     error::ApiError,
     models::{
         account::{self, Account},
-        collection,
+        collection, event,
         game::{self, GameResult, GameRow, GameStatus, MoveRow, Termination},
     },
     notify::{Outbox, game_signal},
@@ -84,6 +87,19 @@ pub struct Loaded {
     /// The occurrences of the position counted at a ply, kept for the
     /// answer (the count is the same once the change is stored).
     pub(super) counted: Option<(i32, usize)>,
+    /// The players' accounts as the change read them (with their webhooks,
+    /// for its events), kept for the answer.
+    pub(super) accounts: Option<Vec<Account>>,
+}
+
+/// The game's players to read together: both, or the one there is given
+/// twice; none for an imported game.
+pub(super) fn player_pair(row: &GameRow) -> Option<(&AccountId, &AccountId)> {
+    match (row.white_id.as_ref(), row.black_id.as_ref()) {
+        (Some(white), Some(black)) => Some((white, black)),
+        (Some(one), None) | (None, Some(one)) => Some((one, one)),
+        (None, None) => None,
+    }
 }
 
 impl Loaded {
@@ -105,6 +121,7 @@ impl Loaded {
             new_moves: Vec::new(),
             events: Vec::new(),
             counted: None,
+            accounts: None,
         })
     }
 
@@ -137,11 +154,43 @@ impl Loaded {
             }
             tournament::lifecycle::game_finished(conn, outbox, now, &self.row.id)?;
         }
-        for (account, kind, data) in std::mem::take(&mut self.events) {
-            events::record(conn, outbox, now, &account, kind, Some(&self.row.id), data)?;
-        }
+        self.record_events(conn, outbox, now)?;
         outbox.push(game_signal(&self.row.id));
         Ok(true)
+    }
+
+    /// Records the change's events, the players' accounts and webhooks
+    /// read for them at once, and kept for the answer.
+    fn record_events(
+        &mut self,
+        conn: &mut DbConnection,
+        outbox: &mut Outbox,
+        now: Millis,
+    ) -> Result<(), ApiError> {
+        let pending = std::mem::take(&mut self.events);
+        let read = match player_pair(&self.row) {
+            Some((first, second)) if !pending.is_empty() => {
+                event::accounts_with_webhooks(conn, first, second)?
+            }
+            _ => Vec::new(),
+        };
+        let game_id = Some(&self.row.id);
+        for (account_id, kind, data) in pending {
+            match read.iter().find(|(account, _)| account.id == account_id) {
+                Some((_, webhooks)) => {
+                    let to = Recipient {
+                        account_id: &account_id,
+                        webhooks,
+                    };
+                    events::record_for(conn, outbox, now, to, kind, game_id, data)?;
+                }
+                None => events::record(conn, outbox, now, &account_id, kind, game_id, data)?,
+            }
+        }
+        if !read.is_empty() {
+            self.accounts = Some(read.into_iter().map(|(account, _)| account).collect());
+        }
+        Ok(())
     }
 
     /// How often the current position has stood in the game, this time

@@ -12,13 +12,16 @@ use crate::{
         game::{self, GameStatus, MoveRow},
     },
     notify::Outbox,
-    stored::{AccountId, GameId},
+    stored::GameId,
     views::{
         GamePlayerView, GameState, GameView, LegalMoveView, MoveAnswer, MoveView, Side, Termination,
     },
 };
 
-use super::{Loaded, clock, effective_deadline, find_game, start_of, sweep::is_due, variant_name};
+use super::{
+    Loaded, clock, effective_deadline, find_game, loaded::player_pair, start_of, sweep::is_due,
+    variant_name,
+};
 
 /// The game as clients read it, after ending it on time if it is due: any
 /// read shows a lost game as lost.
@@ -93,15 +96,12 @@ impl From<MoveRow> for MoveView {
 }
 
 fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<GameState, ApiError> {
-    // The players' accounts, for vacations; an imported game has none.
-    let ids: Vec<&AccountId> = Color::ALL
-        .iter()
-        .filter_map(|&c| game.row.player(c))
-        .collect();
-    let accounts = match ids[..] {
-        [] => Vec::new(),
-        [one] => account::find_pair(conn, one, one)?,
-        [first, second, ..] => account::find_pair(conn, first, second)?,
+    // The players' accounts, for vacations, unless the change read them;
+    // an imported game has none.
+    let accounts = match (game.accounts.take(), player_pair(&game.row)) {
+        (Some(read), _) => read,
+        (None, Some((first, second))) => account::find_pair(conn, first, second)?,
+        (None, None) => Vec::new(),
     };
     let account_of = |color| {
         let id = game.row.player(color)?;
