@@ -623,7 +623,6 @@ fn bench_database(
         println!("pinned: the servers on core 0, Postgres on core 1, the clients on either");
         PostgresPinned::new()
     });
-    let mut single_peak = None;
     for &instances in instance_counts {
         let servers: Vec<Server> = (0..instances)
             .map(|_| Server::start(url, &["--no-rate-limits"]))
@@ -642,7 +641,6 @@ fn bench_database(
         print_run(&format!("peak, {instances} instance(s)"), &peak, baseline);
         before.print_per_move(&after, peak.latencies.len());
         if instances == 1 {
-            single_peak = Some(peak.moves_per_second);
             let half = run(
                 &bases,
                 &seats,
@@ -655,6 +653,16 @@ fn bench_database(
             println!(
                 "cost by ply (peak run): mean {early:.2} ms at plies 1-40, {late:.2} ms at plies 281-320, ratio {:.2}",
                 late / early
+            );
+            // Next to the peak in time, on this machine whose rate drifts
+            // from one run to the next: on the games just played, which
+            // no later run uses.
+            let rows = move_rows_baseline(url, options.clients, options.seconds);
+            println!(
+                "the same rows written directly (a game row read and advanced, a move and an event inserted): \
+                 {rows:.0} transactions/s, {:.2} of the baseline; the 1-instance peak is {:.2} of it",
+                rows / baseline,
+                peak.moves_per_second / rows
             );
         }
     }
@@ -679,15 +687,6 @@ fn bench_database(
                 statement.text.chars().take(110).collect::<String>()
             );
         }
-    }
-    if let Some(peak) = single_peak {
-        let rows = move_rows_baseline(url, options.clients, options.seconds);
-        println!(
-            "the same rows written directly (a game row read and advanced, a move and an event inserted): \
-             {rows:.0} transactions/s, {:.2} of the baseline; the 1-instance peak is {:.2} of it",
-            rows / baseline,
-            peak / rows
-        );
     }
 }
 

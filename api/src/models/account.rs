@@ -62,7 +62,6 @@ pub fn find(conn: &mut DbConnection, id: &AccountId) -> QueryResult<Option<Accou
         .optional()
 }
 
-/// The accounts of the given ids that exist, in any order.
 /// Two accounts, or one given twice: a game's players. One statement's
 /// form, which the connection keeps prepared (a list of ids is `IN (...)`
 /// on SQLite, prepared anew for each use).

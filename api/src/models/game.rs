@@ -406,7 +406,7 @@ pub fn set_deadline(conn: &mut DbConnection, id: &GameId, deadline_at: i64) -> Q
         .map(|_| ())
 }
 
-/// Inserts many moves with few statements.
+/// Inserts moves: a few a statement each, kept prepared; many in batches.
 pub fn insert_moves(conn: &mut DbConnection, rows: &[MoveRow]) -> QueryResult<()> {
     // A move and the conditional replies it sets off: a statement a row,
     // kept prepared, where one of many rows would be prepared for each
