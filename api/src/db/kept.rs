@@ -17,8 +17,8 @@ use diesel::{
 };
 
 /// `UPDATE table SET values WHERE filter`, kept prepared by the
-/// connection. Only for changesets of one form or a few: each form stays
-/// prepared as long as the connection.
+/// connection. Only for changesets of one form or a few (and of at least
+/// one column): each form stays prepared as long as the connection.
 pub fn kept_update<T, W, V>(table: T, filter: W, values: V) -> KeptUpdate<T, W, V::Changeset>
 where
     T: Table,
