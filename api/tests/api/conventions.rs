@@ -154,22 +154,8 @@ async fn a_vacation_changes_the_etag_and_wakes_long_polls(db: Db) {
 // A database out of connections is a passing state, not a fault: `503`
 // with `Retry-After`, never a `500`, and the request changed nothing.
 async fn a_full_pool_is_a_503_that_changes_nothing(db: Db) {
-    use kingpost_api::{budgets::RateLimits, db::PoolSettings, server};
-
-    let settings = PoolSettings {
-        max_size: 2,
-        connection_timeout: Duration::from_millis(300),
-        sqlite_cache_mib: None,
-    };
-    let pool = server::open_database_with(&db.url(), settings).unwrap();
-    let app = init(crate::support::state_on_pool(
-        &db,
-        pool.clone(),
-        clock(),
-        RateLimits::unlimited(),
-        Vec::new(),
-    ))
-    .await;
+    let (pool, state) = crate::support::state_on_small_pool(&db, 2, Duration::from_millis(300));
+    let app = init(state).await;
     let alice = sign_up(&app, "alice").await;
     let bob = sign_up(&app, "bob").await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;

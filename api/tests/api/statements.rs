@@ -8,7 +8,6 @@ use std::{
 };
 
 use diesel::connection::{Connection, Instrumentation, InstrumentationEvent};
-use kingpost_api::{budgets::RateLimits, db::PoolSettings, server};
 use serde_json::json;
 
 use crate::{on_both_databases, support::*};
@@ -53,24 +52,12 @@ fn is_transaction_control(sql: &str) -> bool {
 // of a row with optional values and no raw SQL; the move's are kept.
 async fn a_move_prepares_no_statement_anew(db: Db) {
     // One connection, so that every request runs on the one watched.
-    let settings = PoolSettings {
-        max_size: 1,
-        connection_timeout: Duration::from_secs(5),
-        sqlite_cache_mib: None,
-    };
-    let pool = server::open_database_with(&db.url(), settings).unwrap();
+    let (pool, state) = state_on_small_pool(&db, 1, Duration::from_secs(5));
     let seen = Arc::new(Mutex::new(Seen::default()));
     pool.get()
         .unwrap()
         .set_instrumentation(Recorder(seen.clone()));
-    let app = init(state_on_pool(
-        &db,
-        pool,
-        clock(),
-        RateLimits::unlimited(),
-        Vec::new(),
-    ))
-    .await;
+    let app = init(state).await;
     let alice = sign_up(&app, "alice").await;
     let bob = sign_up(&app, "bob").await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;

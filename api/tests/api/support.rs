@@ -134,6 +134,30 @@ pub fn state_on_pool(
     web::Data::new(app_state(db, pool, clock, limits, trusted_proxies))
 }
 
+/// A pool of at most `max_size` connections on `db` (migrated), a request
+/// waiting up to `wait` for one, and the state of an app instance on it.
+pub fn state_on_small_pool(
+    db: &Db,
+    max_size: u32,
+    wait: std::time::Duration,
+) -> (kingpost_api::db::DbPool, web::Data<AppState>) {
+    let settings = kingpost_api::db::PoolSettings {
+        max_size,
+        connection_timeout: wait,
+        sqlite_cache_mib: None,
+    };
+    let pool =
+        server::open_database_with(&db.url(), settings).expect("database opens and migrates");
+    let state = state_on_pool(
+        db,
+        pool.clone(),
+        clock(),
+        RateLimits::unlimited(),
+        Vec::new(),
+    );
+    (pool, state)
+}
+
 /// The state itself, for tests that change a setting before it is shared.
 pub fn app_state(
     db: &Db,
