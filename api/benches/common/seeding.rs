@@ -100,6 +100,7 @@ pub fn finished_game(
         rated: false,
         clock: None,
         waiting_bank: None,
+        holds_conditionals: false,
     }
 }
 

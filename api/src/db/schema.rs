@@ -81,6 +81,7 @@ diesel::table! {
         rated -> Bool,
         clock -> Nullable<Text>,
         waiting_bank -> Nullable<BigInt>,
+        holds_conditionals -> Bool,
     }
 }
 

@@ -122,9 +122,16 @@ pub fn remove(
     game_id: &GameId,
     account_id: &AccountId,
 ) -> Result<(), ApiError> {
-    read(conn, game_id, account_id)?;
-    conditional::remove(conn, game_id, account_id)?;
-    Ok(())
+    write_transaction(conn, |conn| {
+        // Locked, as every writer of lines is: the game's mark that lines
+        // are held is written with them.
+        let row = find_game_for_update(conn, game_id)?;
+        if row.color_of(account_id).is_none() {
+            return Err(ApiError::NotAPlayer);
+        }
+        conditional::remove(conn, game_id, account_id)?;
+        Ok(())
+    })
 }
 
 /// After a move in `game`: if the player now to move stored a line
@@ -138,6 +145,10 @@ pub(crate) fn answer(
     let Some(owner) = game.row.to_move_id.clone() else {
         return Ok(());
     };
+    // Read with the game under its lock: on almost every move, no lines.
+    if !game.row.holds_conditionals {
+        return Ok(());
+    }
     let Some(json) = conditional::find(conn, &game.row.id, &owner)? else {
         return Ok(());
     };
@@ -159,7 +170,7 @@ pub(crate) fn answer(
         .filter(|line| line.len() > 2)
         .map(|line| line[2..].to_vec())
         .collect();
-    conditional::remove(conn, &game.row.id, &owner)?;
+    game.row.holds_conditionals = conditional::remove(conn, &game.row.id, &owner)?;
     let Some(reply) = reply else {
         return Ok(());
     };
@@ -175,6 +186,7 @@ pub(crate) fn answer(
         let json = serde_json::to_string(&Conditionals { lines: rest })
             .map_err(|e| ApiError::Internal(e.to_string()))?;
         conditional::store(conn, &game.row.id, &owner, &json, now)?;
+        game.row.holds_conditionals = true;
     }
     // The opponent may hold lines that answer this reply in turn.
     answer(conn, game, now)

@@ -645,6 +645,7 @@ fn rows_of(
         rated: false,
         clock: None,
         waiting_bank: None,
+        holds_conditionals: false,
     };
     let keys = replayed.moves.iter().map(|m| m.position_key);
     let opening = openings::of_game(replayed.rules, replayed.initial.repetition_key(), keys);

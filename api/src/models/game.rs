@@ -79,6 +79,9 @@ pub struct GameRow {
     /// Under such a clock, the bank of the side not to move, in
     /// milliseconds, as its last move left it (the mover's is its deadline).
     pub waiting_bank: Option<i64>,
+    /// Whether a player holds conditional lines in the game: written with
+    /// the lines (`models::conditional`), never by a change of the game.
+    pub holds_conditionals: bool,
 }
 
 // An absent value is inserted as `NULL` rather than `DEFAULT` (the same

@@ -30,6 +30,7 @@ on_both_databases!(
     claims_and_automatic_draws,
     vacation_stops_the_clock,
     conditional_moves,
+    conditional_lines_deleted_and_continued,
     two_instances_sweep_each_game_once,
     deadline_warnings_reach_every_game_due,
     sweep_reaches_games_behind_vacations,
@@ -502,6 +503,69 @@ async fn conditional_moves(db: Db) {
         .send(&app)
         .await
         .assert_status(204);
+}
+
+// A move reads a player's lines only when the game is marked as holding
+// some: deleted lines play nothing, and a line followed to its end plays
+// each of its replies, its rest kept between the opponent's moves.
+async fn conditional_lines_deleted_and_continued(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
+    let path = path_of(&game);
+    let conditionals = format!("{path}/conditionals");
+    let store = |lines: Value| {
+        crate::support::Call::new(actix_web::http::Method::PUT, &conditionals)
+            .token(&alice)
+            .json(json!({"lines": lines}))
+    };
+    let bob_plays = |san: &str, ply: u32| {
+        post(format!("{path}/moves"))
+            .token(&bob)
+            .json(json!({"move": san, "ply": ply}))
+    };
+    play_all(&app, &game, &alice, &bob, &["e4"]).await;
+    store(json!([["e5", "Nf3"]]))
+        .send(&app)
+        .await
+        .assert_status(200);
+    delete(&conditionals)
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_status(204);
+    let moved = bob_plays("e5", 1).send(&app).await;
+    let moved = moved.assert_status(200);
+    assert_eq!(
+        (&moved["ply"], &moved["turn"]),
+        (&json!(2), &json!("white"))
+    );
+
+    post(format!("{path}/moves"))
+        .token(&alice)
+        .json(json!({"move": "Nf3", "ply": 2}))
+        .send(&app)
+        .await
+        .assert_status(200);
+    store(json!([["Nc6", "Bb5", "a6", "Ba4"]]))
+        .send(&app)
+        .await
+        .assert_status(200);
+    let answered = bob_plays("Nc6", 3).send(&app).await;
+    assert_eq!(answered.assert_status(200)["ply"], 5);
+    let answered = bob_plays("a6", 5).send(&app).await;
+    let answered = answered.assert_status(200);
+    assert_eq!(answered["ply"], 7);
+    assert_eq!(answered["played"][1]["san"], "Ba4");
+    let left = get(&conditionals).token(&alice).send(&app).await;
+    assert_eq!(left.assert_status(200)["lines"], json!([]));
+    let moved = bob_plays("Nf6", 7).send(&app).await;
+    let moved = moved.assert_status(200);
+    assert_eq!(
+        (&moved["ply"], &moved["turn"]),
+        (&json!(8), &json!("white"))
+    );
 }
 
 async fn two_instances_sweep_each_game_once(db: Db) {

@@ -20,6 +20,7 @@ mod flows;
 mod games;
 mod hardening;
 mod lichess;
+mod migrations;
 mod openapi;
 mod pgn;
 mod ratings;

@@ -1,5 +1,6 @@
 //! What a move asks of the database beyond its rows: no statement parsed
-//! and planned again once a connection has run it.
+//! and planned again once a connection has run it, no read of conditional
+//! lines where nobody holds any.
 
 use std::{
     collections::HashSet,
@@ -88,4 +89,10 @@ async fn a_move_prepares_no_statement_anew(db: Db) {
         .filter(|sql| !seen.kept.contains(sql.as_str()))
         .collect();
     assert!(anew.is_empty(), "prepared anew on each move: {anew:#?}");
+    // Nobody stored lines in this game: the game's row says so.
+    let lines_read: Vec<&&String> = prepared
+        .iter()
+        .filter(|sql| sql.replace('`', "\"").contains("FROM \"conditionals\""))
+        .collect();
+    assert!(lines_read.is_empty(), "{lines_read:#?}");
 }

@@ -128,6 +128,7 @@ pub fn new_game(
         rated: false,
         clock: None,
         waiting_bank: None,
+        holds_conditionals: false,
     };
     row.to_move_id = row.player(pos.turn()).cloned();
     if let Some(outcome) = pos.outcome() {
