@@ -404,7 +404,6 @@ fn move_rows_baseline(url: &str, threads: usize, seconds: u64) -> f64 {
                         } else {
                             row.white_id.clone()
                         };
-                        assert!(game::advance(conn, &row, read_ply, read_updated_at)?);
                         let played = MoveRow {
                             game_id: row.id.clone(),
                             ply: row.ply,
@@ -413,7 +412,8 @@ fn move_rows_baseline(url: &str, threads: usize, seconds: u64) -> f64 {
                             position_key: i64::from(row.ply),
                             played_at: Some(row.updated_at),
                         };
-                        game::insert_moves(conn, &[played])?;
+                        let (ply, at) = (read_ply, read_updated_at);
+                        assert!(game::advance_playing(conn, &row, ply, at, &[played])?);
                         let account = row.to_move_id.as_ref().expect("a game under way");
                         let event = NewEvent {
                             account_id: account,

@@ -1,11 +1,16 @@
 //! Games and their moves.
 
-use diesel::prelude::*;
+use diesel::{
+    dsl,
+    pg::Pg,
+    prelude::*,
+    query_builder::{AsChangeset, AstPass, QueryFragment, QueryId},
+};
 use kingpost_core::Color;
 
 use crate::{
     db::{
-        DbConnection, execute_natively, kept_update,
+        DbConnection, KeptUpdate, execute_natively, kept_update,
         schema::{games, moves},
     },
     stored::{AccountId, GameId},
@@ -250,16 +255,116 @@ pub fn advance(
     ply: i32,
     updated_at: i64,
 ) -> QueryResult<bool> {
+    advance_update(row, ply, updated_at)
+        .execute(conn)
+        .map(|n| n == 1)
+}
+
+/// The guard of [`advance`]: the game as it was read, under way.
+type Guard<'a> = dsl::And<
+    dsl::And<
+        dsl::And<dsl::Eq<games::id, &'a GameId>, dsl::Eq<games::ply, i32>>,
+        dsl::Eq<games::updated_at, i64>,
+    >,
+    dsl::Eq<games::status, GameStatus>,
+>;
+
+/// The update [`advance`] runs: on every move, so kept prepared.
+fn advance_update(
+    row: &GameRow,
+    ply: i32,
+    updated_at: i64,
+) -> KeptUpdate<games::table, Guard<'_>, <GameAdvance as AsChangeset>::Changeset> {
     let guard = games::id
         .eq(&row.id)
         .and(games::ply.eq(ply))
         .and(games::updated_at.eq(updated_at))
         .and(games::status.eq(GameStatus::Started));
-    // Run on every move: kept prepared.
     kept_update(games::table, guard, GameAdvance::of(row))
-        .execute(conn)
-        .map(|n| n == 1)
 }
+
+/// [`advance`], and if it stored the change, `played` (the move and the
+/// conditional replies it set off). On Postgres one statement, where each
+/// is a round trip: the moves are inserted only if the update changed the
+/// game.
+pub fn advance_playing(
+    conn: &mut DbConnection,
+    row: &GameRow,
+    ply: i32,
+    updated_at: i64,
+    played: &[MoveRow],
+) -> QueryResult<bool> {
+    match conn {
+        DbConnection::Postgresql(pg) if !played.is_empty() && played.len() <= FEW_MOVES => {
+            let update = advance_update(row, ply, updated_at);
+            let inserted = AdvancePlaying { update, played }.execute(pg)?;
+            Ok(inserted == played.len())
+        }
+        _ => {
+            let advanced = advance(conn, row, ply, updated_at)?;
+            if advanced {
+                insert_moves(conn, played)?;
+            }
+            Ok(advanced)
+        }
+    }
+}
+
+/// `WITH advanced AS (update RETURNING 1) INSERT INTO moves (...)
+/// SELECT * FROM (VALUES (...), ...) AS played WHERE EXISTS (SELECT 1 FROM
+/// advanced)`, written out so that the connection keeps it prepared (one
+/// statement for each count of moves, as with the moves one a statement).
+struct AdvancePlaying<'a, U> {
+    update: U,
+    played: &'a [MoveRow],
+}
+
+impl<U> QueryId for AdvancePlaying<'_, U> {
+    type QueryId = ();
+    const HAS_STATIC_QUERY_ID: bool = false;
+}
+
+impl<U: QueryFragment<Pg>> QueryFragment<Pg> for AdvancePlaying<'_, U> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        use diesel::{Column, sql_types::*};
+        out.push_sql("WITH advanced AS (");
+        self.update.walk_ast(out.reborrow())?;
+        out.push_sql(" RETURNING 1) INSERT INTO ");
+        out.push_identifier("moves")?;
+        let columns = [
+            moves::game_id::NAME,
+            moves::ply::NAME,
+            moves::uci::NAME,
+            moves::san::NAME,
+            moves::position_key::NAME,
+            moves::played_at::NAME,
+        ];
+        for (i, column) in columns.into_iter().enumerate() {
+            out.push_sql(if i == 0 { " (" } else { ", " });
+            out.push_identifier(column)?;
+        }
+        out.push_sql(") SELECT * FROM (VALUES ");
+        for (i, m) in self.played.iter().enumerate() {
+            out.push_sql(if i == 0 { "(" } else { ", (" });
+            out.push_bind_param::<Text, _>(&m.game_id)?;
+            out.push_sql(", ");
+            out.push_bind_param::<Integer, _>(&m.ply)?;
+            out.push_sql(", ");
+            out.push_bind_param::<Text, _>(&m.uci)?;
+            out.push_sql(", ");
+            out.push_bind_param::<Text, _>(&m.san)?;
+            out.push_sql(", ");
+            out.push_bind_param::<BigInt, _>(&m.position_key)?;
+            out.push_sql(", ");
+            out.push_bind_param::<Nullable<BigInt>, _>(&m.played_at)?;
+            out.push_sql(")");
+        }
+        out.push_sql(") AS played WHERE EXISTS (SELECT 1 FROM advanced)");
+        Ok(())
+    }
+}
+
+impl<U> RunQueryDsl<PgConnection> for AdvancePlaying<'_, U> {}
 
 /// Orders a boxed query of games by `$key` (`asc` or `desc`), then by id,
 /// and keeps what comes after the cursor `(key, id)` of the last page: the
@@ -410,13 +515,16 @@ pub fn set_deadline(conn: &mut DbConnection, id: &GameId, deadline_at: i64) -> Q
 }
 
 /// Inserts moves: a few a statement each, kept prepared; many in batches.
+/// The most moves a change plays in one statement a row, or one statement
+/// (see [`advance_playing`]): a move and the conditional replies it sets off.
+const FEW_MOVES: usize = 8;
+
 pub fn insert_moves(conn: &mut DbConnection, rows: &[MoveRow]) -> QueryResult<()> {
     // A move and the conditional replies it sets off: a statement a row,
     // kept prepared, where one of many rows would be prepared for each
     // count. Rarely more than one row on Postgres, where each is a round
     // trip.
-    const FEW: usize = 8;
-    if rows.len() <= FEW {
+    if rows.len() <= FEW_MOVES {
         for row in rows {
             diesel::insert_into(moves::table)
                 .values(row)

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use kingpost_api::{
     clock::{Clock, ManualClock},
     db,
+    models::game::{self as rows, MoveRow},
 };
 use serde_json::json;
 
@@ -20,6 +21,7 @@ on_both_databases!(
     racing_moves_on_two_instances,
     conditionals_racing_the_move_they_answer,
     racing_draw_offers_on_two_instances,
+    a_stale_change_stores_no_moves,
     migrations_revert_and_reapply
 );
 
@@ -176,6 +178,48 @@ async fn racing_draw_offers_on_two_instances(db: Db) {
             "round {round}: {first:?} {second:?}"
         );
     }
+}
+
+// The guard of a change (the ply and change time it read) holds for the
+// moves it plays as for the game: a change made from a stale read stores
+// neither, and fails cleanly (on Postgres the game's update and its moves
+// are one statement).
+async fn a_stale_change_stores_no_moves(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up(&app, "alice").await;
+    let bob = sign_up(&app, "bob").await;
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
+    play_all(&app, &game, &alice, &bob, &["e4"]).await;
+    let pool = kingpost_api::server::open_database(&db.url()).unwrap();
+    let mut conn = pool.get().unwrap();
+    let read = rows::find(&mut conn, &game["id"].as_str().unwrap().into())
+        .unwrap()
+        .unwrap();
+    let reply = |uci: &str, san: &str| {
+        let mut row = read.clone();
+        row.ply = 2;
+        row.updated_at = read.updated_at + 1;
+        let played = MoveRow {
+            game_id: row.id.clone(),
+            ply: 2,
+            uci: uci.to_owned(),
+            san: san.to_owned(),
+            position_key: 7,
+            played_at: Some(row.updated_at),
+        };
+        (row, played)
+    };
+    let (ply, at) = (read.ply, read.updated_at);
+    let (first, e5) = reply("e7e5", "e5");
+    assert!(rows::advance_playing(&mut conn, &first, ply, at, &[e5]).unwrap());
+    let (stale, d5) = reply("d7d5", "d5");
+    assert!(!rows::advance_playing(&mut conn, &stale, ply, at, &[d5]).unwrap());
+    let stored: Vec<String> = rows::moves_of(&mut conn, &read.id)
+        .unwrap()
+        .into_iter()
+        .map(|m| m.san)
+        .collect();
+    assert_eq!(stored, ["e4", "e5"]);
 }
 
 async fn migrations_revert_and_reapply(db: Db) {

@@ -140,10 +140,10 @@ impl Loaded {
         outbox: &mut Outbox,
         now: Millis,
     ) -> Result<bool, ApiError> {
-        if !game::advance(conn, &self.row, self.read_ply, self.read_updated_at)? {
+        let (ply, updated_at) = (self.read_ply, self.read_updated_at);
+        if !game::advance_playing(conn, &self.row, ply, updated_at, &self.new_moves)? {
             return Ok(false);
         }
-        game::insert_moves(conn, &self.new_moves)?;
         if self.read_status == GameStatus::Started && self.row.status != GameStatus::Started {
             let data = json!({"result": self.row.result, "termination": self.row.termination});
             for color in Color::ALL {
