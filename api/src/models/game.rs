@@ -249,12 +249,7 @@ pub fn find_for_update(conn: &mut DbConnection, id: &GameId) -> QueryResult<Opti
 /// Stores `row`'s new state if the game is still as it was read: at ply
 /// `ply`, under way, last changed at `updated_at`. The guard that lets only
 /// one of two racing changes through, on any instance.
-pub fn advance(
-    conn: &mut DbConnection,
-    row: &GameRow,
-    ply: i32,
-    updated_at: i64,
-) -> QueryResult<bool> {
+fn advance(conn: &mut DbConnection, row: &GameRow, ply: i32, updated_at: i64) -> QueryResult<bool> {
     advance_update(row, ply, updated_at)
         .execute(conn)
         .map(|n| n == 1)
@@ -515,8 +510,9 @@ pub fn set_deadline(conn: &mut DbConnection, id: &GameId, deadline_at: i64) -> Q
 }
 
 /// Inserts moves: a few a statement each, kept prepared; many in batches.
-/// The most moves a change plays in one statement a row, or one statement
-/// (see [`advance_playing`]): a move and the conditional replies it sets off.
+/// Up to this many moves (a move and the conditional replies it sets off)
+/// are written a statement each, or on Postgres in the game's update (see
+/// [`advance_playing`]); more (an imported game's) in batches.
 const FEW_MOVES: usize = 8;
 
 pub fn insert_moves(conn: &mut DbConnection, rows: &[MoveRow]) -> QueryResult<()> {
