@@ -6,6 +6,7 @@ use std::{
     io::{self, BufRead},
 };
 
+use arrayvec::ArrayString;
 use kingpost_core::{
     Position, Rules, Start,
     pgn::{
@@ -50,18 +51,32 @@ fn is_pgn_date(text: &str) -> bool {
     matches!(parts.as_slice(), [y, m, d] if part(y, 4) && part(m, 2) && part(d, 2))
 }
 
-/// The `{[%ts ...]}` time of a move: RFC 3339 to the second. Written from
-/// the date's parts, not through a format description: an archive writes
-/// one for each of millions of moves.
-fn move_time(at: Millis) -> String {
+/// The `{[%ts ...]}` time of a move: RFC 3339 to the second. Its digits are
+/// written in place, with no string or format of its own: an archive writes
+/// one for each of millions of moves. A time RFC 3339 cannot write (before
+/// the year 0 or after 9999) is written as the epoch.
+fn move_time(at: Millis) -> ArrayString<20> {
     let time = time::OffsetDateTime::from_unix_timestamp(at.div_euclid(1000))
+        .ok()
+        .filter(|time| (0..=9999).contains(&time.year()))
         .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
-    let (year, month, day) = time.to_calendar_date();
-    let (hour, minute, second) = time.to_hms();
-    format!(
-        "{year:04}-{:02}-{day:02}T{hour:02}:{minute:02}:{second:02}Z",
-        u8::from(month)
-    )
+    let mut text = *b"0000-00-00T00:00:00Z";
+    let fields = [
+        (0..4, time.year().unsigned_abs()),
+        (5..7, u32::from(u8::from(time.month()))),
+        (8..10, u32::from(time.day())),
+        (11..13, u32::from(time.hour())),
+        (14..16, u32::from(time.minute())),
+        (17..19, u32::from(time.second())),
+    ];
+    for (digits, mut value) in fields {
+        for digit in text[digits].iter_mut().rev() {
+            *digit = b'0' + (value % 10) as u8;
+            value /= 10;
+        }
+    }
+    let text = std::str::from_utf8(&text).expect("digits and separators are ASCII");
+    ArrayString::from(text).expect("twenty bytes fit")
 }
 
 /// The PGN standard's `Termination` of a played game; the precise reason
@@ -173,7 +188,8 @@ pub fn write_pgn(
         };
         played_tags(row, &start, &initial, result, moves.len(), said)
     };
-    let times: Vec<Option<String>> = moves.iter().map(|m| m.played_at.map(move_time)).collect();
+    let times: Vec<Option<ArrayString<20>>> =
+        moves.iter().map(|m| m.played_at.map(move_time)).collect();
     let pgn_moves: Vec<PgnMove<'_>> = (1..)
         .zip(moves.iter().zip(&times))
         .map(|(ply, (m, time))| PgnMove {
@@ -463,6 +479,11 @@ pub fn read_archive(
     })
 }
 
+/// About what a game's tags take in PGN, and a move with its number and
+/// time: a page's text is sized from them.
+const BYTES_OF_TAGS: usize = 640;
+const BYTES_A_PLY: usize = 36;
+
 /// Writes a page read by [`read_archive`]: no database needed.
 pub fn write_archive(page: ArchiveRows) -> Result<String, ApiError> {
     let ArchiveRows {
@@ -473,7 +494,10 @@ pub fn write_archive(page: ArchiveRows) -> Result<String, ApiError> {
         format,
         ..
     } = page;
-    let mut out = String::new();
+    // Sized for the page once: grown by doubling, the page's text was
+    // copied about as many times again as it is long.
+    let plies: usize = moves_by_game.values().map(Vec::len).sum();
+    let mut out = String::with_capacity(rows.len() * BYTES_OF_TAGS + plies * BYTES_A_PLY);
     for row in rows {
         let moves = moves_by_game.remove(&row.id).unwrap_or_default();
         match format {
@@ -752,8 +776,12 @@ mod tests {
             4_102_444_799_999,
         ] {
             let full = rfc3339(at);
-            assert_eq!(move_time(at), format!("{}Z", &full[..19]), "{at} ms");
+            assert_eq!(move_time(at).as_str(), format!("{}Z", &full[..19]), "{at} ms");
         }
-        assert_eq!(move_time(951_782_400_123), "2000-02-29T00:00:00Z");
+        assert_eq!(move_time(951_782_400_123).as_str(), "2000-02-29T00:00:00Z");
+        // The first second of the year 10000, and one before the year 0.
+        for beyond in [253_402_300_800_000, -62_167_219_201_000] {
+            assert_eq!(move_time(beyond).as_str(), "1970-01-01T00:00:00Z");
+        }
     }
 }

@@ -15,4 +15,4 @@ pub use replay::{
 };
 pub use split::{GameText, GameTexts};
 pub use tokens::{RESULTS, result_of};
-pub use write::{PgnMove, escape_tag_value, rules_tags, write_game, write_played};
+pub use write::{PgnMove, rules_tags, write_game, write_played};

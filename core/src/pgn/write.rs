@@ -4,6 +4,8 @@
 
 use std::fmt::Write as _;
 
+use arrayvec::ArrayString;
+
 use crate::{
     Color, Game, Position, Rules, Start,
     pgn::{LineMove, Notes},
@@ -19,9 +21,9 @@ pub struct PgnMove<'a> {
     pub notes: Option<&'a Notes<LineMove>>,
 }
 
-/// A tag value with `\` and `"` escaped and line breaks turned to spaces.
-pub fn escape_tag_value(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
+/// Appends a tag value with `\` and `"` escaped and line breaks turned to
+/// spaces.
+fn push_tag_value(out: &mut String, value: &str) {
     for ch in value.chars() {
         match ch {
             '\\' | '"' => {
@@ -32,7 +34,6 @@ pub fn escape_tag_value(value: &str) -> String {
             _ => out.push(ch),
         }
     }
-    out
 }
 
 /// Lines of at most 80 columns, made of space-separated tokens; a token
@@ -46,7 +47,14 @@ struct Wrapped<'a> {
 
 impl Wrapped<'_> {
     fn push(&mut self, token: &str) {
-        let width = token.chars().count();
+        self.push_parts(&[token]);
+    }
+
+    /// Pushes one token given in parts, so that a token made of a number or
+    /// a time and its brackets needs no string of its own: an archive writes
+    /// a few for each of millions of moves.
+    fn push_parts(&mut self, parts: &[&str]) {
+        let width: usize = parts.iter().map(|part| part.chars().count()).sum();
         if self.glued {
             self.glued = false;
         } else if self.line > 0 && self.line + 1 + width > 80 {
@@ -56,11 +64,13 @@ impl Wrapped<'_> {
             self.out.push(' ');
             self.line += 1;
         }
-        self.out.push_str(token);
-        self.line = match token.rfind('\n') {
-            Some(at) => token[at + 1..].chars().count(),
-            None => self.line + width,
-        };
+        for part in parts {
+            self.out.push_str(part);
+            self.line = match part.rfind('\n') {
+                Some(at) => part[at + 1..].chars().count(),
+                None => self.line + part.chars().count(),
+            };
+        }
     }
 
     fn open_variation(&mut self) {
@@ -75,7 +85,11 @@ impl Wrapped<'_> {
 
     fn comment(&mut self, text: &str) {
         // python-chess reads `{ x }` as `x`; `}` cannot stand in a comment.
-        self.push(&format!("{{ {} }}", text.replace('}', "")));
+        if text.contains('}') {
+            self.push_parts(&["{ ", &text.replace('}', ""), " }"]);
+        } else {
+            self.push_parts(&["{ ", text, " }"]);
+        }
     }
 }
 
@@ -109,9 +123,11 @@ fn write_move(
     if let Some(comment) = starting {
         text.comment(comment);
     }
+    let mut number = ArrayString::<10>::new();
+    let _ = write!(number, "{}", turn.number);
     match turn.color {
-        Color::White => text.push(&format!("{}.", turn.number)),
-        Color::Black if numbered || starting.is_some() => text.push(&format!("{}...", turn.number)),
+        Color::White => text.push_parts(&[&number, "."]),
+        Color::Black if numbered || starting.is_some() => text.push_parts(&[&number, "..."]),
         Color::Black => {}
     }
     text.push(san);
@@ -120,7 +136,7 @@ fn write_move(
     }
     let comment = notes.and_then(|n| n.comment.as_deref());
     if let Some(ts) = timestamp.filter(|_| !comment.is_some_and(|c| c.contains("[%ts "))) {
-        text.push(&format!("{{[%ts {ts}]}}"));
+        text.push_parts(&["{[%ts ", ts, "]}"]);
     }
     if let Some(comment) = comment {
         text.comment(comment);
@@ -158,7 +174,11 @@ pub fn write_game<N: AsRef<str>>(
     result: &str,
 ) {
     for (name, value) in tags {
-        let _ = writeln!(out, "[{} \"{}\"]", name.as_ref(), escape_tag_value(value));
+        out.push('[');
+        out.push_str(name.as_ref());
+        out.push_str(" \"");
+        push_tag_value(out, value);
+        out.push_str("\"]\n");
     }
     out.push('\n');
     let mut text = Wrapped {
