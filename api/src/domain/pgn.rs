@@ -776,7 +776,11 @@ mod tests {
             4_102_444_799_999,
         ] {
             let full = rfc3339(at);
-            assert_eq!(move_time(at).as_str(), format!("{}Z", &full[..19]), "{at} ms");
+            assert_eq!(
+                move_time(at).as_str(),
+                format!("{}Z", &full[..19]),
+                "{at} ms"
+            );
         }
         assert_eq!(move_time(951_782_400_123).as_str(), "2000-02-29T00:00:00Z");
         // The first second of the year 10000, and one before the year 0.
