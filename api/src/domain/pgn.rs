@@ -75,8 +75,7 @@ fn move_time(at: Millis) -> ArrayString<20> {
             value /= 10;
         }
     }
-    let text = std::str::from_utf8(&text).expect("digits and separators are ASCII");
-    ArrayString::from(text).expect("twenty bytes fit")
+    ArrayString::from_byte_string(&text).expect("digits and separators are ASCII")
 }
 
 /// The PGN standard's `Termination` of a played game; the precise reason

@@ -64,13 +64,15 @@ impl Wrapped<'_> {
             self.out.push(' ');
             self.line += 1;
         }
+        let start = self.out.len();
         for part in parts {
             self.out.push_str(part);
-            self.line = match part.rfind('\n') {
-                Some(at) => part[at + 1..].chars().count(),
-                None => self.line + part.chars().count(),
-            };
         }
+        let token = &self.out[start..];
+        self.line = match token.rfind('\n') {
+            Some(at) => token[at + 1..].chars().count(),
+            None => self.line + width,
+        };
     }
 
     fn open_variation(&mut self) {
@@ -123,12 +125,15 @@ fn write_move(
     if let Some(comment) = starting {
         text.comment(comment);
     }
-    let mut number = ArrayString::<10>::new();
-    let _ = write!(number, "{}", turn.number);
-    match turn.color {
-        Color::White => text.push_parts(&[&number, "."]),
-        Color::Black if numbered || starting.is_some() => text.push_parts(&[&number, "..."]),
-        Color::Black => {}
+    let dots = match turn.color {
+        Color::White => Some("."),
+        Color::Black if numbered || starting.is_some() => Some("..."),
+        Color::Black => None,
+    };
+    if let Some(dots) = dots {
+        let mut number = ArrayString::<10>::new();
+        let _ = write!(number, "{}", turn.number);
+        text.push_parts(&[&number, dots]);
     }
     text.push(san);
     for nag in notes.map_or(&[][..], |n| &n.nags) {
