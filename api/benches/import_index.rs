@@ -69,11 +69,11 @@ fn games_per_second(pool: &DbPool, texts: &[String], indexed: bool) -> f64 {
     let into = collections::for_import(&mut conn, &owner, None, 0).unwrap();
     let read: Vec<ReadGame> = texts
         .iter()
-        .map(|text| prepare_game(&read_game(text), Some(&owner), 0))
+        .map(|text| prepare_game(&read_game(text), &owner, 0))
         .collect();
     let start = Instant::now();
     for batch in read.chunks(BATCH) {
-        store_batch(&mut conn, batch, Some(&into)).unwrap();
+        store_batch(&mut conn, batch, &into).unwrap();
     }
     texts.len() as f64 / start.elapsed().as_secs_f64()
 }

@@ -211,7 +211,7 @@ pub fn import(path: &str, owner: &str, collection: &str, database_url: &str) -> 
         scope.spawn(move || {
             loop {
                 let now = SystemClock.now();
-                let (games, failure) = prepare_next(&mut texts, BATCH, Some(&owner), now);
+                let (games, failure) = prepare_next(&mut texts, BATCH, &owner, now);
                 let failure = failure.map(|e| format!("{path}: {e}"));
                 // The file's last batch is short, or ends on a failure.
                 let last = failure.is_some() || games.len() < BATCH;
@@ -225,7 +225,7 @@ pub fn import(path: &str, owner: &str, collection: &str, database_url: &str) -> 
         // A file that cannot be read further ends its last batch.
         for (games, failure) in prepared {
             summary.read += games.len();
-            let reports = store_batch(&mut conn, &games, Some(&into)).map_err(|e| e.to_string())?;
+            let reports = store_batch(&mut conn, &games, &into).map_err(|e| e.to_string())?;
             for report in reports {
                 let stored = summary.accepted + summary.duplicates + summary.rejected + 1;
                 summary.record(

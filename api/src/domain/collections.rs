@@ -133,7 +133,9 @@ pub fn create(
             created_at: now,
             updated_at: now,
         };
-        collection::insert(conn, &row)?;
+        if !collection::insert_unless_named(conn, &row)? {
+            return Err(name_taken(&name));
+        }
         view_of(conn, row)
     })
 }
@@ -285,12 +287,17 @@ pub fn for_import(
         let row = CollectionRow {
             id: new_id().into(),
             owner_id: owner.clone(),
-            name,
+            name: name.clone(),
             visibility: Visibility::Private,
             created_at: now,
             updated_at: now,
         };
-        collection::insert(conn, &row)?;
-        Ok(row.id)
+        // Two imports of the account's (on two instances) may both make it.
+        if collection::insert_unless_named(conn, &row)? {
+            return Ok(row.id);
+        }
+        collection::find_by_name(conn, owner, &name)?
+            .map(|row| row.id)
+            .ok_or_else(|| ApiError::Internal(format!("collection `{name}` clashed and vanished")))
     })
 }

@@ -108,11 +108,14 @@ fn source_tags(row: &GameRow) -> Result<Vec<(String, String)>, ApiError> {
     let Some(json) = &row.source_tags else {
         return Ok(Vec::new());
     };
-    let mut tags: Vec<(String, String)> =
-        serde_json::from_str(json).map_err(|e| corrupt(row, e))?;
+    let tags: Vec<(String, String)> = serde_json::from_str(json).map_err(|e| corrupt(row, e))?;
+    Ok(first_of_each_name(tags))
+}
+
+fn first_of_each_name(mut tags: Vec<(String, String)>) -> Vec<(String, String)> {
     let mut seen = std::collections::HashSet::new();
     tags.retain(|(name, _)| seen.insert(name.clone()));
-    Ok(tags)
+    tags
 }
 
 /// A tournament game's place in its tournament, for its tags.
@@ -177,7 +180,8 @@ pub fn write_pgn(
     let initial = Position::from_start(rules, &start).map_err(|e| corrupt(row, e))?;
     let result = row.result.map_or("*", GameResult::key);
     let tags = if row.status == GameStatus::Imported {
-        imported_tags(row, rules, &start, &initial, result, moves.len())?
+        let source = source_tags(row)?;
+        imported_tags(row, &source, rules, &start, &initial, result, moves.len())
     } else {
         let time_control = time_control(clock::of_row(row)?.as_ref());
         let said = Said {
@@ -293,17 +297,18 @@ fn time_control(spec: Option<&ClockSpec>) -> String {
     }
 }
 
-/// The tags of an imported game: its source's, in the source's order after
-/// the seven-tag roster, with the rules, start and move count as replayed.
+/// The tags of an imported game: its source's (`source`, the first of each
+/// name), in the source's order after the seven-tag roster, with the rules,
+/// start and move count as replayed.
 fn imported_tags(
     row: &GameRow,
+    source: &[(String, String)],
     rules: Rules,
     start: &Start,
     initial: &Position,
     result: &str,
     plies: usize,
-) -> Result<Vec<(String, String)>, ApiError> {
-    let source = source_tags(row)?;
+) -> Vec<(String, String)> {
     let from_source = |name: &str| {
         source
             .iter()
@@ -356,7 +361,7 @@ fn imported_tags(
     if from_source("GameId").is_none() {
         tags.push(("GameId".to_owned(), row.id.to_string()));
     }
-    Ok(tags)
+    tags
 }
 
 /// The PGN of one game `reader` may read.
@@ -516,33 +521,39 @@ pub fn write_archive(page: ArchiveRows) -> Result<String, ApiError> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Imported {
     New(GameId),
-    /// The same game (tags and moves) was imported before, with this id.
+    /// The importer stored the same game (every tag, move, time and note)
+    /// before, with this id.
     Duplicate(GameId),
 }
 
-/// The key that recognises a game imported again: its rules, start, moves,
-/// result, the tags that tell games apart, and its annotations (the same
-/// game annotated otherwise is another study of it).
-fn import_key(raw: &RawGame, game: &ReplayedGame, notes: Option<&NotesRow>) -> String {
-    let mut text = format!(
-        "{}|{}|{}",
-        game.rules.key(),
+/// The key that recognises a game its importer imports again: the importer,
+/// then the game as its PGN would be written (its tags but the game's id,
+/// its start, moves with their times, and notes), so that a game differing
+/// in any of them is another study of it, and a game's own export read
+/// back is the game again. Never shared between accounts: a key that
+/// matched another's game would tell one account that another holds it,
+/// and file that account's tags and notes under this one's name.
+fn import_key(
+    owner: &AccountId,
+    tags: &[(String, String)],
+    game: &ReplayedGame,
+    notes: Option<&NotesRow>,
+) -> String {
+    let tags: Vec<&(String, String)> = tags.iter().filter(|(name, _)| name != "GameId").collect();
+    let moves: Vec<(&str, Option<&str>)> = game
+        .moves
+        .iter()
+        .map(|m| (m.uci.as_str(), m.timestamp.as_deref()))
+        .collect();
+    // Each part is written as JSON, so that no text in a tag or a comment
+    // can make two different games read the same.
+    let parts = serde_json::json!([
         game.initial.fen(),
-        game.result
-    );
-    for m in &game.moves {
-        text.push('|');
-        text.push_str(&m.uci);
-    }
-    for name in ["Event", "Site", "Date", "Round", "White", "Black"] {
-        text.push('|');
-        text.push_str(raw.tag(name).unwrap_or_default());
-    }
-    if let Some(notes) = notes {
-        text.push('|');
-        text.push_str(&notes.notes);
-    }
-    digest(&text)
+        tags,
+        moves,
+        notes.map(|notes| &notes.notes),
+    ]);
+    format!("{owner}:{}", digest(&parts.to_string()))
 }
 
 /// An imported game ready to store: replayed, keyed, its rows made. Made
@@ -575,7 +586,7 @@ pub struct GameReport {
 }
 
 /// Replays `raw` under its rules and makes its rows.
-pub fn prepare_game(raw: &RawGame, imported_by: Option<&AccountId>, now: Millis) -> ReadGame {
+pub fn prepare_game(raw: &RawGame, imported_by: &AccountId, now: Millis) -> ReadGame {
     let label = raw.label();
     match replay(raw) {
         Ok(replayed) => ReadGame {
@@ -602,7 +613,7 @@ pub fn prepare_game(raw: &RawGame, imported_by: Option<&AccountId>, now: Millis)
 pub fn prepare_next<R: BufRead>(
     texts: &mut GameTexts<R>,
     count: usize,
-    imported_by: Option<&AccountId>,
+    imported_by: &AccountId,
     now: Millis,
 ) -> (Vec<ReadGame>, Option<io::Error>) {
     let mut games = Vec::with_capacity(count);
@@ -618,12 +629,11 @@ pub fn prepare_next<R: BufRead>(
 fn rows_of(
     raw: &RawGame,
     replayed: &ReplayedGame,
-    imported_by: Option<&AccountId>,
+    imported_by: &AccountId,
     now: Millis,
 ) -> PreparedGame {
     let id: GameId = new_id().into();
     let notes = GameNotes::of_replay(replayed).map(|notes| notes_row(&id, &notes));
-    let key = import_key(raw, replayed, notes.as_ref());
     let spec = spec_of(replayed);
     let (kind, number, fen) = stored_start(&spec);
     let tags = serde_json::to_string(&raw.tags).expect("tags serialise");
@@ -653,8 +663,8 @@ fn rows_of(
         deadline_at: None,
         created_at: now,
         updated_at: now,
-        imported_by: imported_by.cloned(),
-        import_key: Some(key),
+        imported_by: Some(imported_by.clone()),
+        import_key: None,
         source_tags: Some(tags),
         turn_started_at: now,
         draw_offer_by: None,
@@ -673,6 +683,19 @@ fn rows_of(
     let keys = replayed.moves.iter().map(|m| m.position_key);
     let opening = openings::of_game(replayed.rules, replayed.initial.repetition_key(), keys);
     openings::record(&mut row, opening);
+    let source = first_of_each_name(raw.tags.clone());
+    let plies = replayed.moves.len();
+    let (rules, start, initial) = (replayed.rules, &replayed.start, &replayed.initial);
+    let tags = imported_tags(
+        &row,
+        &source,
+        rules,
+        start,
+        initial,
+        &replayed.result,
+        plies,
+    );
+    row.import_key = Some(import_key(imported_by, &tags, replayed, notes.as_ref()));
     let moves: Vec<MoveRow> = replayed
         .moves
         .iter()
@@ -714,7 +737,7 @@ fn store_game(conn: &mut DbConnection, game: &PreparedGame) -> Result<Imported, 
 pub fn store_batch(
     conn: &mut DbConnection,
     games: &[ReadGame],
-    into: Option<&CollectionId>,
+    into: &CollectionId,
 ) -> Result<Vec<GameReport>, ApiError> {
     write_transaction(conn, |conn| {
         let reports = games
@@ -732,16 +755,14 @@ pub fn store_batch(
                 })
             })
             .collect::<Result<Vec<_>, ApiError>>()?;
-        if let Some(into) = into {
-            let stored: Vec<&GameId> = reports
-                .iter()
-                .filter_map(|report| match &report.outcome {
-                    Ok(Imported::New(id) | Imported::Duplicate(id)) => Some(id),
-                    Err(_) => None,
-                })
-                .collect();
-            collection::file(conn, into, &stored)?;
-        }
+        let stored: Vec<&GameId> = reports
+            .iter()
+            .filter_map(|report| match &report.outcome {
+                Ok(Imported::New(id) | Imported::Duplicate(id)) => Some(id),
+                Err(_) => None,
+            })
+            .collect();
+        collection::file(conn, into, &stored)?;
         Ok(reports)
     })
 }

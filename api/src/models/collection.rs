@@ -34,11 +34,15 @@ pub struct Membership {
     pub ord: i64,
 }
 
-pub fn insert(conn: &mut DbConnection, row: &CollectionRow) -> QueryResult<()> {
-    diesel::insert_into(collections::table)
+/// Inserts a collection unless its owner has one of its name (stored, or
+/// being stored by a transaction this one then waits for): whether it was
+/// inserted.
+pub fn insert_unless_named(conn: &mut DbConnection, row: &CollectionRow) -> QueryResult<bool> {
+    let insert = diesel::insert_into(collections::table)
         .values(row)
-        .execute(conn)
-        .map(|_| ())
+        .on_conflict((collections::owner_id, collections::name))
+        .do_nothing();
+    execute_natively(conn, insert).map(|inserted| inserted == 1)
 }
 
 pub fn find(conn: &mut DbConnection, id: &CollectionId) -> QueryResult<Option<CollectionRow>> {

@@ -433,7 +433,7 @@ pub async fn create_import(
         // Each batch takes the writers' turn on its own, briefly.
         let into = collection.clone();
         let stored = state
-            .write(move |conn, _| pgn::store_batch(conn, &batch, Some(&into)))
+            .write(move |conn, _| pgn::store_batch(conn, &batch, &into))
             .await?;
         outcomes.extend(stored);
     }
@@ -470,7 +470,7 @@ fn prepare_batch(
 ) -> impl Future<Output = Result<Result<(ImportTexts, Vec<pgn::ReadGame>), ApiError>, BlockingError>>
 {
     web::block(
-        move || match pgn::prepare_next(&mut texts, IMPORT_BATCH, Some(&account), now) {
+        move || match pgn::prepare_next(&mut texts, IMPORT_BATCH, &account, now) {
             (batch, None) => Ok((texts, batch)),
             (_, Some(error)) => Err(ApiError::MalformedRequest(error.to_string())),
         },

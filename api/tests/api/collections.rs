@@ -12,7 +12,8 @@ use crate::{
 on_both_databases!(
     imports_are_filed_in_order_and_paged,
     a_private_collection_is_seen_by_its_owner_alone,
-    renaming_and_deleting_a_collection
+    renaming_and_deleting_a_collection,
+    an_import_keeps_what_its_file_said_and_reveals_no_other
 );
 
 /// Three short games, told apart by their White players.
@@ -314,4 +315,80 @@ async fn renaming_and_deleting_a_collection(db: Db) {
         .send(&app)
         .await
         .assert_status(200);
+}
+
+/// Tags of the game every import of the test below shares: the roster, its
+/// moves and a comment.
+const ROSTER: &str = "[Event \"Club\"]\n[Site \"Here\"]\n[Date \"2026.01.02\"]\n\
+                      [Round \"1\"]\n[White \"Anna\"]\n[Black \"Zed\"]\n[Result \"*\"]\n";
+const MOVES: &str = "\n1. e4 {the usual} e5 2. Nf3 *\n";
+
+// An import never tells one account that another holds a game, nor shows
+// it another's tags or notes: two accounts importing the same roster, moves
+// and comments keep a game each, with exactly the tags their files gave,
+// and each keeps its own when the other deletes its copy. An importer's own
+// file again is a duplicate; with one tag changed it is another study.
+async fn an_import_keeps_what_its_file_said_and_reveals_no_other(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let private = "[MyPrep \"novelty 14...Nh5, do not share\"]\n[Annotator \"A only\"]\n";
+    let alices_file = format!("{ROSTER}{private}{MOVES}");
+    let hers = import(&alice, Some("Prep"), alices_file.clone())
+        .send(&app)
+        .await;
+    let her_collection = hers.assert_status(200)["collection_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let her_game = hers.body["games"][0]["id"].as_str().unwrap().to_owned();
+
+    let bobs_file = format!("{ROSTER}[WhiteElo \"2100\"]\n[BlackElo \"1950\"]\n{MOVES}");
+    let his = import(&bob, None, bobs_file).send(&app).await;
+    assert_eq!(his.assert_status(200)["imported"], 1);
+    assert_eq!(his.body["duplicates"], 0, "{}", his.body);
+    let his_game = his.body["games"][0]["id"].as_str().unwrap().to_owned();
+    assert_ne!(his_game, her_game, "{}", his.body);
+    assert_eq!(his.body["games"][0]["duplicate"], false);
+
+    fn pgn_of<'a>(token: &'a str, game: &str) -> Call<'a> {
+        get(format!("/api/v1/games/{game}/pgn")).token(token)
+    }
+    let his_pgn = pgn_of(&bob, &his_game).send(&app).await;
+    let his_pgn = his_pgn.assert_status(200).as_str().unwrap().to_owned();
+    assert!(
+        !his_pgn.contains("MyPrep") && !his_pgn.contains("A only"),
+        "{his_pgn}"
+    );
+    assert!(his_pgn.contains("[WhiteElo \"2100\"]"), "{his_pgn}");
+    assert!(his_pgn.contains("{ the usual }"), "{his_pgn}");
+    let her_pgn = pgn_of(&alice, &her_game).send(&app).await;
+    let her_pgn = her_pgn.assert_status(200).as_str().unwrap().to_owned();
+    assert!(
+        her_pgn.contains("[MyPrep \"novelty 14...Nh5, do not share\"]"),
+        "{her_pgn}"
+    );
+    assert!(!her_pgn.contains("WhiteElo"), "{her_pgn}");
+    pgn_of(&bob, &her_game)
+        .send(&app)
+        .await
+        .assert_problem(404, "not_found");
+
+    let again = import(&alice, Some("Prep"), alices_file).send(&app).await;
+    assert_eq!(again.assert_status(200)["duplicates"], 1);
+    assert_eq!(again.body["games"][0]["id"], her_game.as_str());
+    let retagged = format!("{ROSTER}[Annotator \"A, later\"]\n{MOVES}");
+    let other = import(&alice, Some("Prep"), retagged).send(&app).await;
+    assert_eq!(other.assert_status(200)["imported"], 1);
+
+    delete(format!("/api/v1/collections/{her_collection}"))
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_status(204);
+    pgn_of(&alice, &her_game)
+        .send(&app)
+        .await
+        .assert_problem(404, "not_found");
+    pgn_of(&bob, &his_game).send(&app).await.assert_status(200);
 }

@@ -1,13 +1,21 @@
 //! Migrations that carry data over: a database made before one keeps what
 //! it held, on SQLite and on Postgres.
 
-use diesel::{QueryDsl, RunQueryDsl, backend::Backend, migration::MigrationSource};
+use diesel::{
+    ExpressionMethods, QueryDsl, RunQueryDsl, backend::Backend, migration::MigrationSource,
+};
 use diesel_migrations::{FileBasedMigrations, MigrationHarness};
-use kingpost_api::db::{self, DbConnection, schema::games};
+use kingpost_api::db::{
+    self, DbConnection,
+    schema::{collection_games, game_notes, games, moves},
+};
 
 use crate::{on_both_databases, support::Db};
 
-on_both_databases!(games_holding_conditional_lines_are_marked);
+on_both_databases!(
+    games_holding_conditional_lines_are_marked,
+    an_import_filed_for_two_accounts_becomes_two
+);
 
 /// Runs the migrations in `dir` older than `version` on `conn`.
 fn migrate_before<DB: Backend>(conn: &mut impl MigrationHarness<DB>, dir: &str, version: &str) {
@@ -25,17 +33,21 @@ fn migrate_before<DB: Backend>(conn: &mut impl MigrationHarness<DB>, dir: &str, 
     }
 }
 
+/// Makes `conn`'s database as the server before migration `version` did.
+fn made_before(conn: &mut DbConnection, version: &str) {
+    match conn {
+        DbConnection::Sqlite(sqlite) => migrate_before(sqlite, "sqlite", version),
+        DbConnection::Postgresql(pg) => migrate_before(pg, "postgres", version),
+    }
+}
+
 /// The mark a move reads before it reads any lines is set on the games
 /// where a player held lines when the server was upgraded, and only there.
 async fn games_holding_conditional_lines_are_marked(db: Db) {
-    const MARK: &str = "20261203000019";
     let pool = db::connect(&db.url()).unwrap();
     let mut pooled = pool.get().unwrap();
     let conn: &mut DbConnection = &mut pooled;
-    match &mut *conn {
-        DbConnection::Sqlite(sqlite) => migrate_before(sqlite, "sqlite", MARK),
-        DbConnection::Postgresql(pg) => migrate_before(pg, "postgres", MARK),
-    }
+    made_before(conn, "20261203000019");
     for statement in [
         "INSERT INTO accounts (id, username, username_key, password_hash, created_at) \
          VALUES ('a1', 'alice', 'alice', 'x', 0)",
@@ -55,4 +67,124 @@ async fn games_holding_conditional_lines_are_marked(db: Db) {
         .load(conn)
         .unwrap();
     assert_eq!(marks, [("g1".to_owned(), false), ("g2".to_owned(), true)]);
+}
+
+/// A game that two accounts' imports shared (the second account's import
+/// of the same roster, moves and notes filed the first's game) becomes a
+/// game each: the second's holds the roster and the tags that set the game
+/// up, the moves and the notes, never the first's other tags; each
+/// collection holds its owner's. Import keys are prefixed by the importer.
+async fn an_import_filed_for_two_accounts_becomes_two(db: Db) {
+    let pool = db::connect(&db.url()).unwrap();
+    let mut pooled = pool.get().unwrap();
+    let conn: &mut DbConnection = &mut pooled;
+    made_before(conn, "20261204000020");
+    let tags = r#"[["Event","Club"],["White","Anna"],["MyPrep","do not share"],["Black","Zed"],["Variant","Standard"]]"#;
+    for statement in [
+        "INSERT INTO accounts (id, username, username_key, password_hash, created_at) \
+         VALUES ('a1', 'alice', 'alice', 'x', 0), ('b1', 'bob', 'bob', 'x', 0)"
+            .to_owned(),
+        format!(
+            "INSERT INTO games (id, rules, start_kind, initial_fen, initial_key, current_fen, \
+             ply, status, result, white_name, black_name, days_per_move, created_at, \
+             updated_at, turn_started_at, imported_by, import_key, source_tags) \
+             VALUES ('g1', 'standard', 'standard', 'start', 1, 'now', 2, 'imported', '*', \
+                     'Anna', 'Zed', 0, 0, 0, 0, 'a1', 'k1', '{tags}'), \
+                    ('g2', 'standard', 'standard', 'start', 1, 'now', 0, 'imported', '*', \
+                     'Solo', '?', 0, 0, 0, 0, 'a1', 'k2', '[]')"
+        ),
+        "INSERT INTO moves (game_id, ply, uci, san, position_key, played_at) \
+         VALUES ('g1', 1, 'e2e4', 'e4', 11, NULL), ('g1', 2, 'e7e5', 'e5', 12, 5)"
+            .to_owned(),
+        "INSERT INTO game_notes (game_id, notes) VALUES ('g1', '{\"comment\":\"hi\"}')".to_owned(),
+        "INSERT INTO collections (id, owner_id, name, visibility, created_at, updated_at) \
+         VALUES ('ca', 'a1', 'Prep', 'private', 0, 0), ('cb', 'b1', 'Mine', 'private', 0, 0)"
+            .to_owned(),
+        "INSERT INTO collection_games (collection_id, game_id, ord) \
+         VALUES ('ca', 'g1', 0), ('ca', 'g2', 1), ('cb', 'g1', 0)"
+            .to_owned(),
+    ] {
+        diesel::sql_query(statement).execute(conn).unwrap();
+    }
+    db::run_migrations(conn).unwrap();
+
+    let filed: Vec<(String, String)> = collection_games::table
+        .select((collection_games::collection_id, collection_games::game_id))
+        .order((collection_games::collection_id, collection_games::ord))
+        .load(conn)
+        .unwrap();
+    assert_eq!(
+        filed[..2],
+        [("ca".into(), "g1".into()), ("ca".into(), "g2".into())]
+    );
+    let (_, copy) = &filed[2];
+    assert_eq!((filed.len(), filed[2].0.as_str()), (3, "cb"));
+    assert_eq!(copy.len(), 16, "an id as the server makes them: {copy}");
+
+    type Imported = (
+        String,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        String,
+    );
+    let rows: Vec<Imported> = games::table
+        .select((
+            games::id,
+            games::imported_by,
+            games::import_key,
+            games::source_tags,
+            games::white_name,
+        ))
+        .order(games::import_key)
+        .load(conn)
+        .unwrap();
+    let by_id = |id: &str| rows.iter().find(|row| row.0 == id).unwrap().clone();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(by_id("g1").2.as_deref(), Some("a1:k1"));
+    assert_eq!(
+        by_id("g1").3.as_deref(),
+        Some(tags),
+        "the first importer's stay"
+    );
+    assert_eq!(by_id("g2").2.as_deref(), Some("a1:k2"));
+    let (_, owner, key, copied_tags, white) = by_id(copy);
+    assert_eq!(
+        (owner.as_deref(), key.as_deref()),
+        (Some("b1"), Some("b1:k1"))
+    );
+    assert_eq!(white, "Anna");
+    let copied: Vec<(String, String)> = serde_json::from_str(&copied_tags.unwrap()).unwrap();
+    let kept = [
+        ("Event", "Club"),
+        ("White", "Anna"),
+        ("Black", "Zed"),
+        ("Variant", "Standard"),
+    ];
+    assert_eq!(copied, kept.map(|(n, v)| (n.to_owned(), v.to_owned())));
+
+    let copied_moves: Vec<(i32, String, i64, Option<i64>)> = moves::table
+        .filter(moves::game_id.eq(copy))
+        .select((
+            moves::ply,
+            moves::uci,
+            moves::position_key,
+            moves::played_at,
+        ))
+        .order(moves::ply)
+        .load(conn)
+        .unwrap();
+    assert_eq!(
+        copied_moves,
+        [
+            (1, "e2e4".to_owned(), 11, None),
+            (2, "e7e5".to_owned(), 12, Some(5))
+        ]
+    );
+    let notes: Vec<String> = game_notes::table
+        .filter(game_notes::game_id.eq(copy))
+        .select(game_notes::notes)
+        .load(conn)
+        .unwrap();
+    assert_eq!(notes, ["{\"comment\":\"hi\"}"]);
 }
