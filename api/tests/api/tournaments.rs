@@ -24,7 +24,8 @@ use crate::{
 on_both_databases!(
     a_round_robin_played_to_the_end,
     two_instances_start_a_double_round_robin_at_its_deadline_once,
-    sign_up_and_withdrawal
+    sign_up_and_withdrawal,
+    a_withdrawal_racing_a_resignation_is_all_or_nothing
 );
 
 /// The published tables: players -> rounds of (white, black).
@@ -724,4 +725,89 @@ async fn sign_up_and_withdrawal(db: Db) {
         .send(&app)
         .await
         .assert_problem(422, "invalid_query");
+}
+
+// A withdrawal sent on one instance while an opponent resigns one of the
+// player's games on another (on Postgres truly at once) is whole or not at
+// all: withdrawn, the player has no game left under way; refused, they are
+// not withdrawn, and sending it again completes it.
+async fn a_withdrawal_racing_a_resignation_is_all_or_nothing(db: Db) {
+    let clock = clock();
+    let app = init(state(&db, clock.clone())).await;
+    let other = init(state(&db, clock)).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let carol = sign_up_for_a_year(&app, "carol").await;
+    let withdrawn = |view: &Value| {
+        view["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["player"]["username"] == "alice")
+            .unwrap()["withdrawn"]
+            == json!(true)
+    };
+    let under_way = |view: &Value| {
+        view["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|g| g["white"]["username"] == "alice" || g["black"]["username"] == "alice")
+            .filter(|g| g["result"].is_null())
+            .count()
+    };
+    for round in 0..20 {
+        let id = organise(&app, &alice, 3, json!({})).await["id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        for token in [&alice, &bob, &carol] {
+            join_as(&app, &id, token).await;
+        }
+        let view = get(format!("/api/v1/tournaments/{id}")).send(&app).await;
+        let with_bob = view.assert_status(200)["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| {
+                let names = [&g["white"]["username"], &g["black"]["username"]];
+                names.contains(&&json!("alice")) && names.contains(&&json!("bob"))
+            })
+            .unwrap()["game_id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let leave = post(format!("/api/v1/tournaments/{id}/leave")).token(&alice);
+        let resign = post(format!("/api/v1/games/{with_bob}/resign")).token(&bob);
+        let (left, resigned) = join(leave.send(&app), resign.send(&other)).await;
+        // Bob's resignation loses only to alice's withdrawal having
+        // resigned the game first.
+        assert!(
+            [200, 409].contains(&resigned.status.as_u16()),
+            "round {round}: {}",
+            resigned.body
+        );
+        let view = get(format!("/api/v1/tournaments/{id}")).send(&app).await;
+        let view = view.assert_status(200).clone();
+        if left.status.as_u16() == 200 {
+            assert!(withdrawn(&view), "round {round}");
+            assert_eq!(under_way(&view), 0, "round {round}: {view:#}");
+        } else {
+            assert!(!withdrawn(&view), "round {round}: {}", left.body);
+            assert!(under_way(&view) > 0, "round {round}");
+            post(format!("/api/v1/tournaments/{id}/leave"))
+                .token(&alice)
+                .send(&app)
+                .await
+                .assert_status(200);
+            let view = get(format!("/api/v1/tournaments/{id}")).send(&app).await;
+            let view = view.assert_status(200).clone();
+            assert!(withdrawn(&view) && under_way(&view) == 0, "round {round}");
+        }
+        post(format!("/api/v1/tournaments/{id}/leave"))
+            .token(&alice)
+            .send(&app)
+            .await
+            .assert_problem(409, "not_joined");
+    }
 }

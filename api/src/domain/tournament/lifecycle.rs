@@ -193,7 +193,10 @@ pub fn join(
 
 /// Takes `account_id` off an open tournament, or withdraws them from one
 /// under way: their games still under way are resigned (lost by forfeit),
-/// and the standings apply the withdrawal rule.
+/// and the standings apply the withdrawal rule. All of it in one
+/// transaction, so that a withdrawal is never left half done; a player
+/// withdrawn with games still under way (as a server before this one could
+/// leave them) has them resigned by leaving again.
 pub fn leave(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
@@ -205,50 +208,77 @@ pub fn leave(
         code: Code::NotJoined,
         detail: "you are not playing in this tournament".to_owned(),
     };
-    let under_way = write_transaction(conn, |conn| {
+    write_transaction(conn, |conn| {
+        // The player's games are locked before the tournament, in the order
+        // a game's last move takes them (its game, then the tournament it
+        // finishes), so that a withdrawal and a game ending at once wait
+        // for each other rather than deadlock.
+        let mine = games_of_player(conn, id, account_id)?;
+        let mut ids: Vec<&GameId> = mine.iter().map(|g| &g.id).collect();
+        ids.sort();
+        for game_id in ids {
+            game_rows::find_for_update(conn, game_id)?;
+        }
         let row = locked(conn, id)?;
         match row.status {
             TournamentStatus::Open => {
                 if !tournament::remove_player(conn, id, account_id)? {
                     return Err(not_joined());
                 }
-                Ok(Vec::new())
+                Ok(())
             }
             TournamentStatus::Started => {
                 let players = tournament::players_of(conn, id)?;
                 let me = players
                     .iter()
                     .find(|(p, _)| p.account_id == *account_id)
-                    .filter(|(p, _)| p.withdrawn_at.is_none())
                     .ok_or_else(not_joined)?;
-                let mine: Vec<GameId> = tournament::games_of(conn, id)?
-                    .into_iter()
-                    .map(|g| g.game_id)
-                    .collect();
-                let rows = game_rows::find_all(conn, &mine.iter().collect::<Vec<_>>())?;
-                let mine: Vec<_> = rows
-                    .into_iter()
-                    .filter(|g| g.color_of(&me.0.account_id).is_some())
-                    .collect();
-                let finished = mine
+                // Read again under the locks: a game may have ended since.
+                let mine =
+                    game_rows::find_all(conn, &mine.iter().map(|g| &g.id).collect::<Vec<_>>())?;
+                let under_way: Vec<GameId> = mine
                     .iter()
-                    .filter(|g| g.status != GameStatus::Started)
-                    .count();
-                tournament::withdraw(conn, id, account_id, finished as i32, now)?;
-                Ok(mine
-                    .into_iter()
                     .filter(|g| g.status == GameStatus::Started)
-                    .map(|g| g.id)
-                    .collect())
+                    .map(|g| g.id.clone())
+                    .collect();
+                if me.0.withdrawn_at.is_some() && under_way.is_empty() {
+                    return Err(not_joined());
+                }
+                if me.0.withdrawn_at.is_none() {
+                    let finished = mine.len() - under_way.len();
+                    tournament::withdraw(conn, id, account_id, finished as i32, now)?;
+                }
+                // Each resignation is a change of its game, made as the
+                // player's own; one that finds its game ended on time has
+                // nothing left to resign.
+                for game_id in &under_way {
+                    match game::act(conn, outbox, now, game_id, account_id, Action::Resign) {
+                        Ok(_) | Err(ApiError::GameFinished) => {}
+                        Err(other) => return Err(other),
+                    }
+                }
+                Ok(())
             }
             TournamentStatus::Finished | TournamentStatus::Cancelled => Err(closed()),
         }
-    })?;
-    // Each resignation is a change of its game, made as a player's own.
-    for game_id in under_way {
-        game::act(conn, outbox, now, &game_id, account_id, Action::Resign)?;
-    }
-    Ok(())
+    })
+}
+
+/// The games of a tournament that `account_id` plays, as read now.
+fn games_of_player(
+    conn: &mut DbConnection,
+    id: &str,
+    account_id: &AccountId,
+) -> Result<Vec<game_rows::GameRow>, ApiError> {
+    let ids: Vec<GameId> = tournament::games_of(conn, id)?
+        .into_iter()
+        .map(|g| g.game_id)
+        .collect();
+    let rows = game_rows::find_all(conn, &ids.iter().collect::<Vec<_>>())?;
+    Ok(rows
+        .into_iter()
+        .filter(|g| g.color_of(account_id).is_some())
+        .collect())
 }
 
 /// Starts a locked open tournament: seats drawn by lot, every game of
