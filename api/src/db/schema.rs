@@ -173,6 +173,7 @@ diesel::table! {
         content_type -> Nullable<Text>,
         body -> Nullable<Binary>,
         created_at -> BigInt,
+        headers -> Nullable<Text>,
     }
 }
 

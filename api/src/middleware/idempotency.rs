@@ -1,7 +1,12 @@
 //! `Idempotency-Key` on POSTs that change state: a request retried with the
-//! same key and body gets the first answer again and changes nothing; the
-//! same key with another body is refused. Keys are kept a day, per account
-//! (or per client address for requests without a token).
+//! same key and body gets the first answer again (its status, headers and
+//! body) and changes nothing; the same key with another body is refused.
+//! Keys are kept a day, per credential: a personal token, a sign-in (whose
+//! access tokens follow each other as they are refreshed), or the client
+//! address of requests without a token. A replay is authorised as a fresh
+//! request would be: a token revoked or expired since gets no replay (its
+//! request runs and is refused), and another credential of the account,
+//! holding other scopes, has keys of its own.
 
 use actix_web::{
     HttpResponse, ResponseError,
@@ -9,7 +14,7 @@ use actix_web::{
     dev::{Payload, ServiceRequest, ServiceResponse},
     http::{
         Method, StatusCode,
-        header::{CONTENT_TYPE, HeaderName, HeaderValue},
+        header::{CONTENT_LENGTH, CONTENT_TYPE, DATE, HeaderName, HeaderValue, TRANSFER_ENCODING},
     },
     middleware::Next,
     web::{self, Bytes},
@@ -17,12 +22,13 @@ use actix_web::{
 use futures_util::StreamExt;
 
 use crate::{
-    auth::verified_claims,
-    clock::MINUTE,
-    credentials::digest,
+    auth::{bearer_credentials, verified_claims},
+    clock::{MINUTE, Millis},
+    credentials::{Claims, TokenKind, digest},
+    db::DbConnection,
     error::{ApiError, Code},
     middleware::IMPORT_LIMIT,
-    models::idempotency,
+    models::{idempotency, token},
     state::AppState,
 };
 /// How long a request with a key may run before the key is taken to be
@@ -33,14 +39,69 @@ const REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
 
 /// What becomes of a request with a key.
 enum Claim {
-    /// The first with this key: run it and keep its answer.
-    First,
+    /// The first with this key: run it and keep its answer under `scope`.
+    First { scope: String },
     /// Seen before with the same body: its answer.
     Replay {
         status: u16,
         content_type: String,
+        headers: Vec<(String, String)>,
         body: Vec<u8>,
     },
+    /// Sent with a token that is not live: run as if it had no key, to be
+    /// refused as any request with that token is.
+    Unbound,
+}
+
+/// Who sent a request, as its keys are kept.
+enum Sender {
+    Token(Claims),
+    Address(String),
+}
+
+/// The credential whose keys a request's key is one of: its token's (a
+/// sign-in's for a session), or its address's; `None` for a token that is
+/// no longer live.
+fn key_scope(
+    conn: &mut DbConnection,
+    sender: Sender,
+    now: Millis,
+) -> Result<Option<String>, ApiError> {
+    let claims = match sender {
+        Sender::Address(address) => return Ok(Some(format!("ip:{address}"))),
+        Sender::Token(claims) => claims,
+    };
+    let Some(live) = token::find_live(conn, &claims.jti, now)? else {
+        return Ok(None);
+    };
+    let record = live.token;
+    if *record.account_id != *claims.sub {
+        return Ok(None);
+    }
+    Ok(Some(credential_scope(&record)))
+}
+
+/// The scope of the keys sent with a token: its sign-in's for a session's
+/// access token (refreshing it keeps the sign-in), its own for a personal
+/// token.
+pub fn credential_scope(record: &token::Token) -> String {
+    match (record.kind, &record.family) {
+        (TokenKind::Session, Some(family)) => format!("sign-in:{family}"),
+        _ => format!("token:{}", record.id),
+    }
+}
+
+/// Headers of an answer that its replay does not repeat: those of its
+/// body's framing, and the one that says whether it is a replay.
+fn kept_header(name: &HeaderName) -> bool {
+    ![
+        CONTENT_TYPE,
+        CONTENT_LENGTH,
+        TRANSFER_ENCODING,
+        DATE,
+        REPLAYED,
+    ]
+    .contains(name)
 }
 
 pub async fn idempotent<B: MessageBody + 'static>(
@@ -72,12 +133,13 @@ pub async fn idempotent<B: MessageBody + 'static>(
             return refuse(req, error);
         }
     };
-    let scope = match verified_claims(req.headers(), &state) {
-        Some(claims) => format!("account:{}", claims.sub),
-        None => format!(
-            "ip:{}",
-            state.client_address(req.peer_addr(), req.headers())
-        ),
+    let sender = match verified_claims(req.headers(), &state) {
+        Some(claims) => Sender::Token(claims),
+        None if bearer_credentials(req.headers()).is_some() => {
+            // A token that fails to verify: refused by the route as ever.
+            return Ok(next.call(req).await?.map_into_left_body());
+        }
+        None => Sender::Address(state.client_address(req.peer_addr(), req.headers())),
     };
 
     // The body decides whether a retry is the same request.
@@ -101,13 +163,16 @@ pub async fn idempotent<B: MessageBody + 'static>(
     let req = ServiceRequest::from_parts(http, Payload::from(Bytes::from(bytes)));
 
     let now = state.clock.now();
-    let (claim_scope, claim_key, claim_hash) = (scope.clone(), key.clone(), hash.clone());
+    let (claim_key, claim_hash) = (key.clone(), hash.clone());
     let claim = state
         .db(move |conn| {
-            if idempotency::claim(conn, &claim_scope, &claim_key, &claim_hash, now)? {
-                return Ok(Claim::First);
+            let Some(scope) = key_scope(conn, sender, now)? else {
+                return Ok(Claim::Unbound);
+            };
+            if idempotency::claim(conn, &scope, &claim_key, &claim_hash, now)? {
+                return Ok(Claim::First { scope });
             }
-            let Some(row) = idempotency::find(conn, &claim_scope, &claim_key)? else {
+            let Some(row) = idempotency::find(conn, &scope, &claim_key)? else {
                 return Err(in_progress());
             };
             if row.request_hash != claim_hash {
@@ -117,35 +182,47 @@ pub async fn idempotent<B: MessageBody + 'static>(
                 ));
             }
             if idempotency::take_over(conn, &row, now - IN_FLIGHT_LEASE, now)? {
-                return Ok(Claim::First);
+                return Ok(Claim::First { scope });
             }
             let (Some(status), Some(content_type), Some(body)) =
                 (row.status, row.content_type, row.body)
             else {
                 return Err(in_progress());
             };
+            let headers = match row.headers {
+                Some(json) => serde_json::from_str(&json)
+                    .map_err(|e| ApiError::Internal(format!("the headers kept for a key: {e}")))?,
+                None => Vec::new(),
+            };
             Ok(Claim::Replay {
                 status: u16::try_from(status).unwrap_or(200),
                 content_type,
+                headers,
                 body,
             })
         })
         .await;
     match claim {
         Err(error) => refuse(req, error),
+        Ok(Claim::Unbound) => Ok(next.call(req).await?.map_into_left_body()),
         Ok(Claim::Replay {
             status,
             content_type,
+            headers,
             body,
         }) => {
-            let response =
-                HttpResponse::build(StatusCode::from_u16(status).unwrap_or(StatusCode::OK))
-                    .content_type(content_type)
-                    .insert_header((REPLAYED, "true"))
-                    .body(body);
+            let mut response =
+                HttpResponse::build(StatusCode::from_u16(status).unwrap_or(StatusCode::OK));
+            for (name, value) in headers {
+                response.append_header((name, value));
+            }
+            let response = response
+                .content_type(content_type)
+                .insert_header((REPLAYED, "true"))
+                .body(body);
             Ok(req.into_response(response).map_into_right_body())
         }
-        Ok(Claim::First) => {
+        Ok(Claim::First { scope }) => {
             let response = next.call(req).await?;
             let status = response.status();
             let content_type = response
@@ -154,6 +231,14 @@ pub async fn idempotent<B: MessageBody + 'static>(
                 .and_then(|v| v.to_str().ok())
                 .unwrap_or("application/octet-stream")
                 .to_owned();
+            let headers: Vec<(&str, &str)> = response
+                .headers()
+                .iter()
+                .filter(|(name, _)| kept_header(name))
+                .filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)))
+                .collect();
+            let headers =
+                serde_json::to_string(&headers).map_err(|e| ApiError::Internal(e.to_string()))?;
             let (http, response) = response.into_parts();
             let (mut head, body) = response.into_parts();
             let bytes = body::to_bytes(body)
@@ -166,14 +251,13 @@ pub async fn idempotent<B: MessageBody + 'static>(
                     if status.is_server_error() {
                         idempotency::release(conn, &scope, &key)?;
                     } else {
-                        idempotency::complete(
-                            conn,
-                            &scope,
-                            &key,
-                            i32::from(status.as_u16()),
-                            &content_type,
-                            &kept,
-                        )?;
+                        let answer = idempotency::Answer {
+                            status: i32::from(status.as_u16()),
+                            content_type: &content_type,
+                            headers: &headers,
+                            body: &kept,
+                        };
+                        idempotency::complete(conn, &scope, &key, answer)?;
                     }
                     Ok(())
                 })

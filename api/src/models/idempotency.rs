@@ -20,6 +20,19 @@ pub struct IdempotencyRow {
     pub content_type: Option<String>,
     pub body: Option<Vec<u8>>,
     pub created_at: i64,
+    /// The answer's headers but its body's framing, as JSON `[name, value]`
+    /// pairs; none for keys kept before headers were.
+    pub headers: Option<String>,
+}
+
+/// The first answer to a key, as kept.
+#[derive(Debug, Clone, Copy)]
+pub struct Answer<'a> {
+    pub status: i32,
+    pub content_type: &'a str,
+    /// JSON `[name, value]` pairs.
+    pub headers: &'a str,
+    pub body: &'a [u8],
 }
 
 /// Claims `key` for a request; false when it was claimed before.
@@ -88,15 +101,14 @@ pub fn complete(
     conn: &mut DbConnection,
     scope: &str,
     key: &str,
-    status: i32,
-    content_type: &str,
-    body: &[u8],
+    answer: Answer<'_>,
 ) -> QueryResult<()> {
     diesel::update(idempotency_keys::table.find((scope, key)))
         .set((
-            idempotency_keys::status.eq(status),
-            idempotency_keys::content_type.eq(content_type),
-            idempotency_keys::body.eq(body),
+            idempotency_keys::status.eq(answer.status),
+            idempotency_keys::content_type.eq(answer.content_type),
+            idempotency_keys::headers.eq(answer.headers),
+            idempotency_keys::body.eq(answer.body),
         ))
         .execute(conn)
         .map(|_| ())

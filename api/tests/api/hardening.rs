@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use kingpost_api::budgets::{Quota, RateLimits};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::support::{Db, PASSWORD, clock, get, init, post, sign_up, state, state_with_limits};
 
@@ -280,6 +280,7 @@ async fn idempotency_keys_replay_the_first_answer(db: Db) {
 crate::on_both_databases!(
     an_abandoned_idempotency_key_frees_itself,
     idempotency_keys_replay_the_first_answer,
+    a_replay_is_authorised_as_a_fresh_request,
     every_change_refused_to_the_wrong_caller
 );
 
@@ -430,10 +431,13 @@ async fn every_change_refused_to_the_wrong_caller(db: Db) {
 // it in flight) is refused as in use for a minute, then a retry claims it,
 // runs, and its answer is the one replayed from then on.
 async fn an_abandoned_idempotency_key_frees_itself(db: Db) {
+    use diesel::{ExpressionMethods, QueryDsl, RunQueryDsl, SelectableHelper};
     use kingpost_api::{
         clock::{Clock, SECOND},
         credentials::digest,
-        models::idempotency,
+        db::schema::tokens,
+        middleware::idempotency::credential_scope,
+        models::{idempotency, token::Token},
     };
 
     let clock = clock();
@@ -442,11 +446,18 @@ async fn an_abandoned_idempotency_key_frees_itself(db: Db) {
     let alice = sign_up(&app, "alice").await;
     sign_up(&app, "bob").await;
     let account = get("/api/v1/account").token(&alice).send(&app).await;
-    let scope = format!("account:{}", account.body["id"].as_str().unwrap());
+    let account_id = account.body["id"].as_str().unwrap().to_owned();
+    let mut conn = shared.pool.get().unwrap();
+    // Alice's one sign-in: her keys are kept under its scope.
+    let session = tokens::table
+        .filter(tokens::account_id.eq(&account_id))
+        .select(Token::as_select())
+        .first::<Token>(&mut **conn)
+        .unwrap();
+    let scope = credential_scope(&session);
     let body = json!({"rules": "standard", "days_per_move": 3, "opponent": "bob"});
     // What the dead instance had claimed: this request, no answer yet.
     let hash = digest(&format!("POST /api/v1/challenges\n{body}"));
-    let mut conn = shared.pool.get().unwrap();
     assert!(idempotency::claim(&mut conn, &scope, "abandoned", &hash, clock.now()).unwrap());
     drop(conn);
     let retry = || {
@@ -467,4 +478,111 @@ async fn an_abandoned_idempotency_key_frees_itself(db: Db) {
     let replayed = retry().send(&app).await;
     assert_eq!(replayed.headers.get("idempotent-replayed").unwrap(), "true");
     assert_eq!(replayed.body, taken.body);
+}
+
+// A replay is authorised as a fresh request would be and bound to the
+// credential that made the first: another token of the account (holding
+// other scopes) gets no replay of a session's new token, a revoked token
+// gets a 401, and a sign-in's next access token (refreshed) gets the
+// replay, with the first answer's headers as they were sent.
+async fn a_replay_is_authorised_as_a_fresh_request(db: Db) {
+    use crate::support::{delete, sign_in};
+
+    let app = init(state(&db, clock())).await;
+    let session = sign_in_after_sign_up(&app).await;
+    let access = session["access_token"].as_str().unwrap().to_owned();
+    let body = json!({"name": "bot", "scopes": ["game:read", "game:play", "challenge:write"]});
+    fn create_with<'a>(token: &'a str, body: &Value) -> crate::support::Call<'a> {
+        post("/api/v1/tokens")
+            .token(token)
+            .header("Idempotency-Key", "token-1")
+            .json(body.clone())
+    }
+    let create = |token| create_with(token, &body);
+    let first = create(&access).send(&app).await;
+    let secret = first.assert_status(201)["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    let reader = post("/api/v1/tokens")
+        .token(&access)
+        .json(json!({"name": "reader", "scopes": ["game:read"]}))
+        .send(&app)
+        .await;
+    let reader = reader.assert_status(201)["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let refused = create(&reader).send(&app).await;
+    refused.assert_problem(403, "forbidden");
+    assert!(
+        !refused.body.to_string().contains(&secret),
+        "{}",
+        refused.body
+    );
+    assert_ne!(refused.headers.get("idempotent-replayed").unwrap(), "true");
+
+    // The same sign-in, its access token refreshed: the first answer.
+    let refreshed = post("/api/v1/auth/refresh")
+        .json(json!({"refresh_token": session["refresh_token"]}))
+        .send(&app)
+        .await;
+    let refreshed = refreshed.assert_status(200)["access_token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let replayed = create(&refreshed).send(&app).await;
+    assert_eq!(replayed.assert_status(201)["token"], secret.as_str());
+    assert_eq!(replayed.headers.get("idempotent-replayed").unwrap(), "true");
+    // Another sign-in of the same account is another credential.
+    let other = sign_in(&app, "alice", PASSWORD).await["access_token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let fresh = create(&other).send(&app).await;
+    assert_ne!(fresh.assert_status(201)["token"], secret.as_str());
+
+    // A bot's challenge: replayed with its Location; once the bot's token is
+    // revoked, refused as any of its requests is.
+    post("/api/v1/accounts")
+        .json(json!({"username": "bob", "password": PASSWORD}))
+        .send(&app)
+        .await
+        .assert_status(201);
+    let challenge = || {
+        post("/api/v1/challenges")
+            .token(&secret)
+            .header("Idempotency-Key", "challenge-1")
+            .json(json!({"rules": "standard", "days_per_move": 3, "opponent": "bob"}))
+    };
+    let made = challenge().send(&app).await;
+    made.assert_status(201);
+    let location = made.headers.get("location").unwrap().clone();
+    let again = challenge().send(&app).await;
+    assert_eq!(again.assert_status(201), &made.body);
+    assert_eq!(again.headers.get("location"), Some(&location));
+    assert_eq!(again.headers.get("idempotent-replayed").unwrap(), "true");
+    let bot_id = first.body["id"].as_str().unwrap();
+    delete(format!("/api/v1/tokens/{bot_id}"))
+        .token(&refreshed)
+        .send(&app)
+        .await
+        .assert_status(204);
+    challenge()
+        .send(&app)
+        .await
+        .assert_problem(401, "unauthorized");
+}
+
+/// Signs alice up and in: the token response.
+async fn sign_in_after_sign_up<B: actix_web::body::MessageBody>(
+    app: &impl crate::support::TestApp<B>,
+) -> Value {
+    post("/api/v1/accounts")
+        .json(json!({"username": "alice", "password": PASSWORD}))
+        .send(app)
+        .await
+        .assert_status(201);
+    crate::support::sign_in(app, "alice", PASSWORD).await
 }
