@@ -50,11 +50,15 @@ fn is_public_v6(ip: Ipv6Addr) -> bool {
         return is_public_v4(v4);
     }
     let segments = ip.segments();
-    // NAT64 (64:ff9b::/96) and 6to4 (2002::/16) carry an IPv4 address.
-    if segments[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
+    let last_32_bits = || {
         let [a, b] = segments[6].to_be_bytes();
         let [c, d] = segments[7].to_be_bytes();
-        return is_public_v4(Ipv4Addr::new(a, b, c, d));
+        Ipv4Addr::new(a, b, c, d)
+    };
+    // NAT64 (64:ff9b::/96, RFC 6052), IPv4-translated (::ffff:0:0:0/96,
+    // RFC 2765) and 6to4 (2002::/16) carry an IPv4 address, judged as such.
+    if segments[..6] == [0x64, 0xff9b, 0, 0, 0, 0] || segments[..6] == [0, 0, 0, 0, 0xffff, 0] {
+        return is_public_v4(last_32_bits());
     }
     if segments[0] == 0x2002 {
         let [a, b] = segments[1].to_be_bytes();
@@ -71,6 +75,7 @@ fn is_public_v6(ip: Ipv6Addr) -> bool {
         || first & 0xff00 == 0xff00                       // multicast
         || (first == 0x2001 && segments[1] == 0x0db8)     // documentation
         || (first == 0x2001 && segments[1] < 0x0200)      // IETF protocol assignments
+        || (first == 0x64 && segments[1..3] == [0xff9b, 1]) // local-use NAT64 (RFC 8215)
         || (first == 0x0100 && segments[1..4] == [0, 0, 0]); // discard
     !reserved
 }
@@ -162,6 +167,11 @@ mod tests {
             "http://224.0.0.1/hook",
             "http://[64:ff9b::7f00:1]/hook",
             "http://[2002:7f00:1::]/hook",
+            "http://[::ffff:0:7f00:1]/hook",
+            "http://[::ffff:0:a00:1]/hook",
+            "http://[64:ff9b:1::7f00:1]/hook",
+            "http://[64:ff9b:1:7f00:1::]/hook",
+            "http://[64:ff9b:1:808:8:800::]/hook",
         ] {
             assert!(check_url(url, false).is_err(), "{url}");
             assert!(
@@ -207,6 +217,10 @@ mod tests {
             assert!(check_url(url, false).is_ok(), "{url}");
         }
         assert!(is_public("8.8.8.8".parse().unwrap()));
+        // The same public address inside the IPv6 ranges that carry one.
+        for embedded in ["::ffff:8.8.8.8", "::ffff:0:808:808", "64:ff9b::808:808"] {
+            assert!(is_public(embedded.parse().unwrap()), "{embedded}");
+        }
         assert!(!is_public("198.18.0.1".parse().unwrap()));
     }
 }

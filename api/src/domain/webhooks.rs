@@ -284,7 +284,11 @@ impl Sender {
     /// redirect (a 3xx is a failed attempt).
     pub fn new(allow_private: bool) -> Sender {
         install_tls_provider();
+        // No proxy from the environment: a proxy would resolve the target's
+        // name itself, past the check that keeps deliveries off inward
+        // addresses.
         let mut builder = reqwest::Client::builder()
+            .no_proxy()
             .timeout(ATTEMPT_TIMEOUT)
             .connect_timeout(ATTEMPT_TIMEOUT / 2)
             .redirect(reqwest::redirect::Policy::none())

@@ -28,43 +28,61 @@ fn free_port() -> u16 {
         .port()
 }
 
-#[test]
-fn serve_binary_plays_a_game_over_http() {
-    let db = Db::sqlite();
-    let port = free_port();
-    let base = format!("http://127.0.0.1:{port}");
-    let _server = Server(
-        Command::new(env!("CARGO_BIN_EXE_kingpost"))
-            .args([
-                "serve",
-                "--bind",
-                &format!("127.0.0.1:{port}"),
-                "--database-url",
-                &db.url(),
-            ])
-            .env("KINGPOST_JWT_SECRET", "end-to-end-secret")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    kingpost_api::domain::webhooks::install_tls_provider();
-    let client = Client::new();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while client
-        .get(format!("{base}/api/v1/variants"))
-        .send()
-        .is_err()
-    {
-        assert!(Instant::now() < deadline, "the server did not start");
-        std::thread::sleep(Duration::from_millis(50));
+/// `kingpost serve` on a free port, its database `db`, with `env` added to
+/// its environment, once it answers.
+struct Served {
+    _server: Server,
+    base: String,
+    client: Client,
+}
+
+impl Served {
+    fn start(db: &Db, env: &[(&str, &str)]) -> Served {
+        let port = free_port();
+        let base = format!("http://127.0.0.1:{port}");
+        let server = Server(
+            Command::new(env!("CARGO_BIN_EXE_kingpost"))
+                .args([
+                    "serve",
+                    "--bind",
+                    &format!("127.0.0.1:{port}"),
+                    "--database-url",
+                    &db.url(),
+                ])
+                .env("KINGPOST_JWT_SECRET", "end-to-end-secret")
+                .envs(env.iter().copied())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap(),
+        );
+        kingpost_api::domain::webhooks::install_tls_provider();
+        let client = Client::new();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while client
+            .get(format!("{base}/api/v1/variants"))
+            .send()
+            .is_err()
+        {
+            assert!(Instant::now() < deadline, "the server did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Served {
+            _server: server,
+            base,
+            client,
+        }
     }
-    let call = |method: reqwest::Method,
-                path: &str,
-                token: Option<&str>,
-                body: Option<Value>|
-     -> (u16, Value) {
-        let mut req = client.request(method, format!("{base}{path}"));
+
+    /// A request's status and its body as JSON (`Null` when it is not).
+    fn call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let mut req = self.client.request(method, format!("{}{path}", self.base));
         if let Some(token) = token {
             req = req.bearer_auth(token);
         }
@@ -74,36 +92,43 @@ fn serve_binary_plays_a_game_over_http() {
         let response = req.send().unwrap();
         let status = response.status().as_u16();
         (status, response.json().unwrap_or(Value::Null))
-    };
-    let variants = call(reqwest::Method::GET, "/api/v1/variants", None, None).1;
-    assert_eq!(
-        variants["variants"].as_array().unwrap().len(),
-        kingpost_core::Rules::ALL.len()
-    );
-    let mut tokens = Vec::new();
-    for name in ["alice", "bob"] {
+    }
+
+    /// Signs `name` up and in: the session's access token.
+    fn sign_up(&self, name: &str) -> String {
         let account = json!({"username": name, "password": "long password"});
-        assert_eq!(
-            call(
-                reqwest::Method::POST,
-                "/api/v1/accounts",
-                None,
-                Some(account)
-            )
-            .0,
-            201
+        let (status, _) = self.call(
+            reqwest::Method::POST,
+            "/api/v1/accounts",
+            None,
+            Some(account),
         );
+        assert_eq!(status, 201);
         let grant =
             json!({"grant_type": "password", "username": name, "password": "long password"});
-        let (status, session) = call(
+        let (status, session) = self.call(
             reqwest::Method::POST,
             "/api/v1/auth/token",
             None,
             Some(grant),
         );
         assert_eq!(status, 200);
-        tokens.push(session["access_token"].as_str().unwrap().to_owned());
+        session["access_token"].as_str().unwrap().to_owned()
     }
+}
+
+#[test]
+fn serve_binary_plays_a_game_over_http() {
+    let db = Db::sqlite();
+    let served = Served::start(&db, &[]);
+    let base = served.base.clone();
+    let call = |method, path: &str, token, body| served.call(method, path, token, body);
+    let variants = call(reqwest::Method::GET, "/api/v1/variants", None, None).1;
+    assert_eq!(
+        variants["variants"].as_array().unwrap().len(),
+        kingpost_core::Rules::ALL.len()
+    );
+    let tokens = [served.sign_up("alice"), served.sign_up("bob")];
     let challenge = json!({"rules": "teleporting-kings", "days_per_move": 1, "color": "white", "opponent": "bob"});
     let (_, challenge) = call(
         reqwest::Method::POST,
@@ -163,4 +188,80 @@ fn serve_binary_plays_a_game_over_http() {
     assert_eq!(status_with(big(64 * 1024)), Some(200));
     let too_big = status_with(big(200 * 1024));
     assert!(refused(too_big), "{too_big:?}");
+}
+
+// With a proxy in the server's environment, a webhook to a name is still
+// resolved by the server and delivered only to a public address: the proxy,
+// which would resolve the name itself (here, to anything it likes), is
+// never asked.
+#[test]
+fn webhooks_ignore_the_proxy_of_the_servers_environment() {
+    let proxy = TcpListener::bind("127.0.0.1:0").unwrap();
+    let proxy_url = format!("http://{}", proxy.local_addr().unwrap());
+    let asked = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = asked.clone();
+    std::thread::spawn(move || {
+        for stream in proxy.incoming() {
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let mut stream = stream.unwrap();
+            let _ = std::io::Write::write_all(
+                &mut stream,
+                b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            );
+        }
+    });
+    let db = Db::sqlite();
+    let proxies = [
+        "HTTP_PROXY",
+        "http_proxy",
+        "HTTPS_PROXY",
+        "https_proxy",
+        "ALL_PROXY",
+    ];
+    let env: Vec<(&str, &str)> = proxies
+        .iter()
+        .map(|name| (*name, proxy_url.as_str()))
+        .collect();
+    let served = Served::start(&db, &env);
+    let alice = served.sign_up("alice");
+    let bob = served.sign_up("bob");
+    // A reserved name (RFC 6761): no resolver gives it a public address.
+    let hook = json!({"url": "http://inward.kingpost.test/hook",
+                      "secret": "a shared secret of some length",
+                      "events": ["challenge_received"]});
+    let (status, hook) = served.call(
+        reqwest::Method::POST,
+        "/api/v1/webhooks",
+        Some(&alice),
+        Some(hook),
+    );
+    assert_eq!(status, 201, "{hook}");
+    let challenge = json!({"rules": "standard", "days_per_move": 3, "opponent": "alice"});
+    let (status, _) = served.call(
+        reqwest::Method::POST,
+        "/api/v1/challenges",
+        Some(&bob),
+        Some(challenge),
+    );
+    assert_eq!(status, 201);
+    let log = format!(
+        "/api/v1/webhooks/{}/deliveries",
+        hook["id"].as_str().unwrap()
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let delivery = loop {
+        let (_, list) = served.call(reqwest::Method::GET, &log, Some(&alice), None);
+        let delivery = list["deliveries"][0].clone();
+        if delivery["attempts"].as_i64().unwrap_or(0) > 0 {
+            break delivery;
+        }
+        assert!(Instant::now() < deadline, "never attempted: {list}");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_ne!(delivery["status"], "delivered", "{delivery}");
+    assert_eq!(
+        asked.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "{delivery}"
+    );
 }
