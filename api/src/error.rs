@@ -144,6 +144,11 @@ pub enum ApiError {
     /// the client's fault; retry after the seconds given.
     #[error("the service is busy: {cause}")]
     Unavailable { retry_after: u64, cause: String },
+    /// The database cannot write: its disk is full, or it is read-only.
+    /// Nothing was changed; it passes when the operator acts, so clients
+    /// are told to wait longer than for a busy database.
+    #[error("the database cannot write: {0}")]
+    Unwritable(String),
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -178,7 +183,7 @@ impl ApiError {
             ApiError::ChallengeClosed => Code::ChallengeClosed,
             ApiError::Refused { code, .. } => *code,
             ApiError::RateLimited { .. } => Code::RateLimited,
-            ApiError::Unavailable { .. } => Code::ServiceBusy,
+            ApiError::Unavailable { .. } | ApiError::Unwritable(_) => Code::ServiceBusy,
             ApiError::Internal(_) => Code::InternalError,
         }
     }
@@ -203,7 +208,7 @@ impl ApiError {
             ApiError::ChallengeClosed => "The challenge is closed",
             ApiError::Refused { .. } => "Not possible in this state of the game",
             ApiError::RateLimited { .. } => "Too many requests",
-            ApiError::Unavailable { .. } => "The service is busy",
+            ApiError::Unavailable { .. } | ApiError::Unwritable(_) => "The service is busy",
             ApiError::Internal(_) => "Internal error",
         }
     }
@@ -216,6 +221,10 @@ impl ApiError {
             ApiError::Unavailable { retry_after, .. } => {
                 format!("the service is busy; nothing was changed: try again in {retry_after} s")
             }
+            ApiError::Unwritable(_) => format!(
+                "the service cannot store changes now; nothing was changed: try again in \
+                 {UNWRITABLE_RETRY_AFTER} s"
+            ),
             other => other.to_string(),
         };
         Problem {
@@ -257,7 +266,9 @@ impl ResponseError for ApiError {
             | ApiError::ChallengeClosed
             | ApiError::Refused { .. } => StatusCode::CONFLICT,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable { .. } | ApiError::Unwritable(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -266,6 +277,10 @@ impl ResponseError for ApiError {
         match self {
             ApiError::Internal(cause) => tracing::error!(%cause, "internal error"),
             ApiError::Unavailable { cause, .. } => tracing::warn!(%cause, "busy"),
+            ApiError::Unwritable(cause) => tracing::error!(
+                %cause,
+                "the database cannot write: its disk is full or it is read-only"
+            ),
             _ => {}
         }
         let mut response = HttpResponse::build(self.status_code());
@@ -277,6 +292,9 @@ impl ResponseError for ApiError {
         | ApiError::Unavailable { retry_after, .. } = self
         {
             response.insert_header((header::RETRY_AFTER, retry_after.to_string()));
+        }
+        if let ApiError::Unwritable(_) = self {
+            response.insert_header((header::RETRY_AFTER, UNWRITABLE_RETRY_AFTER.to_string()));
         }
         response.json(self.to_problem())
     }
@@ -310,9 +328,43 @@ fn is_busy(e: &diesel::result::Error) -> bool {
     }
 }
 
+/// Seconds a client is asked to wait when the database cannot write.
+const UNWRITABLE_RETRY_AFTER: u64 = 30;
+
+/// Whether a database error says that the database cannot write: its disk
+/// (or quota) is full, or it is read-only (a file opened so, a Postgres
+/// standby or a read-only transaction default). Never the client's fault.
+fn is_unwritable(e: &diesel::result::Error) -> bool {
+    use diesel::result::{DatabaseErrorKind, Error};
+    match e {
+        Error::DatabaseError(DatabaseErrorKind::ReadOnlyTransaction, _) => true,
+        Error::DatabaseError(_, info) => {
+            let message = info.message();
+            [
+                // SQLite: SQLITE_FULL, SQLITE_READONLY, and the I/O error a
+                // write to a full disk's journal or WAL can give instead.
+                "database or disk is full",
+                "readonly database",
+                "disk I/O error",
+                // Postgres: ENOSPC and EDQUOT as it writes them, and a
+                // standby's refusal.
+                "No space left on device",
+                "Disk quota exceeded",
+                "in a read-only transaction",
+                "during recovery",
+            ]
+            .iter()
+            .any(|cause| message.contains(cause))
+        }
+        _ => false,
+    }
+}
+
 impl From<diesel::result::Error> for ApiError {
     fn from(e: diesel::result::Error) -> ApiError {
-        if is_busy(&e) {
+        if is_unwritable(&e) {
+            ApiError::Unwritable(format!("database: {e}"))
+        } else if is_busy(&e) {
             ApiError::Unavailable {
                 retry_after: 1,
                 cause: format!("database: {e}"),

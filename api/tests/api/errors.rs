@@ -11,7 +11,8 @@ use crate::{
 on_both_databases!(
     move_errors_change_nothing,
     request_shape_errors,
-    unknown_routes_and_games
+    unknown_routes_and_games,
+    a_database_that_cannot_write_answers_503
 );
 
 async fn move_errors_change_nothing(db: Db) {
@@ -273,4 +274,64 @@ async fn unknown_routes_and_games(db: Db) {
         .send(&app)
         .await
         .assert_problem(404, "not_found");
+}
+
+// A database that cannot write (here opened read-only: a SQLite file so
+// opened, a Postgres whose transactions are read-only, as on a standby) is
+// the service's trouble, never the client's: a move, a sign-up and an
+// import are `503 service_busy` with `Retry-After`, and reads still serve.
+// (A full disk is the same answer: `scripts/full-disk-test.py`.)
+async fn a_database_that_cannot_write_answers_503(db: Db) {
+    use crate::support::state_on_pool;
+    use kingpost_api::{budgets::RateLimits, db};
+
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up(&app, "alice").await;
+    let bob = sign_up(&app, "bob").await;
+    let game = start_standard_game(&app, &alice, &bob, "bob").await;
+    let id = game["id"].as_str().unwrap();
+
+    let read_only = match &db {
+        Db::Sqlite(path) => format!("file:{}?mode=ro", path.display()),
+        Db::Postgres { .. } => format!("{}%20-cdefault_transaction_read_only%3Don", db.url()),
+    };
+    let pool = db::connect(&read_only).unwrap();
+    let frozen = init(state_on_pool(
+        &db,
+        pool,
+        clock(),
+        RateLimits::unlimited(),
+        Vec::new(),
+    ))
+    .await;
+    let refused = [
+        post(format!("/api/v1/games/{id}/moves"))
+            .token(&alice)
+            .json(json!({"move": "e4", "ply": 0}))
+            .send(&frozen)
+            .await,
+        post("/api/v1/accounts")
+            .json(json!({"username": "carol", "password": crate::support::PASSWORD}))
+            .send(&frozen)
+            .await,
+        post("/api/v1/imports")
+            .token(&alice)
+            .raw("application/x-chess-pgn", "[Event \"x\"]\n\n1. e4 *\n")
+            .send(&frozen)
+            .await,
+    ];
+    for answer in &refused {
+        answer.assert_problem(503, "service_busy");
+        assert_eq!(answer.headers.get("retry-after").unwrap(), "30");
+    }
+    get(format!("/api/v1/games/{id}"))
+        .token(&alice)
+        .send(&frozen)
+        .await
+        .assert_status(200);
+    let after = get(format!("/api/v1/games/{id}"))
+        .token(&alice)
+        .send(&app)
+        .await;
+    assert_eq!(after.assert_status(200)["ply"], 0, "nothing was changed");
 }
