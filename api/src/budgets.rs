@@ -1,13 +1,15 @@
 //! Budgets: every client address and every account gets a budget of
 //! requests per minute, signing in and registering a much smaller one, and
 //! a username that keeps failing to sign in is locked for a while; the caps
-//! on imports and held requests. Counted by each instance in memory: behind
+//! on imports, held requests and connections. Counted by each instance in
+//! memory: behind
 //! a load balancer with N instances, a client can spend up to N times the
 //! budget. The middleware that spends them is `middleware::limits`.
 
 use std::{
     collections::HashMap,
-    sync::Mutex,
+    net::IpAddr,
+    sync::{Arc, Mutex},
     time::{Duration, Instant},
 };
 
@@ -213,8 +215,13 @@ impl Drop for ImportSlot<'_> {
 }
 
 /// Takes one from `key`'s count, forgetting the key at none: the counts of
-/// running imports and held requests stay as small as what runs.
-fn count_down(counts: &mut HashMap<String, usize>, key: &str) {
+/// running imports, held requests and connections stay as small as what
+/// runs.
+fn count_down<K, Q>(counts: &mut HashMap<K, usize>, key: &Q)
+where
+    K: std::borrow::Borrow<Q> + Eq + std::hash::Hash,
+    Q: Eq + std::hash::Hash + ?Sized,
+{
     if let Some(count) = counts.get_mut(key) {
         *count -= 1;
         if *count == 0 {
@@ -227,9 +234,19 @@ fn count_down(counts: &mut HashMap<String, usize>, key: &str) {
 /// once for one account, and from one client address.
 pub const HELD_PER_ACCOUNT: usize = 20;
 pub const HELD_PER_ADDRESS: usize = 50;
-/// Descriptors kept free of held requests for everything else: the
-/// database, new connections, files.
-const DESCRIPTORS_IN_RESERVE: u64 = 1024;
+/// Connections open at once from one client address (a trusted proxy's
+/// excepted): room for its held requests and as many again. Beyond it a
+/// new connection is closed at once, so that one address cannot take the
+/// descriptors every other client needs.
+pub const CONNECTIONS_PER_ADDRESS: usize = 2 * HELD_PER_ADDRESS;
+
+/// Of a process's descriptor limit, those left for connections (and so for
+/// held requests): a quarter (at most 1,024) is kept free for everything
+/// else, the database and files.
+pub fn descriptors_for_connections(limit: u64) -> u64 {
+    let reserve = (limit / 4).min(1024);
+    limit.saturating_sub(reserve).max(64)
+}
 
 /// The requests this instance holds open, by account and address, and the
 /// most it may hold in all: below the process's descriptor limit, so that
@@ -266,7 +283,7 @@ impl HeldSlots {
 
     /// Room for as many as the descriptor limit allows, after the reserve.
     pub fn for_descriptor_limit(limit: u64) -> HeldSlots {
-        let room = limit.saturating_sub(DESCRIPTORS_IN_RESERVE).max(64);
+        let room = descriptors_for_connections(limit);
         HeldSlots::new(usize::try_from(room).unwrap_or(usize::MAX))
     }
 
@@ -320,8 +337,79 @@ impl Drop for HeldSlot {
     }
 }
 
+/// The connections open on this instance, by client address.
+#[derive(Debug, Default)]
+pub struct ConnectionSlots {
+    open: Mutex<HashMap<IpAddr, usize>>,
+}
+
+/// An open connection's place, given back when dropped (when it closes).
+#[derive(Debug)]
+pub struct ConnectionSlot {
+    slots: Arc<ConnectionSlots>,
+    address: IpAddr,
+}
+
+impl ConnectionSlots {
+    /// A place for one more connection from `address`; none beyond
+    /// [`CONNECTIONS_PER_ADDRESS`]. An IPv6 address counts as its /64, the
+    /// network a single host is given.
+    pub fn acquire(self: &Arc<Self>, address: IpAddr) -> Option<ConnectionSlot> {
+        let address = match address {
+            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+                Some(v4) => IpAddr::V4(v4),
+                None => IpAddr::V6((u128::from(v6) & (!0 << 64)).into()),
+            },
+            v4 => v4,
+        };
+        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        let count = open.entry(address).or_default();
+        if *count >= CONNECTIONS_PER_ADDRESS {
+            return None;
+        }
+        *count += 1;
+        Some(ConnectionSlot {
+            slots: self.clone(),
+            address,
+        })
+    }
+}
+
+impl Drop for ConnectionSlot {
+    fn drop(&mut self) {
+        let mut open = self.slots.open.lock().unwrap_or_else(|p| p.into_inner());
+        count_down(&mut open, &self.address);
+    }
+}
+
 /// Raises the soft limit on open descriptors to the hard one, as far as
 /// the system lets this process: what it can then hold open.
 pub fn raise_descriptor_limit() -> u64 {
     rlimit::increase_nofile_limit(u64::MAX).unwrap_or(1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // One address holds at most its share of connections, a place given
+    // back as a connection closes; an IPv6 host's /64 is one address.
+    #[test]
+    fn connections_are_capped_per_address() {
+        let slots = Arc::new(ConnectionSlots::default());
+        let one: IpAddr = "2001:db8:1:2::1".parse().unwrap();
+        let same_network: IpAddr = "2001:db8:1:2:ffff::9".parse().unwrap();
+        let mut held: Vec<ConnectionSlot> = (0..CONNECTIONS_PER_ADDRESS - 1)
+            .map(|_| slots.acquire(one).unwrap())
+            .collect();
+        held.push(slots.acquire(same_network).unwrap());
+        assert!(slots.acquire(one).is_none());
+        assert!(slots.acquire(same_network).is_none());
+        assert!(slots.acquire("2001:db8:1:3::1".parse().unwrap()).is_some());
+        assert!(slots.acquire("192.0.2.1".parse().unwrap()).is_some());
+        held.pop();
+        assert!(slots.acquire(one).is_some());
+        drop(held);
+        assert!(slots.open.lock().unwrap().is_empty(), "forgotten at none");
+    }
 }

@@ -8,7 +8,7 @@ use tracing_subscriber::{EnvFilter, fmt::format::FmtSpan};
 
 use crate::{
     app,
-    budgets::{self, HeldSlots, Limiter, RateLimits},
+    budgets::{self, ConnectionSlots, HeldSlots, Limiter, RateLimits, descriptors_for_connections},
     clock::SystemClock,
     credentials::{JwtKeys, new_secret},
     db::{self, Backend, DbPool},
@@ -182,6 +182,36 @@ pub struct ServeOptions {
     pub sqlite_cache_mib: Option<u32>,
 }
 
+/// Keeps a new connection if its address has fewer than
+/// [`budgets::CONNECTIONS_PER_ADDRESS`] open (a trusted proxy's are not
+/// counted), its place held in the connection's data until it closes;
+/// otherwise closes it at once.
+fn admit(
+    slots: &Arc<ConnectionSlots>,
+    trusted_proxies: &[std::net::IpAddr],
+    conn: &dyn std::any::Any,
+    data: &mut actix_web::dev::Extensions,
+) {
+    let Some(stream) = conn.downcast_ref::<actix_web::rt::net::TcpStream>() else {
+        return;
+    };
+    let Ok(peer) = stream.peer_addr() else {
+        return;
+    };
+    if trusted_proxies.contains(&peer.ip()) {
+        return;
+    }
+    match slots.acquire(peer.ip()) {
+        Some(slot) => {
+            data.insert(slot);
+        }
+        None => {
+            tracing::debug!(%peer, "connection refused: its address has as many open as allowed");
+            let _ = socket2::SockRef::from(stream).shutdown(std::net::Shutdown::Both);
+        }
+    }
+}
+
 /// Serves the API on `options.bind` until the process is stopped, sweeping
 /// for timeouts every `options.sweep_interval`.
 pub fn serve(options: ServeOptions) -> Result<(), String> {
@@ -236,12 +266,21 @@ pub fn serve(options: ServeOptions) -> Result<(), String> {
         import_slots: Default::default(),
         held,
         feeds: Default::default(),
-        trusted_proxies,
+        trusted_proxies: trusted_proxies.clone(),
         allow_private_webhooks,
         sqlite_writer: Default::default(),
     });
     let sweeper_state = state.clone();
+    let connections = Arc::new(ConnectionSlots::default());
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // Each worker stops accepting at its share of the descriptors: past
+    // it, new connections wait in the listen queue rather than fail the
+    // process's other files with EMFILE.
+    let per_worker = descriptors_for_connections(descriptors) as usize / workers;
     let server = HttpServer::new(move || app::build(state.clone()))
+        .workers(workers)
+        .max_connections(per_worker.max(64))
+        .on_connect(move |conn, data| admit(&connections, &trusted_proxies, conn, data))
         .bind(bind)
         .map_err(|e| format!("cannot listen on {bind}: {e}"))?;
     for address in server.addrs() {

@@ -265,3 +265,66 @@ fn webhooks_ignore_the_proxy_of_the_servers_environment() {
         "{delivery}"
     );
 }
+
+// One address opening connections and sending nothing cannot take the
+// descriptors every client needs: past its share (README, limits) its new
+// connections are closed at once, while those it holds stay open, and a
+// request from another address is served meanwhile.
+#[test]
+fn one_address_cannot_hold_every_connection() {
+    use kingpost_api::budgets::CONNECTIONS_PER_ADDRESS;
+    use std::{io::Read, net::TcpStream};
+
+    let db = Db::sqlite();
+    let served = Served::start(&db, &[]);
+    let address = served.base.trim_start_matches("http://").to_owned();
+    let extra = 50;
+    // Connected from 127.0.0.2, another loopback address than the test's.
+    let connect = || {
+        let socket =
+            socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).unwrap();
+        socket
+            .bind(
+                &"127.0.0.2:0"
+                    .parse::<std::net::SocketAddr>()
+                    .unwrap()
+                    .into(),
+            )
+            .unwrap();
+        socket
+            .connect(&address.parse::<std::net::SocketAddr>().unwrap().into())
+            .unwrap();
+        let stream: TcpStream = socket.into();
+        stream.set_nonblocking(true).unwrap();
+        stream
+    };
+    let idle: Vec<TcpStream> = (0..CONNECTIONS_PER_ADDRESS + extra)
+        .map(|_| connect())
+        .collect();
+    let is_closed = |mut stream: &TcpStream| match stream.read(&mut [0; 1]) {
+        Ok(0) => true,
+        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => false,
+        other => panic!("{other:?}"),
+    };
+    // The server's own timeout closes an idle connection after 5 s: the
+    // refused are closed well before.
+    let deadline = Instant::now() + Duration::from_secs(3);
+    let closed = loop {
+        let closed = idle.iter().filter(|s| is_closed(s)).count();
+        if closed >= extra || Instant::now() > deadline {
+            break closed;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(
+        closed, extra,
+        "those past the share are closed, and only they"
+    );
+    let (status, _) = served.call(reqwest::Method::GET, "/api/v1/variants", None, None);
+    assert_eq!(status, 200);
+    let still_open = idle.iter().filter(|s| !is_closed(s)).count();
+    assert_eq!(
+        still_open, CONNECTIONS_PER_ADDRESS,
+        "the address's share stays open"
+    );
+}
