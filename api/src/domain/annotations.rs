@@ -204,6 +204,17 @@ pub fn view(
     })
 }
 
+/// A ply as a path names it: a number, or no ply of any game (`422`, as
+/// for a ply the game does not have).
+pub fn ply_of(text: &str) -> Result<i32, ApiError> {
+    text.parse().map_err(|_| {
+        ApiError::invalid(
+            Code::InvalidAnnotation,
+            format!("`{text}` is not a ply: 0 is the game as a whole, 1 its first move"),
+        )
+    })
+}
+
 /// The longest comment a player may write on a ply.
 pub const MAX_COMMENT_CHARS: usize = 2000;
 /// The most NAGs a player may put on a ply.
@@ -225,6 +236,16 @@ fn checked(ply: i32, request: &AnnotateRequest) -> Result<(Option<String>, Vec<u
         if comment.contains('}') {
             return Err(invalid(
                 "a comment cannot hold `}`: it would end the PGN comment",
+            ));
+        }
+        // Lines and tabs are text; other control characters (NUL, ESC...)
+        // are not, and PGN readers and terminals would act on them.
+        if comment
+            .chars()
+            .any(|c| c.is_control() && c != '\n' && c != '\t')
+        {
+            return Err(invalid(
+                "a comment holds text: no control characters but line breaks and tabs",
             ));
         }
     }

@@ -27,8 +27,8 @@ use crate::{
     stored::{AccountId, GameId},
     views::{
         ChallengeList, ChallengeStatus, ChallengeView, ClockSpec, ColorChoice,
-        CreateChallengeRequest, DAYS_PER_MOVE, EventKind, PlayerView, RatingRange, RuleKey,
-        SeekList, SeekQuery, StartSpec,
+        CreateChallengeRequest, DAYS_PER_MOVE, EventKind, IncomingChallenges, PlayerView,
+        RatingRange, RuleKey, SeekList, SeekQuery, StartSpec,
     },
 };
 
@@ -72,9 +72,40 @@ pub fn draw_start(rules: Rules, start: &StartSpec) -> Result<StartSpec, ApiError
         },
         other => other,
     };
-    Position::from_start(rules, &core_start(&start))
+    let position = Position::from_start(rules, &core_start(&start))
         .map_err(|e| ApiError::invalid(Code::InvalidStart, e.to_string()))?;
+    // A game from it would be over before a move, and a tournament of such
+    // games would wait for them for ever.
+    if let Some(outcome) = position.outcome() {
+        return Err(ApiError::invalid(
+            Code::InvalidStart,
+            format!(
+                "the position is over already ({outcome}): a game must start with a move to play"
+            ),
+        ));
+    }
     Ok(start)
+}
+
+/// The most open challenges an account may have made to players at once,
+/// and to anyone (seeks).
+pub const MAX_OPEN_CHALLENGES: i64 = 50;
+pub const MAX_OPEN_SEEKS: i64 = 10;
+
+/// Refuses a challenge past the challenger's caps.
+fn check_room(conn: &mut DbConnection, challenger: &AccountId, seek: bool) -> Result<(), ApiError> {
+    let (seeks, addressed) = challenge::open_counts(conn, challenger)?;
+    let (held, most, what) = match seek {
+        true => (seeks, MAX_OPEN_SEEKS, "seeks"),
+        false => (addressed, MAX_OPEN_CHALLENGES, "challenges to players"),
+    };
+    if held >= most {
+        return Err(ApiError::invalid(
+            Code::TooManyChallenges,
+            format!("an account has at most {most} open {what}: cancel one first"),
+        ));
+    }
+    Ok(())
 }
 
 pub fn create(
@@ -128,6 +159,7 @@ pub fn create(
         updated_at: now,
     };
     write_transaction(conn, |conn| {
+        check_room(conn, challenger_id, row.opponent_id.is_none())?;
         challenge::insert(conn, &row)?;
         if let Some(opponent) = &row.opponent_id {
             let data = json!({"challenge_id": row.id, "rules": row.rules, "days_per_move": row.days_per_move, "rated": row.rated});
@@ -229,17 +261,40 @@ pub fn seeks(
         rated: query.rated,
     };
     let after = query.cursor.as_deref().map(decode_cursor).transpose()?;
-    let mut rows = challenge::seeks(conn, account_id, &filter, after, limit + 1)?;
+    let rows = challenge::seeks(conn, account_id, &filter, after, limit + 1)?;
+    let (rows, next_cursor) = page_of(rows, limit);
+    Ok(SeekList {
+        seeks: views(conn, rows)?,
+        next_cursor,
+    })
+}
+
+/// A page of the open challenges addressed to `account_id`, newest first.
+pub fn incoming(
+    conn: &mut DbConnection,
+    account_id: &AccountId,
+    cursor: Option<&str>,
+    limit: i64,
+) -> Result<IncomingChallenges, ApiError> {
+    let after = cursor.map(decode_cursor).transpose()?;
+    let rows = challenge::incoming(conn, account_id, after, limit + 1)?;
+    let (rows, next_cursor) = page_of(rows, limit);
+    Ok(IncomingChallenges {
+        challenges: views(conn, rows)?,
+        next_cursor,
+    })
+}
+
+/// A page of rows read one past `limit`, and the cursor of the next page
+/// if that one was there.
+fn page_of(mut rows: Vec<ChallengeRow>, limit: i64) -> (Vec<ChallengeRow>, Option<String>) {
     let more = rows.len() as i64 > limit;
     rows.truncate(limit as usize);
     let next_cursor = rows
         .last()
         .filter(|_| more)
         .map(|last| encode_cursor(last.created_at, &last.id));
-    Ok(SeekList {
-        seeks: views(conn, rows)?,
-        next_cursor,
-    })
+    (rows, next_cursor)
 }
 
 /// The clock a challenge asks for, if not days per move.
@@ -439,7 +494,7 @@ pub const OPEN_LISTED: i64 = 50;
 
 /// The account's challenges: to it, by it, and the newest open to anyone.
 pub fn list(conn: &mut DbConnection, me: &AccountId) -> Result<ChallengeList, ApiError> {
-    let incoming = challenge::incoming(conn, me)?;
+    let incoming = challenge::incoming(conn, me, None, OPEN_LISTED)?;
     let outgoing = challenge::outgoing(conn, me)?;
     let open = challenge::seeks(conn, me, &SeekFilter::default(), None, OPEN_LISTED)?;
     Ok(ChallengeList {
@@ -449,9 +504,19 @@ pub fn list(conn: &mut DbConnection, me: &AccountId) -> Result<ChallengeList, Ap
     })
 }
 
-/// One challenge as a view.
-pub fn view(conn: &mut DbConnection, id: &str) -> Result<ChallengeView, ApiError> {
+/// One challenge as `reader` may see it: a challenge to anyone is seen by
+/// every account, one addressed to a player only by its two sides (to
+/// anyone else, as when there is none, `404`).
+pub fn view(
+    conn: &mut DbConnection,
+    reader: &AccountId,
+    id: &str,
+) -> Result<ChallengeView, ApiError> {
     let row = find(conn, id)?;
+    let sides = [Some(&row.challenger_id), row.opponent_id.as_ref()];
+    if row.opponent_id.is_some() && !sides.contains(&Some(reader)) {
+        return Err(ApiError::NotFound(format!("challenge {id}")));
+    }
     views(conn, vec![row])?
         .pop()
         .ok_or_else(|| ApiError::NotFound(format!("challenge {id}")))

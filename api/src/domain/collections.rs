@@ -28,6 +28,8 @@ use crate::{
 pub const DEFAULT_NAME: &str = "Imported games";
 /// How long a collection's name may be, in characters.
 const NAME_LENGTH: std::ops::RangeInclusive<usize> = 1..=100;
+/// The most collections an account may have.
+pub const MAX_PER_ACCOUNT: i64 = 100;
 /// Games on a page of a collection unless the caller asks for another number.
 pub const DEFAULT_PAGE: i64 = 50;
 /// The most games on a page of a collection.
@@ -43,6 +45,17 @@ fn checked_name(name: &str) -> Result<String, ApiError> {
         ));
     }
     Ok(name.to_owned())
+}
+
+/// Refuses a new collection to an owner who has as many as allowed.
+fn check_room(conn: &mut DbConnection, owner: &AccountId) -> Result<(), ApiError> {
+    if collection::count_of_owner(conn, owner)? >= MAX_PER_ACCOUNT {
+        return Err(ApiError::invalid(
+            Code::TooManyCollections,
+            format!("an account has at most {MAX_PER_ACCOUNT} collections: delete one first"),
+        ));
+    }
+    Ok(())
 }
 
 fn name_taken(name: &str) -> ApiError {
@@ -125,6 +138,7 @@ pub fn create(
         if collection::find_by_name(conn, owner, &name)?.is_some() {
             return Err(name_taken(&name));
         }
+        check_room(conn, owner)?;
         let row = CollectionRow {
             id: new_id().into(),
             owner_id: owner.clone(),
@@ -284,6 +298,7 @@ pub fn for_import(
         if let Some(row) = collection::find_by_name(conn, owner, &name)? {
             return Ok(row.id);
         }
+        check_room(conn, owner)?;
         let row = CollectionRow {
             id: new_id().into(),
             owner_id: owner.clone(),

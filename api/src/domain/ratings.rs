@@ -17,7 +17,7 @@ use crate::{
     error::{ApiError, Code},
     models::{
         account,
-        game::{GameResult, GameRow, StartKind},
+        game::{self as game_rows, GameResult, GameRow, GameStatus, StartKind},
         rating::{self, GameRatingRow, RatingRow},
     },
     stored::{AccountId, GameId},
@@ -170,6 +170,22 @@ pub fn seat(conn: &mut DbConnection, game: &GameRow, now: Millis) -> Result<(), 
         });
     }
     rating::insert_sides(conn, &sides)?;
+    Ok(())
+}
+
+/// Whether a rated game that has ended moves ratings: only a finished one
+/// (not aborted) in which each side has moved. A game resigned, timed out
+/// or agreed drawn before that is a game not played (lichess aborts it).
+pub fn counts(game: &GameRow) -> bool {
+    game.status == GameStatus::Finished && game.ply >= 2
+}
+
+/// Takes a rated game that does not count off the ratings: stored as
+/// unrated, its seats forgotten.
+pub fn unrate(conn: &mut DbConnection, game: &mut GameRow) -> Result<(), ApiError> {
+    game.rated = false;
+    game_rows::unrate(conn, &game.id)?;
+    rating::remove_sides(conn, &game.id)?;
     Ok(())
 }
 

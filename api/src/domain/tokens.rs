@@ -31,6 +31,9 @@ fn view(record: Token, jwt: Option<String>) -> TokenView {
 }
 
 /// Checks the request and makes the token: its JWT is in this answer only.
+/// The most live personal tokens an account may hold.
+pub const MAX_PERSONAL: usize = 50;
+
 pub fn create(
     conn: &mut DbConnection,
     keys: &JwtKeys,
@@ -56,6 +59,12 @@ pub fn create(
         ));
     }
     scopes.dedup();
+    if token::list_personal(conn, account_id, now)?.len() >= MAX_PERSONAL {
+        return Err(ApiError::invalid(
+            Code::TooManyTokens,
+            format!("an account has at most {MAX_PERSONAL} live personal tokens: revoke one first"),
+        ));
+    }
     if !LIFETIME_DAYS.contains(&expires_in_days) {
         return Err(ApiError::invalid(
             Code::InvalidLifetime,

@@ -75,13 +75,37 @@ pub fn close(
 }
 
 /// Open challenges addressed to the account.
-pub fn incoming(conn: &mut DbConnection, account_id: &AccountId) -> QueryResult<Vec<ChallengeRow>> {
-    challenges::table
+pub fn incoming(
+    conn: &mut DbConnection,
+    account_id: &AccountId,
+    after: Option<(i64, String)>,
+    limit: i64,
+) -> QueryResult<Vec<ChallengeRow>> {
+    let mut query = challenges::table
         .filter(challenges::status.eq(ChallengeStatus::Open))
         .filter(challenges::opponent_id.eq(account_id))
-        .order(challenges::created_at.desc())
+        .order((challenges::created_at.desc(), challenges::id.asc()))
+        .limit(limit)
         .select(ChallengeRow::as_select())
-        .load(conn)
+        .into_boxed();
+    if let Some((at, id)) = after {
+        query = query
+            .filter(challenges::created_at.le(at))
+            .filter(challenges::created_at.lt(at).or(challenges::id.gt(id)));
+    }
+    query.load(conn)
+}
+
+/// How many open challenges the account made: to anyone (seeks) and to
+/// players.
+pub fn open_counts(conn: &mut DbConnection, account_id: &AccountId) -> QueryResult<(i64, i64)> {
+    let open: Vec<Option<AccountId>> = challenges::table
+        .filter(challenges::status.eq(ChallengeStatus::Open))
+        .filter(challenges::challenger_id.eq(account_id))
+        .select(challenges::opponent_id)
+        .load(conn)?;
+    let seeks = open.iter().filter(|opponent| opponent.is_none()).count() as i64;
+    Ok((seeks, open.len() as i64 - seeks))
 }
 
 /// Open challenges the account made.

@@ -66,6 +66,14 @@ pub fn find_by_name(
         .optional()
 }
 
+/// How many collections `owner` has.
+pub fn count_of_owner(conn: &mut DbConnection, owner: &AccountId) -> QueryResult<i64> {
+    collections::table
+        .filter(collections::owner_id.eq(owner))
+        .count()
+        .get_result(conn)
+}
+
 /// The owner's collections, public only unless `private_too`, by name.
 pub fn of_owner(
     conn: &mut DbConnection,

@@ -230,6 +230,14 @@ pub fn find(conn: &mut DbConnection, id: &GameId) -> QueryResult<Option<GameRow>
         .optional()
 }
 
+/// Stores a game as unrated.
+pub fn unrate(conn: &mut DbConnection, id: &GameId) -> QueryResult<()> {
+    diesel::update(games::table.find(id))
+        .set(games::rated.eq(false))
+        .execute(conn)
+        .map(|_| ())
+}
+
 /// The game's row, held until the transaction ends against every other
 /// change to the game: a row lock on Postgres, where transactions on one
 /// game would otherwise interleave; SQLite's writer already holds the

@@ -155,6 +155,13 @@ pub fn insert_sides(conn: &mut DbConnection, rows: &[GameRatingRow]) -> QueryRes
     Ok(())
 }
 
+/// Forgets the sides seated for a game that counts for no rating.
+pub fn remove_sides(conn: &mut DbConnection, game: &GameId) -> QueryResult<()> {
+    diesel::delete(game_ratings::table.filter(game_ratings::game_id.eq(game)))
+        .execute(conn)
+        .map(|_| ())
+}
+
 /// Both sides of a rated game, White first.
 pub fn sides_of(conn: &mut DbConnection, game: &GameId) -> QueryResult<Vec<GameRatingRow>> {
     game_ratings::table

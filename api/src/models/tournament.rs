@@ -87,6 +87,15 @@ pub fn find_for_update(conn: &mut DbConnection, id: &str) -> QueryResult<Option<
     }
 }
 
+/// How many tournaments `organiser` organised that have not ended.
+pub fn unfinished_of(conn: &mut DbConnection, organiser: &AccountId) -> QueryResult<i64> {
+    tournaments::table
+        .filter(tournaments::organiser_id.eq(organiser))
+        .filter(tournaments::status.eq_any([TournamentStatus::Open, TournamentStatus::Started]))
+        .count()
+        .get_result(conn)
+}
+
 /// Moves an open tournament to `status`; whether it was still open (so
 /// that of two instances starting it at its deadline one does).
 pub fn close_signup(

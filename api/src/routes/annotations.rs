@@ -61,11 +61,12 @@ pub async fn get_annotations(
 pub async fn annotate_ply(
     state: web::Data<AppState>,
     auth: Auth,
-    path: web::Path<(GameId, i32)>,
+    path: web::Path<(GameId, String)>,
     body: web::Json<AnnotateRequest>,
 ) -> Result<web::Json<PlayerAnnotation>, ApiError> {
     auth.require(Scope::GamePlay)?;
     let (id, ply) = path.into_inner();
+    let ply = annotations::ply_of(&ply)?;
     let now = state.clock.now();
     let request = body.into_inner();
     let annotation = state
@@ -96,10 +97,11 @@ pub async fn annotate_ply(
 pub async fn delete_annotation(
     state: web::Data<AppState>,
     auth: Auth,
-    path: web::Path<(GameId, i32)>,
+    path: web::Path<(GameId, String)>,
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::GamePlay)?;
     let (id, ply) = path.into_inner();
+    let ply = annotations::ply_of(&ply)?;
     state
         .write(move |conn, _| annotations::remove(conn, &auth.account_id, &id, ply))
         .await?;

@@ -9,7 +9,10 @@ use crate::{
     error::{ApiError, Problem},
     routes::page_limit,
     state::AppState,
-    views::{ChallengeList, ChallengeView, CreateChallengeRequest, GameView, SeekList, SeekQuery},
+    views::{
+        ChallengeList, ChallengeView, CreateChallengeRequest, GameView, IncomingChallenges,
+        IncomingQuery, SeekList, SeekQuery,
+    },
 };
 
 /// Challenge an account, or anyone.
@@ -19,7 +22,7 @@ use crate::{
     responses(
         (status = 201, description = "The challenge", body = ChallengeView),
         (status = 404, description = "No such opponent", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Unknown rule set, start not of the rule set, bad FEN, bad days per move; a rated game or a rating range from a FEN start (`unrated_start`, `invalid_rating_range`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Unknown rule set, start not of the rule set or over already, bad FEN, bad days per move; a rated game or a rating range from a FEN start (`unrated_start`, `invalid_rating_range`); as many open challenges or seeks as an account may have (`too_many_challenges`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["challenge:write"]))
 )]
@@ -34,7 +37,7 @@ pub async fn create_challenge(
     let view = state
         .write(move |conn, outbox| {
             let id = challenge::create(conn, outbox, now, &auth.account_id, &body)?;
-            challenge::view(conn, &id)
+            challenge::view(conn, &auth.account_id, &id)
         })
         .await?;
     Ok(HttpResponse::Created()
@@ -59,6 +62,30 @@ pub async fn list_challenges(
         .db(move |conn| challenge::list(conn, &auth.account_id))
         .await?;
     Ok(web::Json(list))
+}
+
+/// Open challenges addressed to the caller, newest first, a page at a time.
+#[utoipa::path(
+    tag = "challenges",
+    params(IncomingQuery),
+    responses(
+        (status = 200, description = "A page of them", body = IncomingChallenges),
+        (status = 422, description = "A cursor or limit this API did not give", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/challenges/incoming")]
+pub async fn list_incoming_challenges(
+    state: web::Data<AppState>,
+    auth: Auth,
+    query: web::Query<IncomingQuery>,
+) -> Result<web::Json<IncomingChallenges>, ApiError> {
+    let IncomingQuery { cursor, limit } = query.into_inner();
+    let limit = page_limit(limit, 50, 100)?;
+    let page = state
+        .db(move |conn| challenge::incoming(conn, &auth.account_id, cursor.as_deref(), limit))
+        .await?;
+    Ok(web::Json(page))
 }
 
 /// Open seeks (challenges to anyone) the caller may accept: by others, with
@@ -100,12 +127,14 @@ pub async fn list_seeks(
 #[get("/challenges/{id}")]
 pub async fn get_challenge(
     state: web::Data<AppState>,
-    _auth: Auth,
+    auth: Auth,
     id: web::Path<String>,
 ) -> Result<web::Json<ChallengeView>, ApiError> {
     let id = id.into_inner();
     Ok(web::Json(
-        state.db(move |conn| challenge::view(conn, &id)).await?,
+        state
+            .db(move |conn| challenge::view(conn, &auth.account_id, &id))
+            .await?,
     ))
 }
 
@@ -163,7 +192,7 @@ pub async fn decline_challenge(
     let view = state
         .write(move |conn, outbox| {
             challenge::decline(conn, outbox, now, &id, &auth.account_id)?;
-            challenge::view(conn, &id)
+            challenge::view(conn, &auth.account_id, &id)
         })
         .await?;
     Ok(web::Json(view))
@@ -193,7 +222,7 @@ pub async fn cancel_challenge(
     let view = state
         .db(move |conn| {
             challenge::cancel(conn, now, &id, &auth.account_id)?;
-            challenge::view(conn, &id)
+            challenge::view(conn, &auth.account_id, &id)
         })
         .await?;
     Ok(web::Json(view))

@@ -32,7 +32,7 @@ const EXPORT_PAGE: i64 = 100;
     responses(
         (status = 201, description = "The collection", body = CollectionView),
         (status = 409, description = "The caller has a collection of that name (`collection_name_taken`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A bad name", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A bad name; as many collections as an account may have (`too_many_collections`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]

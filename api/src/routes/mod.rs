@@ -68,6 +68,7 @@ pub fn configure(cfg: &mut ServiceConfig<'_>) {
         .service(challenges::create_challenge)
         .service(challenges::list_challenges)
         .service(challenges::list_seeks)
+        .service(challenges::list_incoming_challenges)
         .service(tournaments::create_tournament)
         .service(tournaments::list_tournaments)
         .service(tournaments::get_tournament)

@@ -361,10 +361,12 @@ pub struct ImportQuery {
 /// game replayed under the rule set its `Variant` tag names, from its
 /// `FEN` tag, up to where the rules end it (moves after are dropped and
 /// reported). Bad games never stop the others, and every game of the file
-/// is in the report; comments, NAGs and variations are skipped. Files that
-/// are not UTF-8 are read as Windows-1252, game by game. The games are stored 50 at a time, so that an
-/// import never keeps other players' moves waiting; one import runs at a
-/// time per account.
+/// is in the report; comments, NAGs and variations are kept as the file
+/// gives them. Files that are not UTF-8 are read as Windows-1252, game by
+/// game. The games are stored 50 at a time, so that an import never keeps
+/// other players' moves waiting; one import runs at a time per account. A
+/// game the caller imported before (every tag, move and note the same) is
+/// counted a duplicate; another account's games are never found.
 #[utoipa::path(
     tag = "pgn",
     params(ImportQuery),
@@ -380,6 +382,7 @@ pub struct ImportQuery {
         (status = 200, description = "What became of each game", body = ImportReport),
         (status = 400, description = "A JSON body that is not `{\"pgn\": \"...\"}`, or text that cannot be read as PGN (`malformed_request`)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is over 8 MiB, or holds over 10,000 games", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A bad collection name, or a new collection past the account's (`too_many_collections`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]

@@ -16,7 +16,7 @@ use crate::{
     request_body = CreateTokenRequest,
     responses(
         (status = 201, description = "The token, with its JWT", body = TokenView),
-        (status = 422, description = "Invalid name, scopes or lifetime", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid name, scopes or lifetime; as many live tokens as an account may hold (`too_many_tokens`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["session"]))
 )]

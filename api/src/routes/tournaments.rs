@@ -19,7 +19,7 @@ use crate::{
     responses(
         (status = 201, description = "The tournament", body = TournamentView),
         (status = 403, description = "The token lacks `challenge:write`", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A bad name, rule set, start, time, capacity, rating range or deadline", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A bad name, rule set, start (one over already among them), time, capacity, rating range or deadline; as many unfinished tournaments as an account may organise (`too_many_tournaments`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["challenge:write"]))
 )]

@@ -135,7 +135,8 @@ pub struct ChallengeView {
 /// The caller's challenges.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ChallengeList {
-    /// Open challenges addressed to the caller.
+    /// Open challenges addressed to the caller (the newest 50;
+    /// `GET /api/v1/challenges/incoming` pages them all).
     pub incoming: Vec<ChallengeView>,
     /// Open challenges the caller made.
     pub outgoing: Vec<ChallengeView>,
@@ -161,6 +162,23 @@ pub struct SeekQuery {
     pub cursor: Option<String>,
     /// Seeks per page, 1 to 100 (50 when left out).
     pub limit: Option<i64>,
+}
+
+/// Where a page of incoming challenges begins, and its size.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub struct IncomingQuery {
+    /// Where the page begins: `next_cursor` of the page before.
+    pub cursor: Option<String>,
+    /// Challenges per page, 1 to 100 (50 when left out).
+    pub limit: Option<i64>,
+}
+
+/// Open challenges addressed to the caller, newest first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct IncomingChallenges {
+    pub challenges: Vec<ChallengeView>,
+    /// Pass as `cursor` for the next page; null on the last.
+    pub next_cursor: Option<String>,
 }
 
 /// Open seeks the caller may accept, newest first.

@@ -200,11 +200,47 @@ async fn players_annotate_their_finished_games(db: Db) {
             422,
             "invalid_annotation",
         ),
+        // Text only: NUL and ESC are refused, lines and tabs kept.
+        (
+            alice,
+            1,
+            json!({"comment": "nul \u{0} here"}),
+            422,
+            "invalid_annotation",
+        ),
+        (
+            alice,
+            1,
+            json!({"comment": "\u{1b}[2J cleared"}),
+            422,
+            "invalid_annotation",
+        ),
     ] {
         annotate(token, ply, body)
             .send(&app)
             .await
             .assert_problem(status, code);
+    }
+    let kept = annotate(alice, 1, json!({"comment": "two\nlines\tand a tab"}))
+        .send(&app)
+        .await;
+    assert_eq!(kept.assert_status(200)["comment"], "two\nlines\tand a tab");
+    crate::support::delete(format!("/api/v1/games/{id}/annotations/1"))
+        .token(alice)
+        .send(&app)
+        .await
+        .assert_status(204);
+    // A ply that is no number is no ply of the game, as one past its end.
+    for method in [
+        actix_web::http::Method::PUT,
+        actix_web::http::Method::DELETE,
+    ] {
+        crate::support::Call::new(method, format!("/api/v1/games/{id}/annotations/first"))
+            .token(alice)
+            .json(json!({"comment": "hm"}))
+            .send(&app)
+            .await
+            .assert_problem(422, "invalid_annotation");
     }
 
     let view = get(format!("/api/v1/games/{id}/annotations"))

@@ -7,7 +7,12 @@ use crate::{
     support::{Db, clock, delete, get, init, post, sign_up, state},
 };
 
-on_both_databases!(challenge_lifecycle, challenge_refusals);
+on_both_databases!(
+    challenge_lifecycle,
+    challenge_refusals,
+    a_challenge_to_a_player_is_seen_by_its_two_sides_alone,
+    a_position_that_is_over_starts_nothing
+);
 
 async fn challenge_lifecycle(db: Db) {
     let app = init(state(&db, clock())).await;
@@ -175,4 +180,75 @@ async fn challenge_refusals(db: Db) {
         .send(&app)
         .await
         .assert_problem(404, "not_found");
+}
+
+// A challenge addressed to a player is theirs and its challenger's: any
+// other account is told there is none, as for an unknown id; a challenge
+// to anyone is seen by all.
+async fn a_challenge_to_a_player_is_seen_by_its_two_sides_alone(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up(&app, "alice").await;
+    let bob = sign_up(&app, "bob").await;
+    let carol = sign_up(&app, "carol").await;
+    let made = post("/api/v1/challenges")
+        .token(&alice)
+        .json(json!({"rules": "standard", "days_per_move": 3, "opponent": "bob"}))
+        .send(&app)
+        .await;
+    let id = made.assert_status(201)["id"].as_str().unwrap().to_owned();
+    for token in [&alice, &bob] {
+        get(format!("/api/v1/challenges/{id}"))
+            .token(token)
+            .send(&app)
+            .await
+            .assert_status(200);
+    }
+    get(format!("/api/v1/challenges/{id}"))
+        .token(&carol)
+        .send(&app)
+        .await
+        .assert_problem(404, "not_found");
+    let seek = post("/api/v1/challenges")
+        .token(&alice)
+        .json(json!({"rules": "standard", "days_per_move": 3}))
+        .send(&app)
+        .await;
+    let seek = seek.assert_status(201)["id"].as_str().unwrap().to_owned();
+    get(format!("/api/v1/challenges/{seek}"))
+        .token(&carol)
+        .send(&app)
+        .await
+        .assert_status(200);
+}
+
+// A start whose position is over already (stalemate, mate) starts no game:
+// a challenge or a tournament from it is refused, so that no tournament
+// waits for ever on games that never began.
+async fn a_position_that_is_over_starts_nothing(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = crate::support::sign_up_for_a_year(&app, "alice").await;
+    sign_up(&app, "bob").await;
+    let stalemate = json!({"kind": "fen", "fen": "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"});
+    let mated = json!({"kind": "fen", "fen": "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"});
+    for start in [&stalemate, &mated] {
+        post("/api/v1/challenges")
+            .token(&alice)
+            .json(
+                json!({"rules": "standard", "days_per_move": 3, "opponent": "bob", "start": start}),
+            )
+            .send(&app)
+            .await
+            .assert_problem(422, "invalid_start");
+        let deadline =
+            kingpost_api::clock::rfc3339(crate::support::START_TIME + kingpost_api::clock::DAY);
+        post("/api/v1/tournaments")
+            .token(&alice)
+            .json(
+                json!({"name": "Stalemated", "rules": "standard", "days_per_move": 3,
+                         "capacity": 3, "signup_deadline": deadline, "start": start}),
+            )
+            .send(&app)
+            .await
+            .assert_problem(422, "invalid_start");
+    }
 }

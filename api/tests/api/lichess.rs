@@ -18,7 +18,8 @@ on_both_databases!(
     kingpost_variants_are_refused_on_the_lichess_surface,
     a_game_stream_follows_its_game_to_the_end,
     the_event_stream_tells_of_challenges_and_games,
-    lichess_streams_end_with_their_token
+    lichess_streams_end_with_their_token,
+    a_body_too_large_is_refused_as_lichess_refuses
 );
 
 /// A personal token of `session`'s account with `scopes`.
@@ -454,4 +455,22 @@ async fn lichess_streams_end_with_their_token(db: Db) {
     until_the_end(&mut game_stream).await;
     let gone = get("/api/account").token(token).send(&app).await;
     assert_error(&gone, 401, "revoked");
+}
+
+// A body larger than kingpost takes is refused in lichess's shape, JSON
+// with an `error`, as every other refusal of the surface is.
+async fn a_body_too_large_is_refused_as_lichess_refuses(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up(&app, "alice").await;
+    sign_up(&app, "bob").await;
+    let large = format!("days=3&color=white&message={}", "x".repeat(300 * 1024));
+    for path in ["/api/challenge/bob", "/api/challenge/nothing/decline"] {
+        let answer = post(path)
+            .token(&alice)
+            .raw("application/x-www-form-urlencoded", large.clone())
+            .send(&app)
+            .await;
+        assert_eq!(answer.status.as_u16(), 413, "{path}: {}", answer.body);
+        assert!(answer.body["error"].is_string(), "{path}: {}", answer.body);
+    }
 }

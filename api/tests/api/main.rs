@@ -7,6 +7,7 @@ mod support;
 
 mod annotations;
 mod auth;
+mod caps;
 mod challenges;
 mod clocks;
 mod collections;

@@ -25,6 +25,7 @@ on_both_databases!(
     games_of_one_player_finishing_together_all_count,
     leaderboard_lists_established_ratings_only,
     seeks_are_listed_to_and_accepted_by_those_in_range,
+    a_rated_game_ended_before_each_side_moved_is_unrated,
     a_profile_notes_the_last_activity_to_the_minute
 );
 
@@ -258,7 +259,9 @@ async fn two_instances_finishing_one_game_rate_it_once(db: Db) {
     for round in 0..3 {
         let game = game_between(&one, &alice, &bob, "bob", true).await;
         let id = game["id"].as_str().unwrap();
-        // Both resign at once, each through its own instance: one wins.
+        // Each side moves (a game ended before that is not rated), then
+        // both resign at once, each through its own instance: one wins.
+        play_all(&one, &game, &alice, &bob, &["e4", "e5"]).await;
         let (a, b) = join(
             post(format!("/api/v1/games/{id}/resign"))
                 .token(&alice)
@@ -302,6 +305,8 @@ async fn games_of_one_player_finishing_together_all_count(db: Db) {
         let name = format!("opponent{n}");
         let token = sign_up(app, &name).await;
         let game = game_between(app, &alice, &token, &name, true).await;
+        // Each side moves: a game ended before that is not rated.
+        play_all(app, &game, &alice, &token, &["e4", "e5"]).await;
         resignations.push((app, token, game["id"].as_str().unwrap().to_owned()));
     }
     let answers = join_all(resignations.iter().map(|(app, token, id)| {
@@ -556,4 +561,68 @@ async fn seeks_are_listed_to_and_accepted_by_those_in_range(db: Db) {
     assert_eq!(rest["seeks"].as_array().unwrap().len(), 1);
     assert_eq!(rest["seeks"][0]["days_per_move"], 1);
     assert_eq!(rest["next_cursor"], Value::Null);
+}
+
+// A rated game ended before each side has moved (resigned at once, or after
+// White's first move; drawn by agreement; aborted) is a game not played,
+// as lichess aborts it: no rating moves, and the game is shown unrated.
+// Thirty of them took an account from 1500 to 1917 before.
+async fn a_rated_game_ended_before_each_side_moved_is_unrated(db: Db) {
+    let app = init(state(&db, clock())).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    for round in 0..6 {
+        let game = game_between(&app, &alice, &bob, "bob", true).await;
+        let id = game["id"].as_str().unwrap().to_owned();
+        if round % 2 == 1 {
+            play_all(&app, &game, &alice, &bob, &["e4"]).await;
+        }
+        let ended = match round / 2 {
+            0 => act(&app, &id, &bob, "resign").await,
+            1 => {
+                act(&app, &id, &bob, "draw-offer").await;
+                act(&app, &id, &alice, "draw-offer/accept").await
+            }
+            _ => act(&app, &id, &alice, "abort").await,
+        };
+        assert_ne!(ended["status"], "started", "round {round}: {ended:#}");
+        let shown = get(format!("/api/v1/games/{id}"))
+            .token(&alice)
+            .send(&app)
+            .await;
+        let shown = shown.assert_status(200);
+        assert_eq!(
+            (&shown["rated"], &shown["ratings"]),
+            (&json!(false), &Value::Null),
+            "round {round}"
+        );
+        let pgn = get(format!("/api/v1/games/{id}/pgn"))
+            .token(&alice)
+            .send(&app)
+            .await;
+        assert!(
+            !pgn.body.as_str().unwrap().contains("WhiteElo"),
+            "round {round}"
+        );
+    }
+    for name in ["alice", "bob"] {
+        let p = profile(&app, name).await;
+        assert_eq!(p["ratings"], json!([]), "{p:#}");
+    }
+    // Once each side has moved, a resignation counts.
+    let game = game_between(&app, &alice, &bob, "bob", true).await;
+    play_all(&app, &game, &alice, &bob, &["e4", "e5"]).await;
+    act(&app, game["id"].as_str().unwrap(), &bob, "resign").await;
+    let rating = only_rating(&profile(&app, "alice").await);
+    assert!(rating["rating"].as_f64().unwrap() > 1500.0, "{rating:#}");
+}
+
+/// `POST /api/v1/games/{id}/{action}` by `token`, which must succeed: the game.
+async fn act<B: MessageBody>(app: &impl TestApp<B>, id: &str, token: &str, action: &str) -> Value {
+    post(format!("/api/v1/games/{id}/{action}"))
+        .token(token)
+        .send(app)
+        .await
+        .assert_status(200)
+        .clone()
 }

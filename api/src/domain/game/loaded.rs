@@ -149,8 +149,12 @@ impl Loaded {
             for color in Color::ALL {
                 self.tell(color, EventKind::GameFinished, data.clone());
             }
-            if self.row.rated && self.row.status == GameStatus::Finished {
-                self.events.extend(ratings::settle(conn, &self.row, now)?);
+            if self.row.rated {
+                if ratings::counts(&self.row) {
+                    self.events.extend(ratings::settle(conn, &self.row, now)?);
+                } else {
+                    ratings::unrate(conn, &mut self.row)?;
+                }
             }
             tournament::lifecycle::game_finished(conn, outbox, now, &self.row.id)?;
         }

@@ -33,6 +33,8 @@ use super::berger;
 pub const MOST_PLAYERS: i32 = 17;
 /// The fewest it starts with.
 pub const FEWEST_PLAYERS: usize = 3;
+/// The most tournaments an account may organise that have not finished.
+pub const MOST_ORGANISED: i64 = 10;
 /// How far ahead a sign-up deadline may lie.
 const LONGEST_SIGNUP: Millis = 365 * DAY;
 
@@ -110,8 +112,18 @@ pub fn create(
         started_at: None,
         finished_at: None,
     };
-    tournament::insert(conn, &row)?;
-    Ok(row.id)
+    write_transaction(conn, |conn| {
+        if tournament::unfinished_of(conn, organiser)? >= MOST_ORGANISED {
+            return Err(ApiError::invalid(
+                Code::TooManyTournaments,
+                format!(
+                    "an account organises at most {MOST_ORGANISED} tournaments not yet finished"
+                ),
+            ));
+        }
+        tournament::insert(conn, &row)?;
+        Ok(row.id)
+    })
 }
 
 fn locked(conn: &mut DbConnection, id: &str) -> Result<TournamentRow, ApiError> {

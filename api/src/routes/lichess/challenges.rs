@@ -1,10 +1,7 @@
 //! `/api/challenge`: challenges to correspondence games of chess and
 //! Chess960, made, shown, accepted, declined and cancelled.
 
-use actix_web::{
-    HttpRequest, HttpResponse, get, post,
-    web::{self, Bytes},
-};
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde::Serialize;
 
 use super::{Answer, LichessError, base_url, caller, done};
@@ -13,22 +10,33 @@ use crate::{
     credentials::Scope,
     domain::{challenge, lichess},
     error::{ApiError, Code},
+    middleware::JSON_LIMIT,
     state::AppState,
     views::lichess::{Challenge, ChallengeRequest, DeclineRequest},
 };
 
-/// A body lichess takes as a form or as JSON, empty meaning no fields.
-fn read_body<T: serde::de::DeserializeOwned + Default>(
+/// A body lichess takes as a form or as JSON, empty meaning no fields; one
+/// larger than kingpost's JSON bodies may be is refused as lichess refuses
+/// (`{"error"}`), not by the HTTP layer's plain text.
+async fn read_body<T: serde::de::DeserializeOwned + Default>(
     req: &HttpRequest,
-    body: &Bytes,
+    payload: web::Payload,
 ) -> Result<T, LichessError> {
+    let body = match payload.to_bytes_limited(JSON_LIMIT).await {
+        Ok(Ok(body)) => body,
+        Ok(Err(error)) => return Err(ApiError::MalformedRequest(error.to_string()).into()),
+        Err(_) => {
+            let detail = format!("the body is larger than {JSON_LIMIT} bytes");
+            return Err(ApiError::PayloadTooLarge(detail).into());
+        }
+    };
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(T::default());
     }
     let parsed = if crate::routes::json_body(req) {
-        serde_json::from_slice(body).map_err(|e| e.to_string())
+        serde_json::from_slice(&body).map_err(|e| e.to_string())
     } else {
-        serde_urlencoded::from_bytes(body).map_err(|e| e.to_string())
+        serde_urlencoded::from_bytes(&body).map_err(|e| e.to_string())
     };
     parsed.map_err(|e| ApiError::invalid(Code::InvalidBody, e).into())
 }
@@ -79,9 +87,10 @@ async fn shown(
     id: String,
 ) -> Result<Challenge, LichessError> {
     let (now, base, me) = (state.clock.now(), base_url(req), auth.username.clone());
+    let account = auth.account_id.clone();
     let found = state
         .db(move |conn| {
-            let view = challenge::view(conn, &id)?;
+            let view = challenge::view(conn, &account, &id)?;
             let shown = lichess::challenge(conn, &view, &me, &base, now)?;
             shown.ok_or_else(|| lichess::not_playable_here(view.rules.0, &view.variant))
         })
@@ -98,11 +107,11 @@ pub async fn create(
     auth: Result<Auth, ApiError>,
     username: web::Path<String>,
     req: HttpRequest,
-    body: Bytes,
+    body: web::Payload,
 ) -> Answer {
     let auth = caller(auth, Some(Scope::ChallengeWrite))?;
-    let request =
-        lichess::challenge_request(read_body::<ChallengeRequest>(&req, &body)?, &username)?;
+    let request = read_body::<ChallengeRequest>(&req, body).await?;
+    let request = lichess::challenge_request(request, &username)?;
     let now = state.clock.now();
     let account = auth.account_id.clone();
     let id = state
@@ -152,10 +161,10 @@ pub async fn decline(
     auth: Result<Auth, ApiError>,
     id: web::Path<String>,
     req: HttpRequest,
-    body: Bytes,
+    body: web::Payload,
 ) -> Answer {
     let auth = caller(auth, Some(Scope::ChallengeWrite))?;
-    read_body::<DeclineRequest>(&req, &body)?;
+    read_body::<DeclineRequest>(&req, body).await?;
     let now = state.clock.now();
     let id = id.into_inner();
     state

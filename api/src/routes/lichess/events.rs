@@ -58,10 +58,11 @@ impl Reader {
     /// clients cannot play it.
     async fn challenge_event(&self, id: String, declined: bool) -> Result<Option<Event>, ApiError> {
         let (me, base, now) = (self.auth.username.clone(), self.base.clone(), self.now());
+        let account = self.auth.account_id.clone();
         let shown = self
             .state
             .db(move |conn| {
-                let view = challenge::view(conn, &id)?;
+                let view = challenge::view(conn, &account, &id)?;
                 lichess::challenge(conn, &view, &me, &base, now)
             })
             .await?;
