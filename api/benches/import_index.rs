@@ -73,7 +73,7 @@ fn games_per_second(pool: &DbPool, texts: &[String], indexed: bool) -> f64 {
         .collect();
     let start = Instant::now();
     for batch in read.chunks(BATCH) {
-        store_batch(&mut conn, batch, &into).unwrap();
+        store_batch(&mut conn, batch, &into, &kingpost_api::db::NeverYield).unwrap();
     }
     texts.len() as f64 / start.elapsed().as_secs_f64()
 }

@@ -337,6 +337,104 @@ impl Drop for HeldSlot {
     }
 }
 
+/// Expensive reads (the explorer, searches, whole-archive exports) one
+/// client address may have running or waiting at once on an instance.
+pub const EXPENSIVE_PER_ADDRESS: usize = 2;
+/// How long an expensive read waits for its turn before it is a `503`.
+pub const EXPENSIVE_WAIT: Duration = Duration::from_secs(10);
+
+/// The expensive reads of this instance: at most half its cores' worth run
+/// at once (each takes a core, and a connection, for as long as it runs),
+/// the others waiting their turn a while, so that the other half is left
+/// to everyone's moves whatever one client asks; and a few per address,
+/// so that one client cannot fill the queue.
+#[derive(Debug)]
+pub struct ExpensiveReads {
+    running: Arc<tokio::sync::Semaphore>,
+    wait: Duration,
+    by_address: Mutex<HashMap<String, usize>>,
+}
+
+/// An expensive read's turn, given back when dropped (when its answer,
+/// streamed or not, is done).
+#[derive(Debug)]
+pub struct ExpensiveRead {
+    _running: tokio::sync::OwnedSemaphorePermit,
+    _place: AddressPlace,
+}
+
+/// An address's place among expensive reads, running or waiting.
+#[derive(Debug)]
+struct AddressPlace {
+    reads: Arc<ExpensiveReads>,
+    address: String,
+}
+
+impl Drop for AddressPlace {
+    fn drop(&mut self) {
+        let mut counts = self
+            .reads
+            .by_address
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        count_down(&mut counts, self.address.as_str());
+    }
+}
+
+impl ExpensiveReads {
+    /// `at_once` expensive reads running at once, the others waiting up to
+    /// `wait` for their turn.
+    pub fn new(at_once: usize, wait: Duration) -> ExpensiveReads {
+        ExpensiveReads {
+            running: Arc::new(tokio::sync::Semaphore::new(at_once.max(1))),
+            wait,
+            by_address: Mutex::default(),
+        }
+    }
+
+    /// Half of this machine's cores (at least one) running at once, the
+    /// others waiting up to [`EXPENSIVE_WAIT`].
+    pub fn for_this_machine() -> ExpensiveReads {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        ExpensiveReads::new(cores / 2, EXPENSIVE_WAIT)
+    }
+
+    /// A turn for an expensive read from `address`: `429` when the address
+    /// has as many running or waiting as allowed, `503` when none comes
+    /// free in time.
+    pub async fn acquire(self: &Arc<Self>, address: &str) -> Result<ExpensiveRead, ApiError> {
+        let place = {
+            let mut counts = self.by_address.lock().unwrap_or_else(|p| p.into_inner());
+            let count = counts.entry(address.to_owned()).or_default();
+            if *count >= EXPENSIVE_PER_ADDRESS {
+                return Err(ApiError::RateLimited {
+                    retry_after: 5,
+                    detail: format!(
+                        "this address runs {EXPENSIVE_PER_ADDRESS} searches, explorer reads or \
+                         exports already: wait for one to finish"
+                    ),
+                });
+            }
+            *count += 1;
+            AddressPlace {
+                reads: self.clone(),
+                address: address.to_owned(),
+            }
+        };
+        let turn = actix_web::rt::time::timeout(self.wait, self.running.clone().acquire_owned());
+        match turn.await {
+            Ok(Ok(running)) => Ok(ExpensiveRead {
+                _running: running,
+                _place: place,
+            }),
+            _ => Err(ApiError::Unavailable {
+                retry_after: 5,
+                cause: "every turn for searches, explorer reads and exports is taken".to_owned(),
+            }),
+        }
+    }
+}
+
 /// The connections open on this instance, by client address.
 #[derive(Debug, Default)]
 pub struct ConnectionSlots {

@@ -8,11 +8,17 @@ use tracing_subscriber::{EnvFilter, fmt::format::FmtSpan};
 
 use crate::{
     app,
-    budgets::{self, ConnectionSlots, HeldSlots, Limiter, RateLimits, descriptors_for_connections},
+    budgets::{
+        self, ConnectionSlots, ExpensiveReads, HeldSlots, Limiter, RateLimits,
+        descriptors_for_connections,
+    },
     clock::SystemClock,
     credentials::{JwtKeys, new_secret},
     db::{self, Backend, DbPool},
-    domain::{game, tournament, webhooks},
+    domain::{
+        game, tournament,
+        webhooks::{self, Due},
+    },
     error::ApiError,
     models::setting,
     notify::Hub,
@@ -91,49 +97,68 @@ pub async fn sweep_once(state: &AppState) -> Result<usize, ApiError> {
     }
 }
 
-/// Attempts the webhook deliveries that are due; how many.
+/// Attempts the webhook deliveries that are due (as many as one
+/// instance sends at once), and waits for them; how many.
 pub async fn deliver_once(state: &AppState, sender: &webhooks::Sender) -> Result<usize, ApiError> {
     let now = state.clock.now();
     let due = state
-        .db(move |conn| webhooks::claim_due(conn, now, webhooks::CLAIM_BATCH))
+        .db(move |conn| webhooks::claim_due(conn, now, &mut webhooks::InFlight::default()))
         .await?;
     let count = due.len();
-    // At once, each recorded as it ends: a slow endpoint delays only its own.
-    let attempts = due.into_iter().map(|delivery| async move {
-        let result = sender.send(&delivery).await;
-        let done = state.clock.now();
-        state
-            .db(move |conn| webhooks::record(conn, &delivery, result, done))
-            .await
-    });
+    let attempts = due.into_iter().map(|due| attempt(state, sender, due));
     for recorded in futures_util::future::join_all(attempts).await {
         recorded?;
     }
     Ok(count)
 }
 
-/// Batches of deliveries in flight at once on one instance.
-const BATCHES_AT_ONCE: usize = 4;
+/// Sends a delivery and records how it went.
+async fn attempt(state: &AppState, sender: &webhooks::Sender, due: Due) -> Result<(), ApiError> {
+    let result = sender.send(&due).await;
+    let done = state.clock.now();
+    state
+        .db(move |conn| webhooks::record(conn, &due, result, done))
+        .await
+}
 
-/// Delivers webhooks every second until the process stops. Every instance
-/// may run one: each delivery is claimed by a conditional write. A batch
-/// still waiting on slow endpoints does not hold the next one back.
+/// Delivers webhooks until the process stops: every second, the deliveries
+/// due that this instance has room for, each sent on its own and its place
+/// freed as it ends, so that a slow endpoint holds only its own places.
+/// Every instance may run one: each delivery is claimed by a conditional
+/// write.
 async fn deliver_forever(state: web::Data<AppState>) {
     let sender = webhooks::Sender::new(state.allow_private_webhooks);
-    let batches = Arc::new(tokio::sync::Semaphore::new(BATCHES_AT_ONCE));
+    let in_flight = Arc::new(std::sync::Mutex::new(webhooks::InFlight::default()));
     let mut ticks = actix_web::rt::time::interval(Duration::from_secs(1));
     loop {
         ticks.tick().await;
-        let Ok(permit) = batches.clone().acquire_owned().await else {
-            return;
-        };
-        let (state, sender) = (state.clone(), sender.clone());
-        actix_web::rt::spawn(async move {
-            if let Err(error) = deliver_once(&state, &sender).await {
-                tracing::error!(%error, "webhook deliveries failed");
+        let (now, places) = (state.clock.now(), in_flight.clone());
+        let claimed = state
+            .db(move |conn| {
+                let mut places = places.lock().unwrap_or_else(|p| p.into_inner());
+                webhooks::claim_due(conn, now, &mut places)
+            })
+            .await;
+        let claimed = match claimed {
+            Ok(claimed) => claimed,
+            Err(error) => {
+                tracing::error!(%error, "claiming webhook deliveries failed");
+                continue;
             }
-            drop(permit);
-        });
+        };
+        for due in claimed {
+            let (state, sender, places) = (state.clone(), sender.clone(), in_flight.clone());
+            actix_web::rt::spawn(async move {
+                let account = due.account_id.clone();
+                let webhook = due.delivery.webhook_id.clone();
+                if let Err(error) = attempt(&state, &sender, due).await {
+                    // Its lease runs out, and another attempt follows.
+                    tracing::error!(%error, %webhook, "recording a webhook delivery failed");
+                }
+                let mut places = places.lock().unwrap_or_else(|p| p.into_inner());
+                places.release(&account, &webhook);
+            });
+        }
     }
 }
 
@@ -265,6 +290,7 @@ pub fn serve(options: ServeOptions) -> Result<(), String> {
         limiter: Limiter::default(),
         import_slots: Default::default(),
         held,
+        expensive: Arc::new(ExpensiveReads::for_this_machine()),
         feeds: Default::default(),
         trusted_proxies: trusted_proxies.clone(),
         allow_private_webhooks,

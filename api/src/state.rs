@@ -5,16 +5,20 @@
 
 use std::{
     net::{IpAddr, SocketAddr},
-    sync::{Arc, Mutex},
+    sync::{
+        Arc, Mutex, MutexGuard,
+        atomic::{AtomicUsize, Ordering},
+    },
+    time::Duration,
 };
 
 use actix_web::{http::header::HeaderMap, web};
 
 use crate::{
-    budgets::{HeldSlots, ImportSlots, Limiter, RateLimits},
+    budgets::{ExpensiveReads, HeldSlots, ImportSlots, Limiter, RateLimits},
     clock::{Clock, Millis},
     credentials::JwtKeys,
-    db::{self, DbConnection, DbPool},
+    db::{self, DbConnection, DbPool, NeverYield, Yield},
     domain::game,
     error::ApiError,
     feeds::Feeds,
@@ -38,6 +42,8 @@ pub struct AppState {
     pub import_slots: ImportSlots,
     /// The streams and long polls this instance holds open.
     pub held: Arc<HeldSlots>,
+    /// The searches, explorer reads and exports running or waiting.
+    pub expensive: Arc<ExpensiveReads>,
     /// Each account's new events, read once for all its streams.
     pub feeds: Feeds,
     /// Reverse proxies whose `X-Forwarded-For` is believed: the client is
@@ -49,7 +55,54 @@ pub struct AppState {
     /// Takes turns among this process's writers on SQLite, which has one
     /// writer at a time: waiting here is prompt, where SQLite's own busy
     /// handler sleeps in steps of up to 100 ms.
-    pub sqlite_writer: Arc<Mutex<()>>,
+    pub sqlite_writer: Arc<WritersTurn>,
+}
+
+/// The SQLite writers' turn: one writer at a time in this process, and a
+/// request's change before bulk work (an import's games, a collection's
+/// deletion), which takes the turn only while no request waits for it and
+/// gives it back, between two of its steps, as soon as one does. A move
+/// then waits for at most one step of bulk work, never for all of it.
+#[derive(Debug, Default)]
+pub struct WritersTurn {
+    turn: Mutex<()>,
+    /// Requests waiting for the turn.
+    waiting: AtomicUsize,
+}
+
+impl WritersTurn {
+    /// The turn, for a request's change.
+    pub fn take(&self) -> MutexGuard<'_, ()> {
+        self.waiting.fetch_add(1, Ordering::SeqCst);
+        let turn = self.turn.lock().unwrap_or_else(|p| p.into_inner());
+        self.waiting.fetch_sub(1, Ordering::SeqCst);
+        turn
+    }
+
+    /// The turn, for a step of bulk work: once no request waits for it.
+    pub fn take_for_bulk(&self) -> MutexGuard<'_, ()> {
+        loop {
+            if !self.requests_waiting() {
+                let turn = self.turn.lock().unwrap_or_else(|p| p.into_inner());
+                if !self.requests_waiting() {
+                    return turn;
+                }
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
+
+    /// Whether a request waits for the turn: bulk work holding it ends its
+    /// step.
+    pub fn requests_waiting(&self) -> bool {
+        self.waiting.load(Ordering::SeqCst) > 0
+    }
+}
+
+impl Yield for WritersTurn {
+    fn now(&self) -> bool {
+        self.requests_waiting()
+    }
 }
 
 impl AppState {
@@ -118,11 +171,7 @@ impl AppState {
         let (result, outbox) = web::block(move || {
             let mut outbox = Outbox::default();
             let result = pool.get().map_err(ApiError::from).and_then(|mut conn| {
-                let turn = matches!(**conn, DbConnection::Sqlite(_)).then(|| {
-                    sqlite_writer
-                        .lock()
-                        .unwrap_or_else(|poison| poison.into_inner())
-                });
+                let turn = matches!(**conn, DbConnection::Sqlite(_)).then(|| sqlite_writer.take());
                 let done = change(&mut conn, &mut outbox);
                 drop(turn);
                 outbox.announce(&mut conn);
@@ -133,6 +182,31 @@ impl AppState {
         .await?;
         self.hub.publish(outbox);
         result
+    }
+
+    /// Runs one step of bulk work with a pooled connection on a blocking
+    /// thread: on SQLite in the writers' turn once no request waits for it,
+    /// `step` told by its [`Yield`] when one comes to wait; on Postgres,
+    /// whose writers wait only for the rows they share, at once and never
+    /// told to yield. Bulk work is a loop of such steps, each its own
+    /// transaction.
+    pub async fn bulk_step<T, F>(&self, step: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConnection, &dyn Yield) -> Result<T, ApiError> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        let writers = self.sqlite_writer.clone();
+        web::block(move || {
+            let mut conn = pool.get()?;
+            if matches!(**conn, DbConnection::Sqlite(_)) {
+                let _turn = writers.take_for_bulk();
+                step(&mut conn, &*writers)
+            } else {
+                step(&mut conn, &NeverYield)
+            }
+        })
+        .await?
     }
 
     /// A game as clients read it. Read outside the writers' turn (SQLite

@@ -225,7 +225,8 @@ pub fn import(path: &str, owner: &str, collection: &str, database_url: &str) -> 
         // A file that cannot be read further ends its last batch.
         for (games, failure) in prepared {
             summary.read += games.len();
-            let reports = store_batch(&mut conn, &games, &into).map_err(|e| e.to_string())?;
+            let reports = store_batch(&mut conn, &games, &into, &db::NeverYield)
+                .map_err(|e| e.to_string())?;
             for report in reports {
                 let stored = summary.accepted + summary.duplicates + summary.rejected + 1;
                 summary.record(

@@ -297,6 +297,22 @@ where
     }
 }
 
+/// What bulk work asks between two of its items: whether to end its step
+/// (commit, and give the writers' turn to a request that waits for it).
+pub trait Yield {
+    fn now(&self) -> bool;
+}
+
+/// Never yields: for work outside the SQLite writers' turn.
+#[derive(Debug)]
+pub struct NeverYield;
+
+impl Yield for NeverYield {
+    fn now(&self) -> bool {
+        false
+    }
+}
+
 /// Runs `f` in a transaction that writes. On SQLite the write lock is
 /// taken first, so that a concurrent writer makes this one wait (up to the
 /// busy timeout) instead of failing when it upgrades a read.

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use crate::{
     clock::{Millis, rfc3339},
     credentials::new_id,
-    db::{DbConnection, write_transaction},
+    db::{DbConnection, Yield, write_transaction},
     domain::pgn::{archived, pgn_of_rows},
     error::{ApiError, Code},
     models::{
@@ -213,15 +213,35 @@ pub fn update(
     })
 }
 
-/// Deletes a collection, and the games it held that no other holds.
-pub fn delete(
+/// Games a step of a deletion reads at once: it ends sooner when a
+/// request waits for the writers' turn.
+const DELETED_AT_ONCE: i64 = 500;
+
+/// One step of deleting a collection (its owner's to delete) and the games
+/// it held that no other holds: some of its games taken out, in a
+/// transaction of their own, and, when it holds none, the collection
+/// itself. Whether it is gone; a deletion interrupted (the server stopped)
+/// leaves a smaller collection that deleting again finishes.
+pub fn delete_step(
     conn: &mut DbConnection,
     owner: &AccountId,
     id: &CollectionId,
-) -> Result<(), ApiError> {
+    yielding: &dyn Yield,
+) -> Result<bool, ApiError> {
     write_transaction(conn, |conn| {
         owned(conn, owner, id)?;
-        Ok(collection::delete(conn, id)?)
+        let games = collection::first_games(conn, id, DELETED_AT_ONCE)?;
+        for (done, game) in games.iter().enumerate() {
+            if done > 0 && yielding.now() {
+                return Ok(false);
+            }
+            collection::remove_game(conn, id, game)?;
+        }
+        if (games.len() as i64) < DELETED_AT_ONCE {
+            collection::delete_empty(conn, id)?;
+            return Ok(true);
+        }
+        Ok(false)
     })
 }
 

@@ -18,7 +18,7 @@ use kingpost_core::{
 use crate::{
     clock::{DAY, Millis, SECOND, parse_rfc3339, pgn_date, rfc3339},
     credentials::{digest, new_id},
-    db::{DbConnection, write_transaction},
+    db::{DbConnection, Yield, write_transaction},
     domain::{
         annotations::{self, GameNotes, notes_row},
         game::{clock, core_start, corrupt, readable_game, start_of, stored_start, variant_name},
@@ -733,28 +733,32 @@ fn store_game(conn: &mut DbConnection, game: &PreparedGame) -> Result<Imported, 
 
 /// Stores read games (or keeps the errors that refused them) in one write
 /// transaction, in order, filing each stored game (new or found again) in
-/// the collection `into`.
+/// the collection `into`: all of them, or, when `yielding` says so after a
+/// game, those before it (at least one). Their reports; the caller goes on
+/// from the first game not reported.
 pub fn store_batch(
     conn: &mut DbConnection,
     games: &[ReadGame],
     into: &CollectionId,
+    yielding: &dyn Yield,
 ) -> Result<Vec<GameReport>, ApiError> {
     write_transaction(conn, |conn| {
-        let reports = games
-            .iter()
-            .map(|read| {
-                let outcome = match &read.game {
-                    Ok(game) => Ok(store_game(conn, game)?),
-                    Err(error) => Err(error.clone()),
-                };
-                Ok(GameReport {
-                    label: read.label.clone(),
-                    warnings: read.warnings.clone(),
-                    shortened: read.shortened,
-                    outcome,
-                })
-            })
-            .collect::<Result<Vec<_>, ApiError>>()?;
+        let mut reports = Vec::with_capacity(games.len());
+        for read in games {
+            if !reports.is_empty() && yielding.now() {
+                break;
+            }
+            let outcome = match &read.game {
+                Ok(game) => Ok(store_game(conn, game)?),
+                Err(error) => Err(error.clone()),
+            };
+            reports.push(GameReport {
+                label: read.label.clone(),
+                warnings: read.warnings.clone(),
+                shortened: read.shortened,
+                outcome,
+            });
+        }
         let stored: Vec<&GameId> = reports
             .iter()
             .filter_map(|report| match &report.outcome {

@@ -2,7 +2,7 @@
 //! and signed with HMAC-SHA256, from a queue in the database (a restart
 //! loses none), retried with backoff for a day.
 
-use std::time::Duration;
+use std::{collections::HashMap, time::Duration};
 
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
@@ -13,7 +13,7 @@ use crate::{
     db::DbConnection,
     domain::webhook_targets,
     error::{ApiError, Code},
-    models::event::{self, Attempt, DeliveryRow, WebhookRow},
+    models::event::{self, Attempt, DeliveryRow, FairlyDue, WebhookRow},
     stored::{AccountId, KeyList},
     views::{
         CreateWebhookRequest, DeliveryList, DeliveryStatus, DeliveryView, EventKind, EventView,
@@ -25,8 +25,6 @@ use crate::{
 pub const RETRY_FOR: Millis = DAY;
 /// The first wait before a retry; it doubles with each failure, up to an hour.
 pub const FIRST_BACKOFF: Millis = 10 * SECOND;
-/// How many due deliveries an instance claims at a time.
-pub const CLAIM_BATCH: usize = 50;
 /// How long an instance holds a delivery it is attempting.
 const LEASE: Millis = 60 * SECOND;
 
@@ -164,34 +162,87 @@ pub fn signature(secret: &str, body: &[u8]) -> String {
 #[derive(Debug)]
 pub struct Due {
     pub delivery: DeliveryRow,
+    /// Whose webhook it is for.
+    pub account_id: String,
     pub url: String,
     pub secret: String,
     pub kind: EventKind,
     pub body: Vec<u8>,
 }
 
-/// Deliveries of one webhook claimed in one batch at most: a webhook that
-/// never answers holds no more than these of a batch's places.
-const PER_WEBHOOK: usize = 2;
+/// Deliveries an instance sends at once, in all.
+pub const IN_FLIGHT: usize = 64;
+/// Of them, the most for one account's webhooks, and for one webhook: an
+/// account whose endpoints never answer holds these places for the
+/// attempts' timeout, and no more, whatever its backlog.
+pub const IN_FLIGHT_PER_ACCOUNT: usize = 4;
+const IN_FLIGHT_PER_WEBHOOK: usize = 2;
 
-/// Claims up to `limit` deliveries due by `now` for this instance, at most
-/// [`PER_WEBHOOK`] of each webhook, each leased long enough for its attempt.
-pub fn claim_due(conn: &mut DbConnection, now: Millis, limit: usize) -> Result<Vec<Due>, ApiError> {
+/// The deliveries this instance is sending, by account and webhook.
+#[derive(Debug, Default)]
+pub struct InFlight {
+    total: usize,
+    by_account: HashMap<String, usize>,
+    by_webhook: HashMap<String, usize>,
+}
+
+impl InFlight {
+    fn has_room(&self, due: &FairlyDue) -> bool {
+        let count = |counts: &HashMap<String, usize>, key: &str| counts.get(key).copied();
+        self.total < IN_FLIGHT
+            && count(&self.by_account, &due.account_id).unwrap_or(0) < IN_FLIGHT_PER_ACCOUNT
+            && count(&self.by_webhook, &due.delivery.webhook_id).unwrap_or(0)
+                < IN_FLIGHT_PER_WEBHOOK
+    }
+
+    fn add(&mut self, account: &str, webhook: &str) {
+        self.total += 1;
+        *self.by_account.entry(account.to_owned()).or_default() += 1;
+        *self.by_webhook.entry(webhook.to_owned()).or_default() += 1;
+    }
+
+    /// A delivery's attempt (for `account`'s `webhook`) is over: its place
+    /// is free.
+    pub fn release(&mut self, account: &str, webhook: &str) {
+        self.total -= 1;
+        for (counts, key) in [
+            (&mut self.by_account, account),
+            (&mut self.by_webhook, webhook),
+        ] {
+            if let Some(count) = counts.get_mut(key) {
+                *count -= 1;
+                if *count == 0 {
+                    counts.remove(key);
+                }
+            }
+        }
+    }
+}
+
+/// Claims the deliveries due by `now` that `in_flight` has room for, each
+/// leased long enough for its attempt, in turns across accounts (see
+/// [`event::due_fairly`]): one account's backlog, however long, delays
+/// only its own deliveries. Counted in `in_flight` until removed.
+pub fn claim_due(
+    conn: &mut DbConnection,
+    now: Millis,
+    in_flight: &mut InFlight,
+) -> Result<Vec<Due>, ApiError> {
+    let room = IN_FLIGHT.saturating_sub(in_flight.total);
+    if room == 0 {
+        return Ok(Vec::new());
+    }
+    let per_account = i64::try_from(IN_FLIGHT_PER_ACCOUNT).unwrap_or(i64::MAX);
+    let candidates = i64::try_from(room * 2).unwrap_or(i64::MAX);
     let mut claimed = Vec::new();
-    let mut per_webhook: std::collections::HashMap<String, usize> = Default::default();
-    let candidates = i64::try_from(limit * 4).unwrap_or(i64::MAX);
-    for delivery in event::due_deliveries(conn, now, candidates)? {
-        if claimed.len() == limit {
-            break;
-        }
-        let taken = per_webhook.entry(delivery.webhook_id.clone()).or_default();
-        if *taken == PER_WEBHOOK {
+    for due in event::due_fairly(conn, now, per_account, candidates)? {
+        if !in_flight.has_room(&due) || !event::claim_delivery(conn, &due.delivery, now + LEASE)? {
             continue;
         }
-        if !event::claim_delivery(conn, &delivery, now + LEASE)? {
-            continue;
-        }
-        *taken += 1;
+        let FairlyDue {
+            delivery,
+            account_id,
+        } = due;
         let (Some(hook), Some(row)) = (
             event::find_webhook(conn, &delivery.webhook_id)?,
             event::find(conn, delivery.event_id)?,
@@ -200,10 +251,12 @@ pub fn claim_due(conn: &mut DbConnection, now: Millis, limit: usize) -> Result<V
             give_up(conn, &delivery, "the webhook or its event no longer exists")?;
             continue;
         };
+        in_flight.add(&account_id, &delivery.webhook_id);
         let body = serde_json::to_vec(&EventView::from(row.clone()))
             .map_err(|e| ApiError::Internal(e.to_string()))?;
         claimed.push(Due {
             delivery,
+            account_id,
             url: hook.url,
             secret: hook.secret,
             kind: row.kind,

@@ -198,30 +198,46 @@ pub fn seen_holding(
     Ok(seen.is_some())
 }
 
-/// Deletes a collection, and the imported games it held that no other
-/// collection holds (with their moves).
-pub fn delete(conn: &mut DbConnection, id: &CollectionId) -> QueryResult<()> {
-    let held: Vec<GameId> = collection_games::table
+/// The first `limit` games of a collection, in its order.
+pub fn first_games(
+    conn: &mut DbConnection,
+    id: &CollectionId,
+    limit: i64,
+) -> QueryResult<Vec<GameId>> {
+    collection_games::table
         .filter(collection_games::collection_id.eq(id))
+        .order(collection_games::ord)
+        .limit(limit)
         .select(collection_games::game_id)
-        .load(conn)?;
-    diesel::delete(collection_games::table.filter(collection_games::collection_id.eq(id)))
-        .execute(conn)?;
-    diesel::delete(collections::table.find(id)).execute(conn)?;
-    for chunk in held.chunks(500) {
-        let still_held: Vec<GameId> = collection_games::table
-            .filter(collection_games::game_id.eq_any(chunk))
-            .select(collection_games::game_id)
-            .load(conn)?;
-        let unheld: Vec<&GameId> = chunk.iter().filter(|g| !still_held.contains(g)).collect();
-        let orphans: Vec<GameId> = games::table
-            .filter(games::id.eq_any(&unheld))
-            .filter(games::status.eq(GameStatus::Imported))
-            .select(games::id)
-            .load(conn)?;
-        diesel::delete(moves::table.filter(moves::game_id.eq_any(&orphans))).execute(conn)?;
-        annotation::delete_notes(conn, &orphans)?;
-        diesel::delete(games::table.filter(games::id.eq_any(&orphans))).execute(conn)?;
+        .load(conn)
+}
+
+/// Takes a game out of a collection, and deletes it (with its moves and
+/// notes) if it is an imported game no other collection holds.
+pub fn remove_game(conn: &mut DbConnection, id: &CollectionId, game: &GameId) -> QueryResult<()> {
+    diesel::delete(collection_games::table.find((id, game))).execute(conn)?;
+    let held: Option<CollectionId> = collection_games::table
+        .filter(collection_games::game_id.eq(game))
+        .select(collection_games::collection_id)
+        .first(conn)
+        .optional()?;
+    let imported = games::table
+        .find(game)
+        .filter(games::status.eq(GameStatus::Imported))
+        .count()
+        .get_result::<i64>(conn)?
+        > 0;
+    if held.is_none() && imported {
+        diesel::delete(moves::table.filter(moves::game_id.eq(game))).execute(conn)?;
+        annotation::delete_notes(conn, std::slice::from_ref(game))?;
+        diesel::delete(games::table.find(game)).execute(conn)?;
     }
     Ok(())
+}
+
+/// Deletes a collection that holds no game.
+pub fn delete_empty(conn: &mut DbConnection, id: &CollectionId) -> QueryResult<()> {
+    diesel::delete(collections::table.find(id))
+        .execute(conn)
+        .map(|_| ())
 }

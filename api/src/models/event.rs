@@ -56,7 +56,7 @@ impl std::fmt::Debug for WebhookRow {
     }
 }
 
-#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[derive(Debug, Clone, Queryable, QueryableByName, Selectable, Insertable)]
 #[diesel(table_name = deliveries, treat_none_as_default_value = false)]
 pub struct DeliveryRow {
     pub id: String,
@@ -202,19 +202,42 @@ pub fn insert_delivery(conn: &mut DbConnection, row: &DeliveryRow) -> QueryResul
         .map(|_| ())
 }
 
-/// Deliveries due by `now`, oldest first.
-pub fn due_deliveries(
+/// A delivery due, and the account whose webhook it is for.
+#[derive(Debug, QueryableByName)]
+pub struct FairlyDue {
+    #[diesel(embed)]
+    pub delivery: DeliveryRow,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    pub account_id: String,
+}
+
+/// Up to `limit` deliveries due by `now`, in turns across accounts: each
+/// account's oldest first, then each one's second, and so on, at most
+/// `per_account` of one account. An account with a thousand deliveries
+/// waiting comes before another's first only once.
+pub fn due_fairly(
     conn: &mut DbConnection,
     now: i64,
+    per_account: i64,
     limit: i64,
-) -> QueryResult<Vec<DeliveryRow>> {
-    deliveries::table
-        .filter(deliveries::status.eq(DeliveryStatus::Pending))
-        .filter(deliveries::next_attempt_at.le(now))
-        .order(deliveries::next_attempt_at)
-        .limit(limit)
-        .select(DeliveryRow::as_select())
-        .load(conn)
+) -> QueryResult<Vec<FairlyDue>> {
+    use diesel::sql_types::{BigInt, Text};
+    // A window over the due deliveries, which Diesel's query builder does
+    // not write: each account's in order, numbered.
+    diesel::sql_query(
+        "SELECT id, webhook_id, event_id, status, attempts, next_attempt_at, last_status, \
+                last_error, created_at, delivered_at, account_id \
+         FROM (SELECT d.*, w.account_id, ROW_NUMBER() OVER \
+                 (PARTITION BY w.account_id ORDER BY d.next_attempt_at, d.id) AS turn \
+               FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id \
+               WHERE d.status = $1 AND d.next_attempt_at <= $2) due \
+         WHERE turn <= $3 ORDER BY turn, next_attempt_at, id LIMIT $4",
+    )
+    .bind::<Text, _>(DeliveryStatus::Pending.key())
+    .bind::<BigInt, _>(now)
+    .bind::<BigInt, _>(per_account)
+    .bind::<BigInt, _>(limit)
+    .load(conn)
 }
 
 /// Takes a due delivery for `lease_until`: whether this caller got it (an

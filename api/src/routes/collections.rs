@@ -13,6 +13,7 @@ use crate::{
     auth::{Auth, MaybeAuth},
     domain::collections,
     error::{ApiError, Problem},
+    routes::ExpensiveTurn,
     routes::pgn::streamed_pgn,
     state::AppState,
     stored::CollectionId,
@@ -164,10 +165,18 @@ pub async fn delete_collection(
     id: web::Path<CollectionId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
-    state
-        .write(move |conn, _| collections::delete(conn, &auth.account_id, &id))
-        .await?;
-    Ok(HttpResponse::NoContent().finish())
+    // In steps, as bulk work: a collection of thousands of games never
+    // holds back other players' moves.
+    let owner = auth.account_id;
+    loop {
+        let (owner, id) = (owner.clone(), id.clone());
+        let gone = state
+            .bulk_step(move |conn, yielding| collections::delete_step(conn, &owner, &id, yielding))
+            .await?;
+        if gone {
+            return Ok(HttpResponse::NoContent().finish());
+        }
+    }
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -233,6 +242,7 @@ pub async fn export_collection_pgn(
     state: web::Data<AppState>,
     auth: MaybeAuth,
     id: web::Path<CollectionId>,
+    turn: ExpensiveTurn,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
     // Seen before the answer begins, so that a hidden one is a plain 404.
@@ -242,7 +252,11 @@ pub async fn export_collection_pgn(
         .await?;
     let reader = auth.reader().cloned();
     let file_name = format!("collection-{}", view.id);
-    Ok(streamed_pgn(state, &file_name, None, move |conn, after| {
-        collections::pgn_page(conn, reader.as_ref(), &id, after, EXPORT_PAGE)
-    }))
+    Ok(streamed_pgn(
+        state,
+        turn,
+        &file_name,
+        None,
+        move |conn, after| collections::pgn_page(conn, reader.as_ref(), &id, after, EXPORT_PAGE),
+    ))
 }

@@ -1,6 +1,6 @@
 //! PGN: one game, archives streamed a page at a time, and imports.
 
-use std::io::Cursor;
+use std::{io::Cursor, sync::Arc};
 
 use actix_web::{
     HttpRequest, HttpResponse,
@@ -26,6 +26,7 @@ use crate::{
     error::{ApiError, Code, Problem},
     middleware::IMPORT_LIMIT,
     models::game::ArchiveFilter,
+    routes::ExpensiveTurn,
     state::AppState,
     stored::{AccountId, GameId},
     views::{
@@ -42,6 +43,7 @@ pub use crate::openapi::PGN;
 /// read after `first`.
 pub fn streamed_pgn<C, F>(
     state: web::Data<AppState>,
+    turn: ExpensiveTurn,
     file_name: &str,
     first: Option<C>,
     page: F,
@@ -71,7 +73,11 @@ where
             CONTENT_DISPOSITION,
             format!("attachment; filename=\"{file_name}.pgn\""),
         ))
-        .streaming(pages.map(|page| page.map_err(actix_web::Error::from)))
+        .streaming(pages.map(move |page| {
+            // The turn is held until the last page is sent.
+            let _held = &turn;
+            page.map_err(actix_web::Error::from)
+        }))
 }
 pub const NDJSON: &str = "application/x-ndjson";
 /// The most games one import request holds.
@@ -156,6 +162,7 @@ fn format_of(req: &HttpRequest) -> ArchiveFormat {
 /// Streams the games of `filter`, a page at a time, up to `max`.
 async fn stream_archive(
     state: web::Data<AppState>,
+    turn: ExpensiveTurn,
     username: String,
     mut filter: ArchiveFilter,
     max: u64,
@@ -210,7 +217,11 @@ async fn stream_archive(
             CONTENT_DISPOSITION,
             format!("attachment; filename=\"{file_name}.{extension}\""),
         ))
-        .streaming(pages.map(|page| page.map_err(actix_web::Error::from))))
+        .streaming(pages.map(move |page| {
+            // The turn is held until the last page is sent.
+            let _held = &turn;
+            page.map_err(actix_web::Error::from)
+        })))
 }
 
 fn filter_of(query: &ArchiveQuery) -> Result<ArchiveFilter, ApiError> {
@@ -257,12 +268,14 @@ pub async fn export_user_games(
     username: web::Path<String>,
     query: web::Query<ArchiveQuery>,
     req: HttpRequest,
+    turn: ExpensiveTurn,
 ) -> Result<HttpResponse, ApiError> {
     let filter = filter_of(&query)?;
     let username = username.into_inner();
     let name = format!("{username}-games");
     stream_archive(
         state,
+        turn,
         username,
         filter,
         query.max.unwrap_or(u64::MAX),
@@ -300,6 +313,7 @@ pub async fn export_monthly_archive(
     state: web::Data<AppState>,
     path: web::Path<MonthPath>,
     req: HttpRequest,
+    turn: ExpensiveTurn,
 ) -> Result<HttpResponse, ApiError> {
     let MonthPath {
         username,
@@ -328,7 +342,16 @@ pub async fn export_monthly_archive(
         finished_only: false,
     };
     let name = format!("{username}-{year}-{month:02}");
-    stream_archive(state, username, filter, u64::MAX, format_of(&req), name).await
+    stream_archive(
+        state,
+        turn,
+        username,
+        filter,
+        u64::MAX,
+        format_of(&req),
+        name,
+    )
+    .await
 }
 
 impl From<&ImportError> for ImportErrorView {
@@ -433,12 +456,20 @@ pub async fn create_import(
             break;
         }
         next = prepare_batch(texts, account.clone(), now);
-        // Each batch takes the writers' turn on its own, briefly.
-        let into = collection.clone();
-        let stored = state
-            .write(move |conn, _| pgn::store_batch(conn, &batch, &into))
-            .await?;
-        outcomes.extend(stored);
+        // Stored in steps as bulk work: a request waiting for the writers'
+        // turn ends a step after the game being stored.
+        let batch = Arc::new(batch);
+        let mut from = 0;
+        while from < batch.len() {
+            let (games, into) = (batch.clone(), collection.clone());
+            let stored = state
+                .bulk_step(move |conn, yielding| {
+                    pgn::store_batch(conn, &games[from..], &into, yielding)
+                })
+                .await?;
+            from += stored.len();
+            outcomes.extend(stored);
+        }
     }
     let mut report = report_of(&outcomes);
     report.collection_id = Some(collection.into());

@@ -13,6 +13,7 @@ use crate::{
     },
     error::{ApiError, Code, Problem},
     models::search::GameFilter,
+    routes::ExpensiveTurn,
     routes::pgn::streamed_pgn,
     state::AppState,
     stored::GameId,
@@ -63,6 +64,7 @@ pub async fn search_positions(
     state: web::Data<AppState>,
     auth: MaybeAuth,
     query: web::Query<PositionSearchQuery>,
+    _turn: ExpensiveTurn,
 ) -> Result<web::Json<PositionSearch>, ApiError> {
     let search = PositionSearchQuery::parse(query.into_inner())?;
     let reader = auth.reader().cloned();
@@ -99,6 +101,7 @@ pub async fn export_position_search(
     state: web::Data<AppState>,
     auth: MaybeAuth,
     query: web::Query<PositionSearchQuery>,
+    turn: ExpensiveTurn,
 ) -> Result<HttpResponse, ApiError> {
     let search = PositionSearchQuery::parse(query.into_inner())?;
     let reader = auth.reader().cloned();
@@ -118,6 +121,7 @@ pub async fn export_position_search(
     let first = search.after.clone();
     Ok(streamed_pgn(
         state,
+        turn,
         "positions",
         first,
         move |conn, after| {
@@ -232,6 +236,7 @@ pub async fn explore_position(
     state: web::Data<AppState>,
     auth: MaybeAuth,
     query: web::Query<ExplorerQuery>,
+    _turn: ExpensiveTurn,
 ) -> Result<web::Json<ExplorerView>, ApiError> {
     let query = query.into_inner();
     let (rules, target, scope) = parse_position(
@@ -348,6 +353,7 @@ pub async fn search_games(
     state: web::Data<AppState>,
     auth: MaybeAuth,
     query: web::Query<GameSearchQuery>,
+    _turn: ExpensiveTurn,
 ) -> Result<web::Json<GameSearch>, ApiError> {
     let search = query.into_inner().parse()?;
     let reader = auth.reader().cloned();
@@ -383,6 +389,7 @@ pub async fn export_game_search(
     state: web::Data<AppState>,
     auth: MaybeAuth,
     query: web::Query<GameSearchQuery>,
+    turn: ExpensiveTurn,
 ) -> Result<HttpResponse, ApiError> {
     let search = query.into_inner().parse()?;
     let reader = auth.reader().cloned();
@@ -392,16 +399,22 @@ pub async fn export_game_search(
         .db(move |conn| search::check_scope(conn, checker.as_ref(), scope))
         .await?;
     let first = search.after.clone();
-    Ok(streamed_pgn(state, "games", first, move |conn, after| {
-        search::games_pgn(
-            conn,
-            reader.as_ref(),
-            &search.filter,
-            search.scope.clone(),
-            after,
-            search.limit,
-        )
-    }))
+    Ok(streamed_pgn(
+        state,
+        turn,
+        "games",
+        first,
+        move |conn, after| {
+            search::games_pgn(
+                conn,
+                reader.as_ref(),
+                &search.filter,
+                search.scope.clone(),
+                after,
+                search.limit,
+            )
+        },
+    ))
 }
 
 /// A search by data as its query string asks it.

@@ -13,7 +13,8 @@ on_both_databases!(
     imports_are_filed_in_order_and_paged,
     a_private_collection_is_seen_by_its_owner_alone,
     renaming_and_deleting_a_collection,
-    an_import_keeps_what_its_file_said_and_reveals_no_other
+    an_import_keeps_what_its_file_said_and_reveals_no_other,
+    deleting_a_large_collection_never_keeps_moves_waiting
 );
 
 /// Three short games, told apart by their White players.
@@ -391,4 +392,78 @@ async fn an_import_keeps_what_its_file_said_and_reveals_no_other(db: Db) {
         .await
         .assert_problem(404, "not_found");
     pgn_of(&bob, &his_game).send(&app).await.assert_status(200);
+}
+
+// Deleting a collection of a thousand games took the writers' turn for its
+// whole length, and moves waited behind it. It is deleted in steps now,
+// each ending as soon as a move waits: moves are answered while part of
+// the collection is gone and part is not.
+async fn deleting_a_large_collection_never_keeps_moves_waiting(db: Db) {
+    use diesel::prelude::*;
+    use kingpost_api::db::schema::games;
+
+    let shared = state(&db, clock());
+    let app = init(shared.clone()).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let carol = sign_up_for_a_year(&app, "carol").await;
+    let total = 1000;
+    let report = import(&carol, Some("Big"), crate::pgn::sample_pgn(total, 11))
+        .send(&app)
+        .await;
+    let id = report.assert_status(200)["collection_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let stored = || -> i64 {
+        let mut conn = shared.pool.get().unwrap();
+        games::table
+            .filter(games::imported_by.is_not_null())
+            .count()
+            .get_result(&mut **conn)
+            .unwrap()
+    };
+    assert_eq!(stored(), total as i64);
+    let done = std::cell::Cell::new(false);
+    let deleting = async {
+        let answer = delete(format!("/api/v1/collections/{id}"))
+            .token(&carol)
+            .send(&app)
+            .await;
+        done.set(true);
+        answer
+    };
+    let moving = async {
+        let mut seen_midway = 0;
+        let cycle = ["Nf3", "Nf6", "Ng1", "Ng8"];
+        while !done.get() {
+            let mut game = crate::support::start_standard_game(&app, &alice, &bob, "bob").await;
+            for m in cycle.iter().cycle().take(12) {
+                let token = if game["turn"] == "white" {
+                    &alice
+                } else {
+                    &bob
+                };
+                let answer = post(format!("{}/moves", crate::support::path_of(&game)))
+                    .token(token)
+                    .json(json!({"move": m, "ply": game["ply"]}))
+                    .send(&app)
+                    .await;
+                game = answer.assert_status(200).clone();
+                let left = stored();
+                seen_midway += usize::from(0 < left && left < total as i64);
+                if done.get() {
+                    break;
+                }
+            }
+        }
+        seen_midway
+    };
+    let (deleted, seen_midway) = futures_util::future::join(deleting, moving).await;
+    deleted.assert_status(204);
+    assert_eq!(stored(), 0, "every game it alone held is gone");
+    assert!(
+        seen_midway > 0,
+        "no move was answered while the collection was being deleted"
+    );
 }

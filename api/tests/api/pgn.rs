@@ -79,7 +79,7 @@ async fn pgn_for_clients_that_speak_only_json_and_text(db: Db) {
 }
 
 /// `games` random standard games as PGN, written by `kingpost pgn sample`.
-fn sample_pgn(games: usize, seed: u64) -> String {
+pub fn sample_pgn(games: usize, seed: u64) -> String {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_kingpost"))
         .args([
             "pgn",

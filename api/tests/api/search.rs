@@ -16,7 +16,8 @@ on_both_databases!(
     games_are_named_by_their_opening,
     the_explorer_counts_moves_and_results,
     games_are_found_by_their_data,
-    search_results_export_as_pgn
+    search_results_export_as_pgn,
+    searches_explorer_and_exports_take_turns
 );
 
 /// Imported games: the position after 1.e4 e5 2.Nf3 reached directly, by
@@ -638,4 +639,55 @@ async fn search_results_export_as_pgn(db: Db) {
         .send(&app)
         .await
         .assert_problem(422, "invalid_query");
+}
+
+// Searches, the explorer and whole-archive exports take turns (README,
+// limits): an address has at most two running or waiting, a third being a
+// 429 at once; when every turn is taken a read waits, then is a 503 with
+// `Retry-After`; a streamed export holds its turn until its last page.
+async fn searches_explorer_and_exports_take_turns(db: Db) {
+    use std::{sync::Arc, time::Duration};
+
+    use kingpost_api::budgets::ExpensiveReads;
+
+    let pool = kingpost_api::server::open_database(&db.url()).unwrap();
+    let limits = kingpost_api::budgets::RateLimits::unlimited();
+    let mut one_at_a_time = crate::support::app_state(&db, pool, clock(), limits, Vec::new());
+    one_at_a_time.expensive = Arc::new(ExpensiveReads::new(1, Duration::from_millis(300)));
+    let shared = actix_web::web::Data::new(one_at_a_time);
+    let app = init(shared.clone()).await;
+    let explore = |from: &str| get("/api/v1/explorer?rules=standard&moves=e4").from(from);
+
+    // The one turn is another address's: a read waits, then is refused.
+    let running = shared.expensive.acquire("192.0.2.9").await.unwrap();
+    let busy = explore("192.0.2.1:1000").send(&app).await;
+    busy.assert_problem(503, "service_busy");
+    assert!(busy.headers.get("retry-after").is_some());
+    // An address with two reads running or waiting is refused a third.
+    let waiting = {
+        let reads = shared.expensive.clone();
+        actix_web::rt::spawn(async move { reads.acquire("192.0.2.9").await })
+    };
+    actix_web::rt::time::sleep(Duration::from_millis(20)).await;
+    explore("192.0.2.9:1000")
+        .send(&app)
+        .await
+        .assert_problem(429, "rate_limited");
+    drop(running);
+    let second = waiting.await.unwrap().unwrap();
+    drop(second);
+    explore("192.0.2.1:1000")
+        .send(&app)
+        .await
+        .assert_status(200);
+    let export = get("/api/v1/search/games.pgn")
+        .from("192.0.2.1:1000")
+        .send(&app)
+        .await;
+    export.assert_status(200);
+    // The export's body is read whole: its turn is given back.
+    explore("192.0.2.1:1000")
+        .send(&app)
+        .await
+        .assert_status(200);
 }

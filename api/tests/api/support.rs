@@ -179,6 +179,7 @@ pub fn app_state(
         limiter: Limiter::default(),
         import_slots: Default::default(),
         held: Arc::new(HeldSlots::new(10_000)),
+        expensive: Arc::new(kingpost_api::budgets::ExpensiveReads::for_this_machine()),
         feeds: Default::default(),
         trusted_proxies,
         // The tests' webhook receivers listen on loopback.
