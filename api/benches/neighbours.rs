@@ -1,0 +1,484 @@
+//! Other players beside one client's heaviest load: the latency of moves
+//! played at a steady pace by other players while one client runs each of
+//! the loads that used to stall them, against the same moves with nothing
+//! else running, in the same run (ratios: this machine is shared); and the
+//! time a webhook delivery of one account takes while another account's
+//! backlog of deliveries waits on endpoints that never answer.
+//!
+//! `cargo bench -p kingpost-api --bench neighbours` (`-- sqlite` or
+//! `-- postgres` for one database; `--games <n>` for the import and the
+//! collection, 10,000 by default; `--seconds <s>` for the timed loads, 10
+//! by default); Postgres from `KINGPOST_BENCH_DATABASE_URL` (default the
+//! local `test` database, in a fresh schema dropped at the end). The loads,
+//! each from one client:
+//!
+//! - idle: nothing but the players;
+//! - import: one maximal PGN import (10,000 games in one request);
+//! - explorer: eight explorer requests at a time on the start position;
+//! - exports: four whole `search/games.pgn` exports at a time;
+//! - delete: the deletion of the imported collection.
+//!
+//! For each: the players' moves answered, their p50 and p99 in ms, each
+//! against idle's, and what became of the load's own requests.
+
+mod common;
+
+use std::{
+    io::{BufRead, BufReader, Read},
+    net::TcpListener,
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::{Duration, Instant},
+};
+
+use common::{
+    Server,
+    players::{Sample, Seat, drive, playable_line, post, seats, send, sign_up},
+    wants_database,
+};
+use diesel::{Connection, PgConnection, RunQueryDsl};
+use rand::{SeedableRng, rngs::SmallRng};
+use serde_json::{Value, json};
+
+/// Each player sends a move this often: a steady light load, so that what
+/// the percentiles show is the loads' effect, not the players' own.
+const PACE: Duration = Duration::from_millis(20);
+const PLAYERS: usize = 2;
+const START_FEN: &str =
+    "rnbqkbnr%2Fpppppppp%2F8%2F8%2F8%2F8%2FPPPPPPPP%2FRNBQKBNR%20w%20KQkq%20-%200%201";
+
+struct Options {
+    games: usize,
+    seconds: f64,
+    postgres: String,
+    args: Vec<String>,
+}
+
+fn options() -> Options {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut options = Options {
+        games: 10_000,
+        seconds: 10.0,
+        postgres: std::env::var("KINGPOST_BENCH_DATABASE_URL")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned()),
+        args: args.clone(),
+    };
+    for pair in args.windows(2) {
+        match pair[0].as_str() {
+            "--games" => options.games = pair[1].parse().expect("--games <n>"),
+            "--seconds" => options.seconds = pair[1].parse().expect("--seconds <s>"),
+            _ => {}
+        }
+    }
+    options
+}
+
+/// The players' moves during one load, and what the load reported.
+struct Phase {
+    name: &'static str,
+    latencies: Vec<Duration>,
+    errors: usize,
+    load: String,
+}
+
+impl Phase {
+    fn percentile(&self, p: f64) -> f64 {
+        if self.latencies.is_empty() {
+            return f64::NAN;
+        }
+        let i = ((self.latencies.len() as f64 * p).ceil() as usize).clamp(1, self.latencies.len());
+        self.latencies[i - 1].as_secs_f64() * 1000.0
+    }
+}
+
+/// Runs `load` while the players play; the players' samples and the
+/// load's own report.
+fn during(
+    name: &'static str,
+    base: &str,
+    players: &[Seat],
+    lines: &[Vec<String>],
+    load: impl FnOnce() -> String,
+) -> Phase {
+    let done = AtomicBool::new(false);
+    let bases = [base.to_owned()];
+    let (samples, report): (Vec<Sample>, String) = std::thread::scope(|scope| {
+        let handles: Vec<_> = players
+            .iter()
+            .enumerate()
+            .map(|(i, seat)| {
+                let (bases, done) = (&bases, &done);
+                scope.spawn(move || {
+                    let offset = &lines[i % lines.len()..];
+                    drive(
+                        bases,
+                        seat,
+                        offset,
+                        &|| done.load(Ordering::SeqCst),
+                        Some(PACE),
+                    )
+                })
+            })
+            .collect();
+        // The players settle in before the load starts.
+        std::thread::sleep(Duration::from_millis(300));
+        let report = load();
+        done.store(true, Ordering::SeqCst);
+        let samples = handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect();
+        (samples, report)
+    });
+    let mut latencies: Vec<Duration> = samples.iter().filter_map(|(_, l)| *l).collect();
+    latencies.sort();
+    Phase {
+        name,
+        errors: samples.iter().filter(|(_, l)| l.is_none()).count(),
+        latencies,
+        load: report,
+    }
+}
+
+/// Statuses of the load's requests, as `200×n 429×m`.
+fn tally(statuses: &Mutex<Vec<u16>>) -> String {
+    let mut statuses = statuses.lock().unwrap().clone();
+    statuses.sort();
+    let mut out = Vec::new();
+    for status in statuses
+        .iter()
+        .copied()
+        .collect::<std::collections::BTreeSet<_>>()
+    {
+        let n = statuses.iter().filter(|s| **s == status).count();
+        out.push(format!("{status}×{n}"));
+    }
+    out.join(" ")
+}
+
+/// `threads` clients of one address GETting `path` (read whole) again and
+/// again for `seconds`.
+fn hammer(base: &str, token: &str, path: &str, threads: usize, seconds: f64) -> String {
+    let statuses = Mutex::new(Vec::new());
+    let until = Instant::now() + Duration::from_secs_f64(seconds);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let client = reqwest::blocking::Client::new();
+                while Instant::now() < until {
+                    let answer = client
+                        .get(format!("{base}{path}"))
+                        .bearer_auth(token)
+                        .send();
+                    let status = match answer {
+                        Ok(answer) => {
+                            let status = answer.status().as_u16();
+                            let _ = answer.bytes();
+                            if status == 429 || status == 503 {
+                                // As a client told to wait does, briefly.
+                                std::thread::sleep(Duration::from_millis(100));
+                            }
+                            status
+                        }
+                        Err(_) => 0,
+                    };
+                    statuses.lock().unwrap().push(status);
+                }
+            });
+        }
+    });
+    tally(&statuses)
+}
+
+fn bench(name: &str, url: &str, options: &Options, lines: &[Vec<String>]) {
+    let server = Server::start(url, &["--no-rate-limits", "--allow-private-webhooks"]);
+    let base = server.base.clone();
+    let players = seats(&base, PLAYERS, "p");
+    let client = reqwest::blocking::Client::new();
+    let (_, loader) = sign_up(&client, &base, "loader");
+    let pgn = sample_pgn(options.games);
+    let seconds = options.seconds;
+    let collection = Mutex::new(String::new());
+
+    let mut phases = vec![during("idle", &base, &players, lines, || {
+        std::thread::sleep(Duration::from_secs_f64(seconds));
+        String::new()
+    })];
+    phases.push(during("import", &base, &players, lines, || {
+        let started = Instant::now();
+        let answer = reqwest::blocking::Client::builder()
+            .timeout(Duration::from_secs(3600))
+            .build()
+            .unwrap()
+            .post(format!("{base}/imports?collection=big"))
+            .bearer_auth(&loader)
+            .header("content-type", "application/x-chess-pgn")
+            .body(pgn.clone())
+            .send()
+            .unwrap();
+        let status = answer.status().as_u16();
+        let report: Value = answer.json().unwrap_or(Value::Null);
+        *collection.lock().unwrap() = report["collection_id"].as_str().unwrap_or("").to_owned();
+        format!(
+            "{status}: {} games in {:.1} s",
+            report["imported"],
+            started.elapsed().as_secs_f64()
+        )
+    }));
+    let explorer = format!("/explorer?rules=standard&fen={START_FEN}");
+    phases.push(during("explorer x8", &base, &players, lines, || {
+        hammer(&base, &loader, &explorer, 8, seconds)
+    }));
+    phases.push(during("exports x4", &base, &players, lines, || {
+        hammer(&base, &loader, "/search/games.pgn", 4, seconds)
+    }));
+    let collection = collection.lock().unwrap().clone();
+    phases.push(during("delete", &base, &players, lines, || {
+        let started = Instant::now();
+        let answer = reqwest::blocking::Client::builder()
+            .timeout(Duration::from_secs(3600))
+            .build()
+            .unwrap()
+            .delete(format!("{base}/collections/{collection}"))
+            .bearer_auth(&loader)
+            .send()
+            .unwrap();
+        format!(
+            "{} in {:.1} s",
+            answer.status().as_u16(),
+            started.elapsed().as_secs_f64()
+        )
+    }));
+
+    println!(
+        "\n{name}: {PLAYERS} players, a move each every {} ms",
+        PACE.as_millis()
+    );
+    println!(
+        "{:<12} {:>6} {:>7} {:>8} {:>8} {:>8} {:>8}  load",
+        "load", "moves", "errors", "p50 ms", "p99 ms", "p50 ×", "p99 ×"
+    );
+    let (idle50, idle99) = (phases[0].percentile(0.5), phases[0].percentile(0.99));
+    for phase in &phases {
+        let (p50, p99) = (phase.percentile(0.5), phase.percentile(0.99));
+        println!(
+            "{:<12} {:>6} {:>7} {:>8.2} {:>8.2} {:>8.2} {:>8.2}  {}",
+            phase.name,
+            phase.latencies.len(),
+            phase.errors,
+            p50,
+            p99,
+            p50 / idle50,
+            p99 / idle99,
+            phase.load
+        );
+    }
+    webhooks(&base, &client, &players);
+}
+
+/// `games` random standard games as PGN, written by `kingpost pgn sample`.
+fn sample_pgn(games: usize) -> String {
+    let binary = std::env::var("KINGPOST_BENCH_SERVER")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_kingpost").to_owned());
+    let out = std::process::Command::new(binary)
+        .args([
+            "pgn",
+            "sample",
+            "--games",
+            &games.to_string(),
+            "--seed",
+            "5",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A local endpoint that answers every request with 200, and when each
+/// came.
+fn receiver() -> (String, Arc<Mutex<Vec<Instant>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    let arrived = Arc::new(Mutex::new(Vec::new()));
+    let log = arrived.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = value.trim().parse().unwrap_or(0);
+                }
+            }
+            let mut body = vec![0; length];
+            let _ = reader.read_exact(&mut body);
+            log.lock().unwrap().push(Instant::now());
+            let _ = std::io::Write::write_all(
+                &mut stream,
+                b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+            );
+        }
+    });
+    (url, arrived)
+}
+
+/// A local endpoint that takes connections and never answers.
+fn black_hole() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming() {
+            held.push(stream);
+        }
+    });
+    url
+}
+
+const SECRET: &str = "a shared secret of some length";
+
+/// The time from a challenge to its webhook delivery's arrival, for
+/// `samples` challenges one after another.
+fn delivery_times(
+    base: &str,
+    client: &reqwest::blocking::Client,
+    from: &str,
+    arrived: &Mutex<Vec<Instant>>,
+    samples: usize,
+) -> Vec<f64> {
+    let mut times = Vec::new();
+    for _ in 0..samples {
+        let before = arrived.lock().unwrap().len();
+        let sent = Instant::now();
+        let challenge = post(
+            client,
+            &format!("{base}/challenges"),
+            Some(from),
+            &json!({"rules": "standard", "days_per_move": 3, "opponent": "hooked"}),
+        )
+        .expect("a challenge");
+        let deadline = sent + Duration::from_secs(120);
+        let at = loop {
+            if let Some(at) = arrived.lock().unwrap().get(before) {
+                break Some(*at);
+            }
+            if Instant::now() > deadline {
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        times.push(at.map_or(f64::INFINITY, |at| (at - sent).as_secs_f64()));
+        let id = challenge["id"].as_str().unwrap();
+        let _ = client
+            .delete(format!("{base}/challenges/{id}"))
+            .bearer_auth(from)
+            .send();
+    }
+    times
+}
+
+/// One account's delivery time, idle and beside another's backlog: ten
+/// webhooks at endpoints that never answer, and 600 deliveries queued.
+fn webhooks(base: &str, client: &reqwest::blocking::Client, players: &[Seat]) {
+    const SAMPLES: usize = 5;
+    let (url, arrived) = receiver();
+    let (_, hooked) = sign_up(client, base, "hooked");
+    post(
+        client,
+        &format!("{base}/webhooks"),
+        Some(&hooked),
+        &json!({"url": url, "secret": SECRET, "events": ["challenge_received"]}),
+    )
+    .expect("a webhook");
+    let challenger = &players[0].white.1;
+    let idle = delivery_times(base, client, challenger, &arrived, SAMPLES);
+
+    let (_, noisy) = sign_up(client, base, "noisy");
+    for _ in 0..10 {
+        post(
+            client,
+            &format!("{base}/webhooks"),
+            Some(&noisy),
+            &json!({"url": black_hole(), "secret": SECRET, "events": ["challenge_received"]}),
+        )
+        .expect("a webhook");
+    }
+    // Sixty challenges to the noisy account: 600 deliveries.
+    let challengers: Vec<String> = (0..4)
+        .map(|i| sign_up(client, base, &format!("challenger{i}")).1)
+        .collect();
+    for n in 0..60 {
+        send(
+            client,
+            &format!("{base}/challenges"),
+            Some(&challengers[n % challengers.len()]),
+            &json!({"rules": "standard", "days_per_move": 3, "opponent": "noisy"}),
+        )
+        .expect("a challenge");
+    }
+    std::thread::sleep(Duration::from_secs(2));
+    let beside = delivery_times(base, client, challenger, &arrived, SAMPLES);
+    let median = |times: &[f64]| {
+        let mut sorted = times.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        sorted[sorted.len() / 2]
+    };
+    let max = |times: &[f64]| times.iter().copied().fold(0.0, f64::max);
+    println!(
+        "webhooks: one account's delivery, {SAMPLES} in turn: idle median {:.2} s (max {:.2}); \
+         beside another's 600 deliveries to 10 silent endpoints median {:.2} s (max {:.2}), ×{:.2}",
+        median(&idle),
+        max(&idle),
+        median(&beside),
+        max(&beside),
+        median(&beside) / median(&idle)
+    );
+}
+
+fn main() {
+    let options = options();
+    let mut rng = SmallRng::seed_from_u64(3);
+    let lines: Vec<Vec<String>> = (0..8).map(|_| playable_line(&mut rng, 200)).collect();
+    if wants_database(&options.args, "sqlite") {
+        let dir = std::env::temp_dir().join(format!("kingpost-neighbours-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let url = dir.join("neighbours.sqlite3").display().to_string();
+        bench("SQLite", &url, &options, &lines);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    if wants_database(&options.args, "postgres") {
+        let Ok(mut admin) = PgConnection::establish(&options.postgres) else {
+            println!("\nPostgres: not reachable at {}, skipped", options.postgres);
+            return;
+        };
+        let schema = format!("bench_neighbours_{}", std::process::id());
+        diesel::sql_query(format!("CREATE SCHEMA {schema}"))
+            .execute(&mut admin)
+            .unwrap();
+        let separator = if options.postgres.contains('?') {
+            '&'
+        } else {
+            '?'
+        };
+        let url = format!(
+            "{}{separator}options=-csearch_path%3D{schema}",
+            options.postgres
+        );
+        bench("Postgres", &url, &options, &lines);
+        diesel::sql_query(format!("DROP SCHEMA {schema} CASCADE"))
+            .execute(&mut admin)
+            .unwrap();
+    }
+}
