@@ -20,48 +20,11 @@ use std::{
     time::Instant,
 };
 
-use common::{Server, process::status_mib};
-use kingpost_core::{
-    Game, Position, Rules,
-    pgn::{GameTexts, write_played},
-};
-use rand::{Rng, SeedableRng, rngs::SmallRng};
+use common::{Server, process::status_mib, seeding::pgn_sample};
+use kingpost_core::pgn::GameTexts;
 use serde_json::{Value, json};
 
 const BODY_LIMIT: usize = 8 * 1024 * 1024;
-
-/// Random standard games as PGN, each told apart by its `Round` tag,
-/// up to `games` of them or `bytes` of text; with `stamped`, a time
-/// comment after each move, as kingpost's exports have.
-fn sample(games: usize, bytes: usize, stamped: bool) -> String {
-    let mut rng = SmallRng::seed_from_u64(21);
-    let mut text = String::new();
-    for round in 1..=games {
-        let mut game = Game::new(Position::new(Rules::Standard));
-        for _ in 0..rng.random_range(40..120) {
-            if game.outcome().is_some() {
-                break;
-            }
-            let legal = game.position().legal_moves();
-            game.play_unchecked(legal[rng.random_range(0..legal.len())]);
-        }
-        let tags = [
-            ("Event", "import bench".to_owned()),
-            ("Round", round.to_string()),
-            ("White", "white".to_owned()),
-            ("Black", "black".to_owned()),
-            ("Result", game.result().to_owned()),
-        ];
-        let mut one = String::new();
-        let stamp = stamped.then_some("2026-12-02T12:00:00Z");
-        write_played(&mut one, &tags, &game, stamp);
-        if text.len() + one.len() > bytes {
-            break;
-        }
-        text.push_str(&one);
-    }
-    text
-}
 
 fn kingpost(args: &[&str]) -> Output {
     let output = Command::new(env!("CARGO_BIN_EXE_kingpost"))
@@ -148,7 +111,7 @@ fn http(body: String, games: usize, dir: &std::path::Path) -> (f64, f64, f64) {
     };
     // A small import first, so that what is made once (the pools, the
     // opening tables) is not counted as the large one's.
-    let warm_up = import(sample(20, BODY_LIMIT, false));
+    let warm_up = import(pgn_sample(20, BODY_LIMIT, false));
     assert!(warm_up.status().is_success(), "{}", warm_up.status());
     let before = status_mib(server.pid(), "VmRSS:");
     let start = Instant::now();
@@ -175,7 +138,7 @@ fn main() {
             let path = dir.join("sample.pgn");
             std::fs::File::create(&path)
                 .unwrap()
-                .write_all(sample(count, usize::MAX, true).as_bytes())
+                .write_all(pgn_sample(count, usize::MAX, true).as_bytes())
                 .unwrap();
             path.to_str().unwrap().to_owned()
         }
@@ -191,7 +154,7 @@ fn main() {
 
     // As many games as a request may hold, within its size: the most
     // games made ready per byte of body.
-    let body = sample(count.min(10_000), BODY_LIMIT, false);
+    let body = pgn_sample(count.min(10_000), BODY_LIMIT, false);
     let body_mib = body.len() as f64 / (1024.0 * 1024.0);
     let body_games = GameTexts::new(body.as_bytes()).count();
     let (rate, before, peak) = http(body, body_games, &dir);

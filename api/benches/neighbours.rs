@@ -36,6 +36,7 @@ use std::{
 use common::{
     Server,
     players::{Sample, Seat, drive, playable_line, post, seats, send, sign_up},
+    seeding::pgn_sample,
     wants_database,
 };
 use diesel::{Connection, PgConnection, RunQueryDsl};
@@ -198,7 +199,8 @@ fn bench(name: &str, url: &str, options: &Options, lines: &[Vec<String>]) {
     let players = seats(&base, PLAYERS, "p");
     let client = reqwest::blocking::Client::new();
     let (_, loader) = sign_up(&client, &base, "loader");
-    let pgn = sample_pgn(options.games);
+    // As many games as fit in the largest request.
+    let pgn = pgn_sample(options.games, 8 * 1024 * 1024, false);
     let seconds = options.seconds;
     let collection = Mutex::new(String::new());
 
@@ -276,29 +278,6 @@ fn bench(name: &str, url: &str, options: &Options, lines: &[Vec<String>]) {
         );
     }
     webhooks(&base, &client, &players);
-}
-
-/// `games` random standard games as PGN, written by `kingpost pgn sample`.
-fn sample_pgn(games: usize) -> String {
-    let binary = std::env::var("KINGPOST_BENCH_SERVER")
-        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_kingpost").to_owned());
-    let out = std::process::Command::new(binary)
-        .args([
-            "pgn",
-            "sample",
-            "--games",
-            &games.to_string(),
-            "--seed",
-            "5",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
 }
 
 /// A local endpoint that answers every request with 200, and when each

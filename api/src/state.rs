@@ -99,9 +99,21 @@ impl WritersTurn {
     }
 }
 
-impl Yield for WritersTurn {
+/// The least a step of bulk work runs before it yields: each step ends
+/// with a commit, and a commit's sync costs milliseconds, so that steps of
+/// one game each would make an import crawl and sync the disk as often as
+/// the moves it lets through.
+const LEAST_STEP: Duration = Duration::from_millis(3);
+
+/// A step of bulk work in the writers' turn, begun at `started`.
+struct BulkTurn<'a> {
+    writers: &'a WritersTurn,
+    started: std::time::Instant,
+}
+
+impl Yield for BulkTurn<'_> {
     fn now(&self) -> bool {
-        self.requests_waiting()
+        self.writers.requests_waiting() && self.started.elapsed() >= LEAST_STEP
     }
 }
 
@@ -201,7 +213,11 @@ impl AppState {
             let mut conn = pool.get()?;
             if matches!(**conn, DbConnection::Sqlite(_)) {
                 let _turn = writers.take_for_bulk();
-                step(&mut conn, &*writers)
+                let yielding = BulkTurn {
+                    writers: &writers,
+                    started: std::time::Instant::now(),
+                };
+                step(&mut conn, &yielding)
             } else {
                 step(&mut conn, &NeverYield)
             }

@@ -7,7 +7,7 @@ use kingpost_api::{
         game::{self, GameRow, MoveRow},
     },
 };
-use kingpost_core::{Game, Position, Rules};
+use kingpost_core::{Game, Position, Rules, pgn::write_played};
 use rand::{Rng, SeedableRng, rngs::SmallRng};
 
 /// The accounts `alice` and `bob`, who play the seeded games.
@@ -147,4 +147,37 @@ pub fn seed(conn: &mut DbConnection, from: usize, to: usize, samples: &[(Moves, 
         })
         .expect("seeding");
     }
+}
+
+/// Random standard games as PGN, each told apart by its `Round` tag,
+/// up to `games` of them or `bytes` of text; with `stamped`, a time
+/// comment after each move, as kingpost's exports have.
+pub fn pgn_sample(games: usize, bytes: usize, stamped: bool) -> String {
+    let mut rng = SmallRng::seed_from_u64(21);
+    let mut text = String::new();
+    for round in 1..=games {
+        let mut game = Game::new(Position::new(Rules::Standard));
+        for _ in 0..rng.random_range(40..120) {
+            if game.outcome().is_some() {
+                break;
+            }
+            let legal = game.position().legal_moves();
+            game.play_unchecked(legal[rng.random_range(0..legal.len())]);
+        }
+        let tags = [
+            ("Event", "import bench".to_owned()),
+            ("Round", round.to_string()),
+            ("White", "white".to_owned()),
+            ("Black", "black".to_owned()),
+            ("Result", game.result().to_owned()),
+        ];
+        let mut one = String::new();
+        let stamp = stamped.then_some("2026-12-02T12:00:00Z");
+        write_played(&mut one, &tags, &game, stamp);
+        if text.len() + one.len() > bytes {
+            break;
+        }
+        text.push_str(&one);
+    }
+    text
 }
