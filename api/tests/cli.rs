@@ -132,7 +132,7 @@ fn pgn_sample_check_and_import() {
     let mut text = sample.clone().into_bytes();
     text.extend_from_slice(b"[Event \"bad\"]\n\n1. e4 e5 2. Ke3 *\n\n");
     // Not UTF-8 (Latin-1), and a game the rules end at the fivefold
-    // repetition (RULES.md, ends of the game) with a move after it.
+    // repetition (docs/spec/rules.md §2.3, ends of a game) with a move after it.
     text.extend_from_slice(b"[White \"R\xe9ti\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 Ng8 9. e4 1-0\n");
     std::fs::write(&file, &text).unwrap();
     let path = file.to_str().unwrap();

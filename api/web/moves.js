@@ -25,7 +25,7 @@ export function kingSquare(board, color) {
 }
 
 /**
- * The variant right of extended FEN's seventh field (RULES.md), per side:
+ * The variant right of extended FEN's seventh field (docs/spec/rules.md §8), per side:
  * the teleport or the leap still unspent, or the king still captive; null
  * for rule sets without one.
  */

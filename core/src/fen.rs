@@ -1,4 +1,4 @@
-//! Extended FEN (RULES.md): the six FEN fields, X-FEN or Shredder-FEN
+//! Extended FEN (docs/spec/rules.md §8): the six FEN fields, X-FEN or Shredder-FEN
 //! castling, then the rule set's own state.
 
 use std::fmt;

@@ -1,4 +1,4 @@
-//! kingpost-core: the rules of every game kingpost hosts, as RULES.md
+//! kingpost-core: the rules of every game kingpost hosts, as docs/spec/rules.md
 //! specifies them: legal moves, their notation, FEN, starts and outcomes.
 //!
 //! The engine builds on shakmaty's bitboards and attack tables. One legality

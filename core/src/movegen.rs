@@ -183,7 +183,7 @@ impl Position {
 
     /// Whether the rule set has declared the game won here (the Captive
     /// Kings goal rank): like a checkmate, such a position has no legal
-    /// moves (RULES.md, common laws).
+    /// moves (docs/spec/rules.md §2, common laws).
     fn is_won_by_rule_set(&self) -> bool {
         self.rules.outcome(self).is_some()
     }
@@ -357,7 +357,7 @@ impl Position {
         capturers.any()
     }
 
-    /// Castling by the Chess960 rule (RULES.md, common laws), with the rule
+    /// Castling by the Chess960 rule (docs/spec/rules.md §2, common laws), with the rule
     /// set's king, destinations and rook choice.
     pub(crate) fn gen_castling(&self, moves: &mut MoveList) {
         let Some(king) = self.rules.castling_king(self, self.turn) else {

@@ -25,7 +25,7 @@ pub enum Move {
     /// rank to the b- or g-file.
     Leap { from: Square, to: Square },
     /// Switching: two adjacent own units exchange squares. `first` is the
-    /// square written first (RULES.md, notation): the non-king one when a
+    /// square written first (docs/spec/rules.md §7, notation): the non-king one when a
     /// king takes part, otherwise the lower one. `promotion` is what a pawn
     /// that lands on its last rank becomes.
     Switch {

@@ -17,9 +17,9 @@ pub enum WinReason {
 pub enum DrawReason {
     Stalemate,
     InsufficientMaterial,
-    /// Drawn at once (RULES.md): the same position for the fifth time.
+    /// Drawn at once (docs/spec/rules.md §2.3): the same position for the fifth time.
     FivefoldRepetition,
-    /// Drawn at once (RULES.md): 75 moves by each side without a capture
+    /// Drawn at once (docs/spec/rules.md §2.3): 75 moves by each side without a capture
     /// or a pawn move.
     SeventyFiveMoves,
     /// Claimed by the player to move: the same position for the third time.
@@ -29,9 +29,9 @@ pub enum DrawReason {
     FiftyMoves,
 }
 
-/// A position standing this often in a game is drawn at once (RULES.md).
+/// A position standing this often in a game is drawn at once (docs/spec/rules.md §2.3).
 const AUTOMATIC_REPETITIONS: usize = 5;
-/// From this many times, the player to move may claim the draw (RULES.md).
+/// From this many times, the player to move may claim the draw (docs/spec/rules.md §2.3).
 pub(crate) const CLAIMABLE_REPETITIONS: usize = 3;
 
 /// The PGN result of a game won by `winner`, or drawn: `1-0`, `0-1`,

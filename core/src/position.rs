@@ -10,11 +10,11 @@ use crate::{
 
 /// Plies without a capture or a pawn move after which the player to move
 /// may claim a draw (the 50-move rule), and after which the game is drawn
-/// at once (the 75-move rule): RULES.md, ends of the game.
+/// at once (the 75-move rule): docs/spec/rules.md §2.3, ends of a game.
 const FIFTY_MOVES_PLIES: u32 = 100;
 const SEVENTY_FIVE_MOVES_PLIES: u32 = 150;
 
-/// How castling moves are written in UCI (RULES.md, notation).
+/// How castling moves are written in UCI (docs/spec/rules.md §7, notation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CastlingNotation {
     /// King to its destination, `e1g1`: games from the usual array.
@@ -37,8 +37,8 @@ pub struct Position {
     pub(crate) ep_square: Option<Square>,
     pub(crate) halfmoves: u32,
     pub(crate) fullmoves: u32,
-    /// The rule set's once-per-game right of each side (RULES.md, extended
-    /// FEN, field 7): the teleport in Teleporting Kings, captivity in
+    /// The rule set's once-per-game right of each side (docs/spec/rules.md §8,
+    /// extended FEN, field 7): the teleport in Teleporting Kings, captivity in
     /// Captive Kings, the leap in King to Bunker Leap. Unused elsewhere.
     pub(crate) rights: ByColor<bool>,
     /// Units still to place in the Pre-chess placement phase.
@@ -162,7 +162,7 @@ impl Position {
     }
 
     /// Overrides how castling moves are written in UCI, as the game's start
-    /// decides (RULES.md, notation).
+    /// decides (docs/spec/rules.md §7, notation).
     pub fn with_castling_notation(mut self, notation: CastlingNotation) -> Position {
         self.castling_notation = notation;
         self
@@ -211,7 +211,7 @@ impl Position {
             .then_some(ep)
     }
 
-    /// Where the king and the rook of a castling move land (RULES.md: the
+    /// Where the king and the rook of a castling move land (docs/spec/rules.md §2.2 and §6.1: the
     /// g- and f-files or c- and d-files; b- and c-files for the a-side in
     /// King to Bunker Leap).
     pub fn castling_destinations(&self, king: Square, rook: Square) -> (Square, Square) {
@@ -386,7 +386,7 @@ impl Position {
         after.checkers_of(self.turn).is_empty() && !kings_adjacent
     }
 
-    /// Whether `color` lacks mating material (RULES.md, insufficient material).
+    /// Whether `color` lacks mating material (docs/spec/rules.md §2.3, insufficient material).
     pub fn has_insufficient_material(&self, color: Color) -> bool {
         self.rules.has_insufficient_material(self, color)
     }
@@ -441,7 +441,7 @@ impl Position {
     }
 
     /// The draw the player to move may claim, the position having stood
-    /// `occurrences` times in its game, this time included (RULES.md:
+    /// `occurrences` times in its game, this time included (docs/spec/rules.md §2.3:
     /// threefold repetition, the 50-move rule).
     pub fn claimable_draw(&self, occurrences: usize) -> Option<DrawReason> {
         if occurrences >= CLAIMABLE_REPETITIONS {

@@ -1,5 +1,5 @@
 //! Repetition keys: Zobrist hashing of everything that makes two positions
-//! the same for the repetition rules (RULES.md, ends of the game).
+//! the same for the repetition rules (docs/spec/rules.md §2.3, ends of a game).
 
 use shakmaty::{Board, Color, Piece, Role};
 

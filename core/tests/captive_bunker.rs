@@ -1,5 +1,5 @@
 //! `captive-kings` and `bunker-leap` with its Shuffle and Pre-chess starts
-//! (RULES.md, Captive Kings and King to Bunker Leap). Each test names the
+//! (docs/spec/rules.md §5, Captive Kings and King to Bunker Leap). Each test names the
 //! rule it checks.
 
 mod common;
@@ -22,7 +22,7 @@ fn ucis(pos: &Position) -> Vec<String> {
     out
 }
 
-// RULES.md, starts: for captive-kings the array is set up and the kings exchange squares.
+// docs/spec/rules.md §1.2, starts: for captive-kings the array is set up and the kings exchange squares.
 #[test]
 fn captive_kings_start() {
     let pos = Position::new(Rules::CaptiveKings);
@@ -144,7 +144,7 @@ fn goal_rank_wins() {
     );
 }
 
-// RULES.md, common laws: a position the rule set has declared won has no
+// docs/spec/rules.md §2.4: a position the rule set has declared won has no
 // legal moves, and perft counts none below it.
 #[test]
 fn no_moves_after_a_goal_rank_win() {
@@ -165,7 +165,7 @@ fn no_moves_after_a_goal_rank_win() {
     );
 }
 
-// Captive Kings rule 4 and RULES.md, `fen` starts: a free king on its goal
+// Captive Kings rule 4 and docs/spec/rules.md §2.6, `fen` starts: a free king on its goal
 // rank with its side to move, or both kings home, cannot arise; a castling
 // right stands only while the enemy king is captive (rule 3).
 #[test]
@@ -317,7 +317,7 @@ fn leap_only_before_the_king_moves() {
 // the farther may castle; a fresh shuffle array gives only it the right.
 #[test]
 fn only_the_farther_rook_castles() {
-    // A right of the nearer rook is refused in a FEN (RULES.md, `fen` starts)...
+    // A right of the nearer rook is refused in a FEN (docs/spec/rules.md §2.6, `fen` starts)...
     assert_eq!(
         Position::from_fen(Rules::BunkerLeap, "4k3/8/8/8/8/8/8/1KR4R w C - 0 1 Ll"),
         Err(PositionError::ContradictoryCastlingRight {

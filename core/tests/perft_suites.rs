@@ -41,8 +41,8 @@ fn cpw_positions() {
 fn shakmaty_tricky_positions() {
     let mut cases = read_perft_file("shakmaty_tricky.perft");
     assert!(cases.len() > 20);
-    // Positions no game reaches, which kingpost refuses (RULES.md, `fen`
-    // starts): 28 white units; two knights checking at once.
+    // Positions no game reaches, which kingpost refuses (docs/spec/rules.md §2.6,
+    // `fen` starts): 28 white units; two knights checking at once.
     for (id, expected) in [
         ("max-legals-too-much-material", "more than the 16 of a game"),
         ("two-knight-checkers", "in check from two knights"),

@@ -32,7 +32,7 @@ fn pgn_of(game: &Game, rules: Rules, start: &Start) -> (String, Vec<String>) {
     (out, game.sans())
 }
 
-// RULES.md, notation: every move of every rule set is written in a token
+// docs/spec/rules.md §7, notation: every move of every rule set is written in a token
 // shape that PGN readers parse; read back, the game is the same.
 #[test]
 fn every_rule_set_round_trips() {

@@ -38,7 +38,7 @@ fn written(game: &ReplayedGame) -> String {
     out.trim().to_owned()
 }
 
-// RULES.md, notation: a variation's moves are read as the mainline's are,
+// docs/spec/rules.md §7, notation: a variation's moves are read as the mainline's are,
 // in canonical SAN, from the position before the move they replace.
 #[test]
 fn variations_are_played_from_the_position_they_replace() {
@@ -50,7 +50,7 @@ fn variations_are_played_from_the_position_they_replace() {
     assert!(game.warnings.is_empty(), "{:?}", game.warnings);
 }
 
-// RULES.md, Teleporting Kings and notation: a teleport in a variation is
+// docs/spec/rules.md §3, Teleporting Kings and notation: a teleport in a variation is
 // read as `Kc5` is in the mainline.
 #[test]
 fn variant_moves_stand_in_variations() {
@@ -101,7 +101,7 @@ fn game_reason(text: &str, game: &ReplayedGame) -> String {
         .expect("a cut for the move")
 }
 
-// RULES.md, ends of the game: a line ends where the rules end it, in a
+// docs/spec/rules.md §2.3, ends of a game: a line ends where the rules end it, in a
 // variation as in the mainline.
 #[test]
 fn a_variation_ends_at_mate() {

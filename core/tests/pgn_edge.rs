@@ -44,7 +44,7 @@ const FILES: &[(&str, &[Expect])] = &[
             "rnbqkb1r/pppppppp/5n2/8/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 0 2",
         )],
     ),
-    // RULES.md, ends of the game: K+N v K is drawn at once, so the capture
+    // docs/spec/rules.md §2.3, ends of a game: K+N v K is drawn at once, so the capture
     // written after it is no part of the game.
     (
         "03-move-after-dead-position.pgn",
@@ -131,7 +131,7 @@ const FILES: &[(&str, &[Expect])] = &[
         &[Accepted(1, E4), Accepted(1, D4)],
     ),
     ("22-duplicate-tags.pgn", &[Accepted(1, E4)]),
-    // RULES.md, ends of the game: fivefold repetition draws at once.
+    // docs/spec/rules.md §2.3, ends of a game: fivefold repetition draws at once.
     (
         "24-move-after-fivefold.pgn",
         &[Shortened {
@@ -140,7 +140,7 @@ const FILES: &[(&str, &[Expect])] = &[
             fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 16 9",
         }],
     ),
-    // RULES.md, ends of the game: the 75-move rule draws at once.
+    // docs/spec/rules.md §2.3, ends of a game: the 75-move rule draws at once.
     (
         "25-move-after-75-move-rule.pgn",
         &[Shortened {

@@ -1,5 +1,5 @@
 //! The `standard` rule set beyond perft: FEN, starts, notation, outcomes.
-//! Each test names the part of RULES.md it checks.
+//! Each test names the section of docs/spec/rules.md it checks.
 
 mod common;
 
@@ -34,7 +34,7 @@ fn play(start: Position, moves: &str) -> Game {
     game
 }
 
-// RULES.md, extended FEN: a parse error names the field that is wrong.
+// docs/spec/rules.md §8, extended FEN: a parse error names the field that is wrong.
 #[test]
 fn fen_errors_name_their_field() {
     assert_eq!(
@@ -156,7 +156,7 @@ fn impossible_positions_are_refused() {
     );
 }
 
-// RULES.md, `fen` starts: units no sequence of promotions explains, and
+// docs/spec/rules.md §2.6, `fen` starts: units no sequence of promotions explains, and
 // checks no move can give, are refused; the error names the field.
 #[test]
 fn unreachable_material_and_checks_are_refused() {
@@ -183,7 +183,7 @@ fn unreachable_material_and_checks_are_refused() {
     assert!(error.contains("field 1 (piece placement)"), "{error}");
 }
 
-// RULES.md, `fen` starts: a game cannot start where it is already won or
+// docs/spec/rules.md §2.6, `fen` starts: a game cannot start where it is already won or
 // lost, though the position can be read and has no legal moves.
 #[test]
 fn a_won_position_is_no_start() {
@@ -196,7 +196,9 @@ fn a_won_position_is_no_start() {
             reason: WinReason::Checkmate
         })
     );
-    // Stalemate is not a win: RULES.md refuses only games already won or lost.
+    // Stalemate is not a win: the engine refuses only games already won or
+    // lost (§2.6; the server refuses any finished position for a game to be
+    // played).
     assert!(
         Position::from_start(
             Rules::Standard,
@@ -206,7 +208,7 @@ fn a_won_position_is_no_start() {
     );
 }
 
-// RULES.md, extended FEN: X-FEN and Shredder-FEN castling fields are both accepted;
+// docs/spec/rules.md §8, extended FEN: X-FEN and Shredder-FEN castling fields are both accepted;
 // output uses KQkq where that is unambiguous.
 #[test]
 fn xfen_and_shredder_castling() {
@@ -219,7 +221,7 @@ fn xfen_and_shredder_castling() {
     assert_eq!(pos(&inner.fen()).fen(), inner.fen());
 }
 
-// RULES.md, starts: Scharnagl numbering; 518 is the usual array.
+// docs/spec/rules.md §1.2, starts: Scharnagl numbering; 518 is the usual array.
 #[test]
 fn chess960_arrays_match_shakmaty() {
     for n in 0..960u16 {
@@ -242,7 +244,7 @@ fn chess960_arrays_match_shakmaty() {
     assert_eq!(chess960_array(960), None);
 }
 
-// RULES.md, starts: the 2880 shuffle arrays, `id = sp + 960 * p`, as data/shuffle2880.tsv lists them.
+// docs/spec/rules.md §1.2, starts: the 2880 shuffle arrays, `id = sp + 960 * p`, as data/shuffle2880.tsv lists them.
 #[test]
 fn shuffle_arrays_match_the_table() {
     let table = common::data("shuffle2880.tsv");
@@ -265,7 +267,7 @@ fn shuffle_arrays_match_the_table() {
     assert_eq!(shuffle_array(2880), None);
 }
 
-// RULES.md, rule sets table: `standard` accepts standard, chess960 and fen starts only.
+// docs/spec/rules.md §1.1, rule sets: `standard` accepts standard, chess960 and fen starts only.
 #[test]
 fn standard_refuses_other_starts() {
     assert!(matches!(
@@ -278,7 +280,7 @@ fn standard_refuses_other_starts() {
     ));
 }
 
-// RULES.md, notation: usual-array castling is `e1g1` with alias `e1h1`; every other
+// docs/spec/rules.md §7, notation: usual-array castling is `e1g1` with alias `e1h1`; every other
 // start writes king-to-rook with the king-to-destination alias where unambiguous.
 #[test]
 fn castling_notation_and_aliases() {
@@ -325,7 +327,7 @@ fn castling_notation_and_aliases() {
     );
 }
 
-// RULES.md, notation: king-to-destination is only an alias where no other legal move
+// docs/spec/rules.md §7, notation: king-to-destination is only an alias where no other legal move
 // has that from and to.
 #[test]
 fn castling_alias_yields_to_a_real_king_move() {
@@ -347,7 +349,7 @@ fn castling_alias_yields_to_a_real_king_move() {
     );
 }
 
-// RULES.md, notation: SAN with disambiguation and suffixes.
+// docs/spec/rules.md §7, notation: SAN with disambiguation and suffixes.
 #[test]
 fn san_disambiguation_and_suffixes() {
     let p = pos("4k3/8/8/8/8/8/8/R4RK1 w - - 0 1");
@@ -373,7 +375,7 @@ fn san_disambiguation_and_suffixes() {
     );
 }
 
-// RULES.md, notation: syntax errors are distinct from illegal moves, and an
+// docs/spec/rules.md §7, notation: syntax errors are distinct from illegal moves, and an
 // illegal move names the move and the position.
 #[test]
 fn move_errors() {
@@ -452,7 +454,7 @@ fn outcomes() {
     assert!(!p.has_insufficient_material(Color::Black));
 }
 
-// RULES.md, ends of the game: threefold and 50 moves may be claimed; fivefold and
+// docs/spec/rules.md §2.3, ends of a game: threefold and 50 moves may be claimed; fivefold and
 // 75 moves draw at once.
 #[test]
 fn repetition_and_move_counters() {
@@ -488,7 +490,7 @@ fn repetition_and_move_counters() {
     assert_eq!(mated.outcome().and_then(|o| o.winner()), Some(Color::White));
 }
 
-// RULES.md, ends of the game: castling rights and en passant are part of the repeated position.
+// docs/spec/rules.md §2.3, ends of a game: castling rights and en passant are part of the repeated position.
 #[test]
 fn castling_rights_change_the_repetition_key() {
     let with = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");

@@ -1,4 +1,4 @@
-//! `teleporting-kings` and `switching` (RULES.md, Teleporting Kings and
+//! `teleporting-kings` and `switching` (docs/spec/rules.md §3, Teleporting Kings and
 //! Switching). Each test names the rule it checks.
 
 mod common;
@@ -144,7 +144,7 @@ fn castling_and_second_teleport_refused_after_teleport() {
     assert!(pos.fen().ends_with(" t"));
 }
 
-// RULES.md, extended FEN: field 7 `Tt`; without it, teleports are unspent;
+// docs/spec/rules.md §8, extended FEN: field 7 `Tt`; without it, teleports are unspent;
 // teleport rights are part of the repeated position.
 #[test]
 fn teleport_rights_in_fen_and_repetition_key() {
@@ -222,7 +222,7 @@ fn promotion_by_switch() {
     assert_eq!(next.fen(), "1Q2k3/N7/8/8/8/8/8/4K3 b - - 0 30");
 }
 
-// RULES.md, notation: the seed's switch form `S` takes a promotion as the
+// docs/spec/rules.md §7, notation: the seed's switch form `S` takes a promotion as the
 // canonical forms do.
 #[test]
 fn switch_alias_with_promotion() {
@@ -239,7 +239,7 @@ fn switch_alias_with_promotion() {
     assert!(pos.parse_move("Sa7b8=K").is_err());
 }
 
-// RULES.md, `fen` starts: a teleport spends every castling right, so a
+// docs/spec/rules.md §2.6, `fen` starts: a teleport spends every castling right, so a
 // castling right beside a spent teleport is refused.
 #[test]
 fn castling_with_the_teleport_spent_is_refused() {

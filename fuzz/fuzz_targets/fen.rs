@@ -1,6 +1,6 @@
 //! FEN parsing never panics; a parsed FEN writes back to a FEN that parses
 //! to the same position; and a parsed FEN is a legal position of its rule
-//! set (RULES.md, `fen` starts): at most two checkers and never two
+//! set (docs/spec/rules.md §2.6, `fen` starts): at most two checkers and never two
 //! knights, no moves where the game is won, and every position one legal
 //! move away parses too, so that play never leaves what FEN accepts.
 #![no_main]

@@ -9,7 +9,7 @@ use super::{ClockView, GameRatings, RuleKey, StartSpec};
 use crate::stored::text_enum;
 
 text_enum! {
-    /// How a game ended: the rules' reasons (RULES.md, ends of the game),
+    /// How a game ended: the rules' reasons (docs/spec/rules.md §2.3, ends of a game),
     /// and the players' and the clock's.
     #[derive(Serialize, ToSchema)]
     #[serde(rename_all = "snake_case")]
@@ -123,7 +123,7 @@ impl From<kingpost_core::Color> for Side {
 pub struct MoveView {
     /// 1 for White's first move.
     pub ply: i32,
-    /// Canonical UCI (RULES.md, notation).
+    /// Canonical UCI (docs/spec/rules.md §7, notation).
     pub uci: String,
     /// SAN with check and mate marks.
     pub san: String,
@@ -369,7 +369,7 @@ pub struct AnalysisView {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MoveRequest {
-    /// The move in UCI or SAN (RULES.md, notation).
+    /// The move in UCI or SAN (docs/spec/rules.md §7, notation).
     #[serde(rename = "move")]
     pub text: String,
     /// The game's `ply` the move was computed for: a guard against stale

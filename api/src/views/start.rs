@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 
 use crate::stored::text_column;
 
-/// Where a game begins (RULES.md, starts).
+/// Where a game begins (docs/spec/rules.md §1.2, starts).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum StartSpec {

@@ -3,7 +3,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-/// A rule set of RULES.md.
+/// A rule set of the specification (docs/spec/rules.md §1.1).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct VariantView {
     /// The key used in challenges and games.

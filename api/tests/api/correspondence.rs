@@ -84,7 +84,7 @@ async fn timeout_by_sweeper_and_by_read(db: Db) {
         .assert_problem(409, "game_finished");
 }
 
-// RULES.md, ends of the game: on time against a lone king, a draw.
+// docs/spec/rules.md §2.3, ends of a game: on time against a lone king, a draw.
 async fn timeout_against_a_lone_king_is_a_draw(db: Db) {
     let clock = clock();
     let app = init(state(&db, clock.clone())).await;
@@ -121,7 +121,7 @@ async fn timeout_against_a_lone_king_is_a_draw(db: Db) {
     assert_eq!(black_late.body["result"], "1-0", "White has a rook");
 }
 
-// RULES.md, Captive Kings rule 4: no draw by insufficient material, on time either.
+// docs/spec/rules.md §5, rule 4: no draw by insufficient material, on time either.
 async fn timeout_in_captive_kings_is_never_a_draw(db: Db) {
     let clock = clock();
     let app = init(state(&db, clock.clone())).await;
@@ -271,7 +271,7 @@ async fn draw_offers(db: Db) {
     assert_eq!(agreed.assert_status(200)["termination"], "agreement");
 }
 
-// RULES.md, ends of the game: threefold and 50 moves claimed by the player
+// docs/spec/rules.md §2.3, ends of a game: threefold and 50 moves claimed by the player
 // to move; fivefold drawn at once.
 async fn claims_and_automatic_draws(db: Db) {
     let app = init(state(&db, clock())).await;

@@ -213,7 +213,7 @@ async fn request_shape_errors(db: Db) {
             .contains("field 2"),
         "the error names the field"
     );
-    // RULES.md, common laws: a position the rule set has declared won has
+    // docs/spec/rules.md §2.4: a position the rule set has declared won has
     // no legal moves; the analysis shows the outcome instead.
     let won = analyze(json!({"rules": "captive-kings", "fen": "8/8/8/4k3/8/8/8/2K5 b - - 1 1 -"}))
         .send(&app)

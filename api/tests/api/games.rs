@@ -63,7 +63,7 @@ async fn a_stored_value_nobody_knows_is_an_error_that_names_the_game(db: Db) {
     );
 }
 
-// RULES.md, King to Bunker Leap: with f1 and g1 empty the king may castle
+// docs/spec/rules.md §6, King to Bunker Leap: with f1 and g1 empty the king may castle
 // (`O-O`, king to g1 and rook to f1) or leap to g1 (`Kg1`, the rook left on
 // h1): two moves on the same squares, which the legal moves tell apart by
 // kind and castling squares; the positions route replays the game with each

@@ -60,7 +60,7 @@ fn assert_error(answer: &crate::support::Answer, status: u16, words: &str) {
 
 // A challenge made and accepted through lichess's calls is a kingpost
 // game: moves in UCI, castling written king to destination on the usual
-// array (RULES.md, notation: `e1g1`), each side on its own turn only.
+// array (docs/spec/rules.md §7, notation: `e1g1`), each side on its own turn only.
 async fn lichess_clients_challenge_and_play_standard_games(db: Db) {
     let app = init(state(&db, clock())).await;
     let alice = sign_up_for_a_year(&app, "Alice").await;
@@ -186,7 +186,7 @@ async fn lichess_clients_challenge_and_play_standard_games(db: Db) {
     assert_error(&late, 400, "over");
 }
 
-// The rule sets of RULES.md other than chess, and the Shuffle and
+// The rule sets of docs/spec/rules.md §1.1 other than chess, and the Shuffle and
 // Pre-chess starts, are kingpost's own: lichess clients know no such
 // rules, and are refused with a pointer to kingpost's API.
 async fn kingpost_variants_are_refused_on_the_lichess_surface(db: Db) {

@@ -468,7 +468,7 @@ fn tags_of(pgn: &str) -> Vec<(String, String)> {
 
 // Every game of the file is accounted for in the report, named by its
 // tags; the games the rules ended early are stored without the moves after
-// the end (RULES.md, ends of the game: fivefold repetition draws at once),
+// the end (docs/spec/rules.md §2.3, ends of a game: fivefold repetition draws at once),
 // and exports say what the source said, with the start every reader needs.
 async fn imported_games_export_as_their_source_said(db: Db) {
     let app = init(state(&db, clock())).await;
@@ -585,7 +585,7 @@ async fn imported_games_export_as_their_source_said(db: Db) {
     assert!(bad_result.trim_end().ends_with('*'), "{bad_result}");
 }
 
-// RULES.md, ends of the game: fivefold repetition draws at once, in a game
+// docs/spec/rules.md §2.3, ends of a game: fivefold repetition draws at once, in a game
 // played or imported. The game played here ends at the ply where the import
 // of the same moves stops, with the same result, reason and position.
 async fn live_play_and_import_end_games_alike(db: Db) {

@@ -92,7 +92,7 @@ fn hits(list: &[(&str, i64)]) -> Vec<(String, i64)> {
 }
 
 // A position is found in every game that stood in it, whatever the moves
-// that led there (RULES.md, ends of the game: positions are the same when
+// that led there (docs/spec/rules.md §2.3, ends of a game: positions are the same when
 // placement, side to move and rights are), with the first ply it stood
 // there; under the rule set asked for only; among played games and the
 // reader's own collections, never another's private one.
@@ -312,7 +312,7 @@ fn tallies(view: &Value) -> Vec<(String, i64, i64, i64, i64)> {
 }
 
 // The explorer answers the moves played from a position, reached by any
-// move order (RULES.md, ends of the game: the same position), with how the
+// move order (docs/spec/rules.md §2.3, ends of a game: the same position), with how the
 // games ended, most played first; under one rule set; never from another's
 // private collection.
 async fn the_explorer_counts_moves_and_results(db: Db) {

@@ -1,4 +1,4 @@
-//! Move notation (RULES.md, notation): canonical UCI, SAN, and their
+//! Move notation (docs/spec/rules.md §7, notation): canonical UCI, SAN, and their
 //! aliases, parsed against the legal moves of a position.
 
 mod san;

@@ -1,4 +1,4 @@
-//! SAN as RULES.md writes it, with disambiguation and `+`/`#` suffixes.
+//! SAN as docs/spec/rules.md §7 writes it, with disambiguation and `+`/`#` suffixes.
 //! Teleports are written as king moves (`Kc5`), switches as the first
 //! unit's letter and both squares (`Rb8c8`, `a7b8=Q`).
 

@@ -117,7 +117,7 @@ impl Position {
         }
         // Canonical forms take precedence, so an alias only stands where no
         // legal move has those squares; a castling alias before a switch's
-        // (RULES.md: a king-first pair that names a legal castling is that
+        // (docs/spec/rules.md §7.1: a king-first pair that names a legal castling is that
         // castling).
         let castlings = legal
             .iter()

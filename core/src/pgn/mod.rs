@@ -1,4 +1,4 @@
-//! PGN: games written with RULES.md's notation and variant tags, and PGN
+//! PGN: games written with docs/spec/rules.md's notation (§7) and variant tags, and PGN
 //! read back and replayed under the rules, never losing a move silently.
 
 mod notes;

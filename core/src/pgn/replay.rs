@@ -1,7 +1,7 @@
 //! Replaying a game read from PGN under the rules: the rule set from the
 //! `Variant` tag, the start from `StartPosition` or `FEN`, every move
 //! checked, and an error that names the ply, the move and why. A game ends
-//! where the rules end it, as in live play (RULES.md, ends of the game):
+//! where the rules end it, as in live play (docs/spec/rules.md §2.3, ends of a game):
 //! the moves written after that are dropped, and the replay says so.
 
 use std::fmt;
@@ -113,7 +113,7 @@ pub struct ReplayedGame {
 }
 
 /// The rule set a `Variant` tag names, and whether it names a Chess960
-/// start. Accepts RULES.md's names and common aliases, in any case.
+/// start. Accepts the names of docs/spec/rules.md §1.1 and common aliases, in any case.
 pub fn rules_for_variant(variant: Option<&str>) -> Result<(Rules, bool), ImportError> {
     let Some(name) = variant else {
         return Ok((Rules::Standard, false));

@@ -1,4 +1,4 @@
-//! Start positions (RULES.md, starts): the usual array, the 960 Chess960
+//! Start positions (docs/spec/rules.md §1.2, starts): the usual array, the 960 Chess960
 //! arrays by Scharnagl number, the 2880 shuffle arrays, and FEN.
 
 use shakmaty::{Bitboard, Board, ByColor, Color, File, Rank, Role, Square};
@@ -241,8 +241,8 @@ impl Position {
 }
 
 impl Position {
-    /// A game cannot start where it is already won or lost (RULES.md, `fen`
-    /// starts), although such a position can be read and looked at.
+    /// A game cannot start where it is already won or lost (docs/spec/rules.md §2.6,
+    /// `fen` starts), although such a position can be read and looked at.
     fn refuse_if_won(self) -> Result<Position, StartError> {
         match self.outcome() {
             Some(Outcome::Decisive { winner, reason }) => {

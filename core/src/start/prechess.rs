@@ -1,4 +1,4 @@
-//! The Pre-chess start (RULES.md, Pre-chess placement): empty back ranks,
+//! The Pre-chess start (docs/spec/rules.md §6.3, Pre-chess placement): empty back ranks,
 //! then sixteen placements, White first, onto one's own first rank, none of
 //! which may leave the bishops unable to end on opposite colours.
 

@@ -1,4 +1,4 @@
-//! `bunker-leap` (RULES.md, King to Bunker Leap): castling to b/c and g/f,
+//! `bunker-leap` (docs/spec/rules.md §6, King to Bunker Leap): castling to b/c and g/f,
 //! only with the farther rook on a side, and the king's once-per-game leap
 //! along its first rank to the b- or g-file.
 

@@ -1,4 +1,4 @@
-//! `captive-kings` (RULES.md, Captive Kings): the kings start on each
+//! `captive-kings` (docs/spec/rules.md §5, Captive Kings): the kings start on each
 //! other's squares, immune to check until their first move of their own,
 //! and race to their own first rank.
 

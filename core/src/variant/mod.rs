@@ -1,4 +1,4 @@
-//! The rule sets of RULES.md and the few places where they differ from the
+//! The rule sets of docs/spec/rules.md and the few places where they differ from the
 //! common laws.
 //!
 //! Every rule set is a unit type implementing [`RuleSet`], whose methods are
@@ -153,7 +153,7 @@ pub(crate) trait RuleSet {
     }
 }
 
-/// The rule sets, in the order of RULES.md: each a variant of [`Rules`] and
+/// The rule sets, in the order of docs/spec/rules.md §1.1: each a variant of [`Rules`] and
 /// the file whose type implements [`RuleSet`] for it. A new rule set is a
 /// file and a line here; the enum, [`Rules::ALL`], the names and the
 /// dispatch of every hook follow. (`$d` is a `$` for the inner macro.)
@@ -161,7 +161,7 @@ macro_rules! rule_sets {
     ($d:tt $($(#[$doc:meta])* $variant:ident => $module:ident::$ty:ident,)*) => {
         $(mod $module;)*
 
-        /// A rule set of RULES.md.
+        /// A rule set of docs/spec/rules.md §1.1.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Rules {
             $($(#[$doc])* $variant,)*
@@ -186,7 +186,7 @@ macro_rules! rule_sets {
         }
 
         impl Rules {
-            /// Every rule set, in the order of RULES.md.
+            /// Every rule set, in the order of docs/spec/rules.md §1.1.
             pub const ALL: [Rules; [$(Rules::$variant),*].len()] = [$(Rules::$variant),*];
         }
     };
@@ -312,7 +312,7 @@ impl Rules {
         dispatch!(self, always_king_to_rook_castling())
     }
 
-    /// How this rule set's own moves are written (RULES.md, notation).
+    /// How this rule set's own moves are written (docs/spec/rules.md §7, notation).
     pub fn notation(self) -> &'static str {
         dispatch!(self, notation())
     }

@@ -1,4 +1,4 @@
-//! `switching` (RULES.md, Switching): instead of a move, two adjacent own
+//! `switching` (docs/spec/rules.md §4, Switching): instead of a move, two adjacent own
 //! units of different kinds may exchange squares.
 
 use shakmaty::{Bitboard, Color, Rank, Role, attacks};

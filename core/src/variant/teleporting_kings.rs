@@ -1,4 +1,4 @@
-//! `teleporting-kings` (RULES.md, Teleporting Kings): each king may, once
+//! `teleporting-kings` (docs/spec/rules.md §3, Teleporting Kings): each king may, once
 //! per game, move to a far empty square that is not attacked.
 
 use shakmaty::{Bitboard, ByColor, Color, attacks};

@@ -100,7 +100,7 @@ pub fn brute_force_legal(pos: &Position) -> Vec<Move> {
 /// drawn by `start`: the legal moves are the brute-force ones; every move's
 /// UCI and SAN read back to it; the FEN reads back to the same FEN; the
 /// repetition key the game keeps as it goes is the position's, computed
-/// whole (RULES.md, ends of the game: what a repetition compares).
+/// whole (docs/spec/rules.md §2.3, ends of a game: what a repetition compares).
 /// Returns the number of positions checked.
 pub fn check_random_games(
     rules: Rules,
