@@ -52,12 +52,12 @@ impl Clock for ManualClock {
     }
 }
 
-/// The time an RFC 3339 text names, to the millisecond.
 /// The UTC day of `at` as PGN writes dates: `2026.12.01`.
 pub fn pgn_date(at: Millis) -> String {
     rfc3339(at)[..10].replace('-', ".")
 }
 
+/// The time an RFC 3339 text names, to the millisecond.
 pub fn parse_rfc3339(text: &str) -> Option<Millis> {
     let time =
         time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339).ok()?;

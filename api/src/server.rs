@@ -185,8 +185,9 @@ async fn sweep_forever(state: web::Data<AppState>, interval: Duration) {
 #[allow(unsafe_code)] // The one unsafe call of the project: see SAFETY.
 fn keep_allocations_from_piling_up() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only sets a tunable of the allocator; it is called
-    // once at start, before the server's threads allocate.
+    // SAFETY: mallopt only sets a tunable of the allocator (glibc takes its
+    // own lock for it); `serve` calls this first, before it opens the
+    // database pool or starts any thread.
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
     }
@@ -250,6 +251,7 @@ pub fn serve(options: ServeOptions) -> Result<(), String> {
         allow_private_webhooks,
         sqlite_cache_mib,
     } = options;
+    keep_allocations_from_piling_up();
     let (bind, database_url, jwt_secret) = (
         bind.as_str(),
         database_url.as_str(),
@@ -273,7 +275,6 @@ pub fn serve(options: ServeOptions) -> Result<(), String> {
     if backend == Backend::Postgres {
         hub.listen_to_postgres(database_url.to_owned());
     }
-    keep_allocations_from_piling_up();
     let descriptors = budgets::raise_descriptor_limit();
     let held = Arc::new(HeldSlots::for_descriptor_limit(descriptors));
     tracing::info!(

@@ -1,29 +1,47 @@
-//! The service's layers point one way (ARCHITECTURE.md): each module of
-//! `api/src` imports only modules of lower layers, and its own. A check
-//! over `crate::` paths and `use crate::{...}` lists, which is all the code
-//! uses to name its own modules.
+//! The service's layers point one way, as ARCHITECTURE.md's table of
+//! layers has them (read from it here, so that the two cannot disagree):
+//! each module of `api/src` imports only modules of lower layers, and its
+//! own. A check over `crate::` paths and `use crate::{...}` lists, which is
+//! all the code uses to name its own modules.
 
 use std::{collections::BTreeSet, fs, path::Path};
 
-/// The layers, lowest first. Every top-level module of the crate is in one.
-const LAYERS: &[&[&str]] = &[
-    &["clock", "secret", "stored"],
-    &["error"],
-    &["db", "openapi", "budgets", "credentials"],
-    &["views"],
-    &["notify", "passwords", "models"],
-    &["domain"],
-    &["feeds"],
-    &["state"],
-    &["auth"],
-    &["middleware"],
-    &["routes"],
-    &["app"],
-    &["server", "cli", "main", "lib"],
-];
+/// The layers of ARCHITECTURE.md's table, lowest first: the modules each
+/// row names in backquotes, the rows in the order of their numbers.
+fn layers() -> Vec<Vec<String>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ARCHITECTURE.md");
+    let text = fs::read_to_string(path).unwrap();
+    let mut layers = Vec::new();
+    for line in text.lines() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let [_, number, modules, ..] = cells.as_slice() else {
+            continue;
+        };
+        let Ok(number) = number.parse::<usize>() else {
+            continue;
+        };
+        assert_eq!(
+            number,
+            layers.len() + 1,
+            "the table's rows in order: {line}"
+        );
+        let names = modules
+            .split(',')
+            .map(|name| name.trim().trim_matches('`').to_owned())
+            .collect();
+        layers.push(names);
+    }
+    assert!(
+        layers.len() > 10,
+        "ARCHITECTURE.md's table of layers was read"
+    );
+    layers
+}
 
-fn layer_of(module: &str) -> Option<usize> {
-    LAYERS.iter().position(|layer| layer.contains(&module))
+fn layer_of(layers: &[Vec<String>], module: &str) -> Option<usize> {
+    layers
+        .iter()
+        .position(|layer| layer.iter().any(|m| m == module))
 }
 
 /// The crate's own modules that `source` names at the top level.
@@ -85,11 +103,12 @@ fn every_module_imports_only_lower_layers() {
         &mut files,
     );
     assert!(files.len() > 40, "the sources were found");
+    let layers = layers();
     let mut wrong = Vec::new();
     for (path, module, text) in &files {
-        let Some(own) = layer_of(module) else {
+        let Some(own) = layer_of(&layers, module) else {
             wrong.push(format!(
-                "{path}: module `{module}` has no layer in this test"
+                "{path}: module `{module}` has no layer in ARCHITECTURE.md"
             ));
             continue;
         };
@@ -97,7 +116,7 @@ fn every_module_imports_only_lower_layers() {
             if import == *module {
                 continue;
             }
-            match layer_of(&import) {
+            match layer_of(&layers, &import) {
                 Some(layer) if layer < own => {}
                 Some(_) => wrong.push(format!(
                     "{path}: `{module}` imports `{import}`, not below it"

@@ -123,8 +123,11 @@ enum PgnCommand {
     Sample {
         #[arg(long, default_value = "standard", help = rules_help())]
         rules: String,
-        /// The start: standard, chess960, shuffle (random arrays), chess960:<n>, shuffle:<id>, prechess.
-        #[arg(long)]
+        #[arg(
+            long,
+            help = "The start: standard, chess960, shuffle (random arrays), chess960:<n>, \
+                    shuffle:<id>, prechess"
+        )]
         start: Option<String>,
         /// How many games.
         #[arg(long, default_value_t = 10)]

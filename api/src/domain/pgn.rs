@@ -206,7 +206,6 @@ pub fn write_pgn(
     Ok(())
 }
 
-/// The tags of a game played here.
 /// What a played game's tags say beside its row.
 struct Said<'a> {
     ratings: Option<&'a GameRatings>,
@@ -214,6 +213,7 @@ struct Said<'a> {
     time_control: String,
 }
 
+/// The tags of a game played here.
 fn played_tags(
     row: &GameRow,
     start: &Start,

@@ -30,10 +30,10 @@ fn view(record: Token, jwt: Option<String>) -> TokenView {
     }
 }
 
-/// Checks the request and makes the token: its JWT is in this answer only.
 /// The most live personal tokens an account may hold.
 pub const MAX_PERSONAL: usize = 50;
 
+/// Checks the request and makes the token: its JWT is in this answer only.
 pub fn create(
     conn: &mut DbConnection,
     keys: &JwtKeys,

@@ -373,8 +373,8 @@ impl<U> RunQueryDsl<PgConnection> for AdvancePlaying<'_, U> {}
 /// and keeps what comes after the cursor `(key, id)` of the last page: the
 /// bound on the key alone lets the key's index give the range, the second
 /// condition breaks ties by id. The id is `games::id` in the database's
-/// order, or an expression given last (see [`ids_in_byte_order`]).
-/// Keyset paging, written once.
+/// order, or an expression given last (see [`ids_in_byte_order`]). Keyset
+/// paging, written once.
 macro_rules! keyset_page {
     ($query:expr, $key:expr, $direction:ident, $after:expr) => {
         keyset_page!($query, $key, $direction, $after, games::id)
@@ -517,12 +517,12 @@ pub fn set_deadline(conn: &mut DbConnection, id: &GameId, deadline_at: i64) -> Q
         .map(|_| ())
 }
 
-/// Inserts moves: a few a statement each, kept prepared; many in batches.
 /// Up to this many moves (a move and the conditional replies it sets off)
 /// are written a statement each, or on Postgres in the game's update (see
 /// [`advance_playing`]); more (an imported game's) in batches.
 const FEW_MOVES: usize = 8;
 
+/// Inserts moves: a few a statement each, kept prepared; many in batches.
 pub fn insert_moves(conn: &mut DbConnection, rows: &[MoveRow]) -> QueryResult<()> {
     // A move and the conditional replies it sets off: a statement a row,
     // kept prepared, where one of many rows would be prepared for each

@@ -1,5 +1,6 @@
-//! The HTTP handlers: each parses its request, calls one domain or model
-//! function, and turns the result into a response.
+//! The HTTP handlers: each parses its request, calls one domain function
+//! through the state (the sign-in also the account's lookup by name), and
+//! turns the result into a response.
 
 pub mod accounts;
 pub mod annotations;

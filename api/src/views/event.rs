@@ -9,7 +9,7 @@ use crate::{secret::Secret, stored::text_enum};
 text_schema!(
     EventStreamText,
     "Server-Sent Events records (`text/event-stream`): `id:`, `event:` and `data:` lines, \
-     `data` holding an EventView as JSON."
+     `data` holding an `EventView` as JSON."
 );
 
 text_enum! {

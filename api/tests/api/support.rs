@@ -464,7 +464,6 @@ pub async fn play_all<B: MessageBody>(
     read
 }
 
-/// Builds the app on `state` as `kingpost serve` does.
 /// Waits until `hub` has more than `before` waits parked: a held request
 /// has read what it had to and waits, so that a change made next can reach
 /// it only by waking it. (A sleep instead would let a slow start read the
@@ -480,6 +479,7 @@ pub async fn until_parked(hub: &Hub, before: usize) {
     }
 }
 
+/// Builds the app on `state` as `kingpost serve` does.
 pub async fn init(
     state: web::Data<AppState>,
 ) -> impl Service<

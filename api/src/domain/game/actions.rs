@@ -176,7 +176,7 @@ fn claim_draw(conn: &mut DbConnection, game: &mut Loaded, color: Color) -> Resul
 /// Plays `text` (UCI or SAN) for `player` in game `game_id`, computed for
 /// `ply`; with `offer_draw`, a draw offer goes with it. The write is
 /// conditional on the ply read: of two racing requests one wins. The game
-/// as stored, for [`move_answer`].
+/// as stored, for [`move_answer`](super::view::move_answer).
 pub fn play_move(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
@@ -221,7 +221,7 @@ pub enum Action {
 }
 
 /// Carries out `action` for `account_id`: the game as stored, for
-/// [`view_of`].
+/// [`view_of`](super::view::view_of).
 pub fn act(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
