@@ -214,12 +214,11 @@ pub fn explore(
                 black: 0,
             });
         entry.games += tally.games;
-        match tally.result.as_deref().map(str::parse::<GameResult>) {
-            Some(Ok(GameResult::WhiteWon)) => entry.white += tally.games,
-            Some(Ok(GameResult::Draw)) => entry.draws += tally.games,
-            Some(Ok(GameResult::BlackWon)) => entry.black += tally.games,
-            Some(Ok(GameResult::Unknown)) | None => {}
-            Some(Err(why)) => return Err(ApiError::Internal(why)),
+        match tally.result {
+            Some(GameResult::WhiteWon) => entry.white += tally.games,
+            Some(GameResult::Draw) => entry.draws += tally.games,
+            Some(GameResult::BlackWon) => entry.black += tally.games,
+            Some(GameResult::Unknown) | None => {}
         }
     }
     let mut moves: Vec<ExplorerMove> = by_move.into_values().collect();

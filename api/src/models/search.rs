@@ -226,9 +226,10 @@ pub struct MoveTally {
     pub uci: String,
     #[diesel(sql_type = Text)]
     pub san: String,
-    /// `1-0`, `0-1`, `1/2-1/2`, `*`, or none for a game under way.
+    /// None for a game under way; a stored value the code does not know
+    /// fails the read, as any other column's.
     #[diesel(sql_type = diesel::sql_types::Nullable<Text>)]
-    pub result: Option<String>,
+    pub result: Option<GameResult>,
     #[diesel(sql_type = BigInt)]
     pub games: i64,
 }
