@@ -1,54 +1,34 @@
-//! Games as PGN: one game, archives a page at a time (so that an archive is
-//! streamed, never built whole), and PGN imported for study.
+//! Games written as PGN: one game, or an archive a page at a time.
 
-use std::{
-    collections::HashMap,
-    io::{self, BufRead},
-};
+use std::collections::HashMap;
 
 use arrayvec::ArrayString;
 use kingpost_core::{
-    Position, Rules, Start,
-    pgn::{
-        GameLabel, GameTexts, ImportError, ImportWarning, PgnMove, RawGame, ReplayedGame,
-        Shortened, replay, rules_for_variant, rules_tags, write_game,
-    },
+    Position, Start,
+    pgn::{PgnMove, rules_tags, write_game},
 };
 
+use super::tags::{imported_tags, source_tags};
 use crate::{
-    clock::{DAY, Millis, SECOND, parse_rfc3339, pgn_date, rfc3339},
-    credentials::{digest, new_id},
-    db::{DbConnection, Yield, write_transaction},
+    clock::{DAY, Millis, SECOND, pgn_date, rfc3339},
+    db::DbConnection,
     domain::{
-        annotations::{self, GameNotes, notes_row},
-        game::{clock, core_start, corrupt, readable_game, start_of, stored_start, variant_name},
+        annotations::{self, GameNotes},
+        game::{clock, core_start, corrupt, readable_game, start_of, variant_name},
         openings, ratings,
     },
     error::ApiError,
     models::{
-        annotation::{self, NotesRow},
-        collection,
         game::{self, GameResult, GameRow, GameStatus, MoveRow, Termination},
         tournament,
     },
-    stored::{AccountId, CollectionId, GameId},
-    views::{ArchivedGame, ClockSpec, GamePlayerView, GameRatings, MoveView, StartSpec},
+    stored::{AccountId, GameId},
+    views::{ArchivedGame, ClockSpec, GamePlayerView, GameRatings, MoveView},
 };
 
 /// `2026.11.30` and `12:00:00` of a time, as PGN dates and times are written.
 fn pgn_date_time(at: Millis) -> (String, String) {
     (pgn_date(at), rfc3339(at)[11..19].to_owned())
-}
-
-/// Whether `text` is a date as the PGN standard writes one: `YYYY.MM.DD`,
-/// each part digits or all `?`.
-fn is_pgn_date(text: &str) -> bool {
-    let parts: Vec<&str> = text.split('.').collect();
-    let part = |text: &str, len: usize| {
-        text.len() == len
-            && (text.bytes().all(|b| b.is_ascii_digit()) || text.bytes().all(|b| b == b'?'))
-    };
-    matches!(parts.as_slice(), [y, m, d] if part(y, 4) && part(m, 2) && part(d, 2))
 }
 
 /// The `{[%ts ...]}` time of a move: RFC 3339 to the second. Its digits are
@@ -87,35 +67,6 @@ fn termination_tag(row: &GameRow) -> &'static str {
         Some(Termination::Aborted) => "abandoned",
         Some(_) => "normal",
     }
-}
-
-/// The seven-tag roster, in the PGN standard's order.
-const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
-
-/// Tags kingpost writes itself, from the game as replayed, whatever the
-/// source said.
-const COMPUTED: [&str; 6] = [
-    "Variant",
-    "SetUp",
-    "FEN",
-    "StartPosition",
-    "PlyCount",
-    "Result",
-];
-
-/// The tags of an imported game's source, the first of each name only.
-fn source_tags(row: &GameRow) -> Result<Vec<(String, String)>, ApiError> {
-    let Some(json) = &row.source_tags else {
-        return Ok(Vec::new());
-    };
-    let tags: Vec<(String, String)> = serde_json::from_str(json).map_err(|e| corrupt(row, e))?;
-    Ok(first_of_each_name(tags))
-}
-
-fn first_of_each_name(mut tags: Vec<(String, String)>) -> Vec<(String, String)> {
-    let mut seen = std::collections::HashSet::new();
-    tags.retain(|(name, _)| seen.insert(name.clone()));
-    tags
 }
 
 /// A tournament game's place in its tournament, for its tags.
@@ -297,73 +248,6 @@ fn time_control(spec: Option<&ClockSpec>) -> String {
     }
 }
 
-/// The tags of an imported game: its source's (`source`, the first of each
-/// name), in the source's order after the seven-tag roster, with the rules,
-/// start and move count as replayed.
-fn imported_tags(
-    row: &GameRow,
-    source: &[(String, String)],
-    rules: Rules,
-    start: &Start,
-    initial: &Position,
-    result: &str,
-    plies: usize,
-) -> Vec<(String, String)> {
-    let from_source = |name: &str| {
-        source
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.clone())
-    };
-    let chess960 = from_source("Variant")
-        .and_then(|variant| rules_for_variant(Some(&variant)).ok())
-        .is_some_and(|(_, chess960)| chess960);
-    let mut tags: Vec<(String, String)> = ROSTER
-        .iter()
-        .map(|&name| {
-            let value = match name {
-                "White" => row.white_name.clone(),
-                "Black" => row.black_name.clone(),
-                "Result" => result.to_owned(),
-                "Date" => from_source(name).unwrap_or_else(|| "????.??.??".to_owned()),
-                _ => from_source(name).unwrap_or_else(|| "?".to_owned()),
-            };
-            (name.to_owned(), value)
-        })
-        .collect();
-    tags.extend(
-        rules_tags(rules, start, initial, chess960)
-            .into_iter()
-            .map(|(n, v)| (n.to_owned(), v)),
-    );
-    tags.extend(
-        source
-            .iter()
-            .filter(|(name, _)| {
-                !ROSTER.contains(&name.as_str()) && !COMPUTED.contains(&name.as_str())
-            })
-            .cloned(),
-    );
-    // The source's own names win: the tables may name a line otherwise.
-    if let Some(opening) = openings::of_row(row).filter(|_| from_source("ECO").is_none()) {
-        tags.push(("ECO".to_owned(), opening.eco));
-        if from_source("Opening").is_none() {
-            tags.push(("Opening".to_owned(), opening.name));
-        }
-    }
-    if from_source("TerminationReason").is_none() {
-        tags.extend(
-            row.termination
-                .map(|reason| ("TerminationReason".to_owned(), reason.key().to_owned())),
-        );
-    }
-    tags.push(("PlyCount".to_owned(), plies.to_string()));
-    if from_source("GameId").is_none() {
-        tags.push(("GameId".to_owned(), row.id.to_string()));
-    }
-    tags
-}
-
 /// The PGN of one game `reader` may read.
 pub fn game_pgn(
     conn: &mut DbConnection,
@@ -515,273 +399,6 @@ pub fn write_archive(page: ArchiveRows) -> Result<String, ApiError> {
         }
     }
     Ok(out)
-}
-
-/// What importing one game came to.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Imported {
-    New(GameId),
-    /// The importer stored the same game (every tag, move, time and note)
-    /// before, with this id.
-    Duplicate(GameId),
-}
-
-/// The key that recognises a game its importer imports again: the importer,
-/// then the game as its PGN would be written (its tags but the game's id,
-/// its start, moves with their times, and notes), so that a game differing
-/// in any of them is another study of it, and a game's own export read
-/// back is the game again. Never shared between accounts: a key that
-/// matched another's game would tell one account that another holds it,
-/// and file that account's tags and notes under this one's name.
-fn import_key(
-    owner: &AccountId,
-    tags: &[(String, String)],
-    game: &ReplayedGame,
-    notes: Option<&NotesRow>,
-) -> String {
-    let tags: Vec<&(String, String)> = tags.iter().filter(|(name, _)| name != "GameId").collect();
-    let moves: Vec<(&str, Option<&str>)> = game
-        .moves
-        .iter()
-        .map(|m| (m.uci.as_str(), m.timestamp.as_deref()))
-        .collect();
-    // Each part is written as JSON, so that no text in a tag or a comment
-    // can make two different games read the same.
-    let parts = serde_json::json!([
-        game.initial.fen(),
-        tags,
-        moves,
-        notes.map(|notes| &notes.notes),
-    ]);
-    format!("{owner}:{}", digest(&parts.to_string()))
-}
-
-/// An imported game ready to store: replayed, keyed, its rows made. Made
-/// without the database, so that the CPU work of an import never holds a
-/// connection or the writers' turn.
-#[derive(Debug)]
-pub struct PreparedGame {
-    row: GameRow,
-    moves: Vec<MoveRow>,
-    notes: Option<NotesRow>,
-}
-
-/// One game of an import file as read: what names it, what the replay read
-/// otherwise than written, and the game ready to store or why it cannot be.
-#[derive(Debug)]
-pub struct ReadGame {
-    pub label: GameLabel,
-    pub warnings: Vec<ImportWarning>,
-    pub shortened: Option<Shortened>,
-    pub game: Result<PreparedGame, ImportError>,
-}
-
-/// What became of one game of an import.
-#[derive(Debug, Clone)]
-pub struct GameReport {
-    pub label: GameLabel,
-    pub warnings: Vec<ImportWarning>,
-    pub shortened: Option<Shortened>,
-    pub outcome: Result<Imported, ImportError>,
-}
-
-/// Replays `raw` under its rules and makes its rows.
-pub fn prepare_game(raw: &RawGame, imported_by: &AccountId, now: Millis) -> ReadGame {
-    let label = raw.label();
-    match replay(raw) {
-        Ok(replayed) => ReadGame {
-            label,
-            warnings: replayed.warnings.clone(),
-            shortened: replayed.shortened,
-            game: Ok(rows_of(raw, &replayed, imported_by, now)),
-        },
-        Err(error) => ReadGame {
-            label,
-            warnings: if raw.windows_1252 {
-                vec![ImportWarning::Windows1252]
-            } else {
-                Vec::new()
-            },
-            shortened: None,
-            game: Err(error),
-        },
-    }
-}
-
-/// Reads and replays the next `count` games of `texts`, up to a text that
-/// cannot be read: the games before it, and why it could not be, if so.
-pub fn prepare_next<R: BufRead>(
-    texts: &mut GameTexts<R>,
-    count: usize,
-    imported_by: &AccountId,
-    now: Millis,
-) -> (Vec<ReadGame>, Option<io::Error>) {
-    let mut games = Vec::with_capacity(count);
-    for text in texts.by_ref().take(count) {
-        match text {
-            Ok(text) => games.push(prepare_game(&text.read(), imported_by, now)),
-            Err(error) => return (games, Some(error)),
-        }
-    }
-    (games, None)
-}
-
-fn rows_of(
-    raw: &RawGame,
-    replayed: &ReplayedGame,
-    imported_by: &AccountId,
-    now: Millis,
-) -> PreparedGame {
-    let id: GameId = new_id().into();
-    let notes = GameNotes::of_replay(replayed).map(|notes| notes_row(&id, &notes));
-    let spec = spec_of(replayed);
-    let (kind, number, fen) = stored_start(&spec);
-    let tags = serde_json::to_string(&raw.tags).expect("tags serialise");
-    let mut row = GameRow {
-        id,
-        rules: replayed.rules.into(),
-        start_kind: kind,
-        start_number: number,
-        initial_fen: fen.unwrap_or_else(|| replayed.initial.fen()),
-        initial_key: replayed.initial.repetition_key() as i64,
-        current_fen: replayed.position.fen(),
-        ply: i32::try_from(replayed.moves.len()).unwrap_or(i32::MAX),
-        status: GameStatus::Imported.to_owned(),
-        result: Some(
-            replayed
-                .result
-                .parse()
-                .expect("a replay gives one of the four results"),
-        ),
-        termination: replayed.outcome.map(Termination::from),
-        white_id: None,
-        black_id: None,
-        white_name: raw.tag("White").unwrap_or("?").to_owned(),
-        black_name: raw.tag("Black").unwrap_or("?").to_owned(),
-        to_move_id: None,
-        days_per_move: 0,
-        deadline_at: None,
-        created_at: now,
-        updated_at: now,
-        imported_by: Some(imported_by.clone()),
-        import_key: None,
-        source_tags: Some(tags),
-        turn_started_at: now,
-        draw_offer_by: None,
-        warned_ply: None,
-        eco: None,
-        opening: None,
-        played_on: raw
-            .tag("Date")
-            .filter(|date| is_pgn_date(date))
-            .map(str::to_owned),
-        rated: false,
-        clock: None,
-        waiting_bank: None,
-        holds_conditionals: false,
-    };
-    let keys = replayed.moves.iter().map(|m| m.position_key);
-    let opening = openings::of_game(replayed.rules, replayed.initial.repetition_key(), keys);
-    openings::record(&mut row, opening);
-    let source = first_of_each_name(raw.tags.clone());
-    let plies = replayed.moves.len();
-    let (rules, start, initial) = (replayed.rules, &replayed.start, &replayed.initial);
-    let tags = imported_tags(
-        &row,
-        &source,
-        rules,
-        start,
-        initial,
-        &replayed.result,
-        plies,
-    );
-    row.import_key = Some(import_key(imported_by, &tags, replayed, notes.as_ref()));
-    let moves: Vec<MoveRow> = replayed
-        .moves
-        .iter()
-        .enumerate()
-        .map(|(i, m)| MoveRow {
-            game_id: row.id.clone(),
-            ply: i32::try_from(i + 1).unwrap_or(i32::MAX),
-            uci: m.uci.clone(),
-            san: m.san.clone(),
-            position_key: m.position_key as i64,
-            played_at: m.timestamp.as_deref().and_then(parse_rfc3339),
-        })
-        .collect();
-    PreparedGame { row, moves, notes }
-}
-
-/// Stores a prepared game, or finds the same game stored before. An import
-/// racing an identical one (another request, another instance) finds the
-/// other's game once it is stored and counts this one a duplicate. Runs in
-/// the caller's transaction, which a failure must roll back (it may leave
-/// part of the game).
-fn store_game(conn: &mut DbConnection, game: &PreparedGame) -> Result<Imported, ApiError> {
-    if !game::insert_unless_imported(conn, &game.row)? {
-        let key = game.row.import_key.as_deref().unwrap_or_default();
-        return game::find_by_import_key(conn, key)?
-            .map(Imported::Duplicate)
-            .ok_or_else(|| ApiError::Internal(format!("import key {key} clashed and vanished")));
-    }
-    game::insert_moves(conn, &game.moves)?;
-    if let Some(notes) = &game.notes {
-        annotation::insert_notes(conn, notes)?;
-    }
-    Ok(Imported::New(game.row.id.clone()))
-}
-
-/// Stores read games (or keeps the errors that refused them) in one write
-/// transaction, in order, filing each stored game (new or found again) in
-/// the collection `into`: all of them, or, when `yielding` says so after a
-/// game, those before it (at least one). Their reports; the caller goes on
-/// from the first game not reported.
-pub fn store_batch(
-    conn: &mut DbConnection,
-    games: &[ReadGame],
-    into: &CollectionId,
-    yielding: &dyn Yield,
-) -> Result<Vec<GameReport>, ApiError> {
-    write_transaction(conn, |conn| {
-        let mut reports = Vec::with_capacity(games.len());
-        for read in games {
-            if !reports.is_empty() && yielding.now() {
-                break;
-            }
-            let outcome = match &read.game {
-                Ok(game) => Ok(store_game(conn, game)?),
-                Err(error) => Err(error.clone()),
-            };
-            reports.push(GameReport {
-                label: read.label.clone(),
-                warnings: read.warnings.clone(),
-                shortened: read.shortened,
-                outcome,
-            });
-        }
-        let stored: Vec<&GameId> = reports
-            .iter()
-            .filter_map(|report| match &report.outcome {
-                Ok(Imported::New(id) | Imported::Duplicate(id)) => Some(id),
-                Err(_) => None,
-            })
-            .collect();
-        collection::file(conn, into, &stored)?;
-        Ok(reports)
-    })
-}
-
-/// The start a replayed game is stored with.
-fn spec_of(game: &ReplayedGame) -> StartSpec {
-    match &game.start {
-        Start::Standard => StartSpec::Standard {},
-        Start::Chess960(n) => StartSpec::Chess960 { id: Some(*n) },
-        Start::Shuffle(n) => StartSpec::Shuffle { id: Some(*n) },
-        Start::Prechess => StartSpec::Prechess {},
-        Start::Fen(_) => StartSpec::Fen {
-            fen: game.initial.fen(),
-        },
-    }
 }
 
 #[cfg(test)]

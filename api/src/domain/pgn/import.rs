@@ -1,0 +1,299 @@
+//! PGN imported for study: each game read, replayed under its rules and
+//! made ready off the database, then stored in steps into its importer's
+//! collection.
+
+use std::io::{self, BufRead};
+
+use kingpost_core::{
+    Start,
+    pgn::{
+        GameLabel, GameTexts, ImportError, ImportWarning, RawGame, ReplayedGame, Shortened, replay,
+    },
+};
+
+use super::tags::{first_of_each_name, imported_tags, is_pgn_date};
+use crate::{
+    clock::{Millis, parse_rfc3339},
+    credentials::{digest, new_id},
+    db::{DbConnection, Yield, write_transaction},
+    domain::{
+        annotations::{GameNotes, notes_row},
+        game::stored_start,
+        openings,
+    },
+    error::ApiError,
+    models::{
+        annotation::{self, NotesRow},
+        collection,
+        game::{self, GameRow, GameStatus, MoveRow, Termination},
+    },
+    stored::{AccountId, CollectionId, GameId},
+    views::StartSpec,
+};
+
+/// What importing one game came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Imported {
+    New(GameId),
+    /// The importer stored the same game (every tag, move, time and note)
+    /// before, with this id.
+    Duplicate(GameId),
+}
+
+/// The key that recognises a game its importer imports again: the importer,
+/// then the game as its PGN would be written (its tags but the game's id,
+/// its start, moves with their times, and notes), so that a game differing
+/// in any of them is another study of it, and a game's own export read
+/// back is the game again. Never shared between accounts: a key that
+/// matched another's game would tell one account that another holds it,
+/// and file that account's tags and notes under this one's name.
+fn import_key(
+    owner: &AccountId,
+    tags: &[(String, String)],
+    game: &ReplayedGame,
+    notes: Option<&NotesRow>,
+) -> String {
+    let tags: Vec<&(String, String)> = tags.iter().filter(|(name, _)| name != "GameId").collect();
+    let moves: Vec<(&str, Option<&str>)> = game
+        .moves
+        .iter()
+        .map(|m| (m.uci.as_str(), m.timestamp.as_deref()))
+        .collect();
+    // Each part is written as JSON, so that no text in a tag or a comment
+    // can make two different games read the same.
+    let parts = serde_json::json!([
+        game.initial.fen(),
+        tags,
+        moves,
+        notes.map(|notes| &notes.notes),
+    ]);
+    format!("{owner}:{}", digest(&parts.to_string()))
+}
+
+/// An imported game ready to store: replayed, keyed, its rows made. Made
+/// without the database, so that the CPU work of an import never holds a
+/// connection or the writers' turn.
+#[derive(Debug)]
+pub struct PreparedGame {
+    row: GameRow,
+    moves: Vec<MoveRow>,
+    notes: Option<NotesRow>,
+}
+
+/// One game of an import file as read: what names it, what the replay read
+/// otherwise than written, and the game ready to store or why it cannot be.
+#[derive(Debug)]
+pub struct ReadGame {
+    pub label: GameLabel,
+    pub warnings: Vec<ImportWarning>,
+    pub shortened: Option<Shortened>,
+    pub game: Result<PreparedGame, ImportError>,
+}
+
+/// What became of one game of an import.
+#[derive(Debug, Clone)]
+pub struct GameReport {
+    pub label: GameLabel,
+    pub warnings: Vec<ImportWarning>,
+    pub shortened: Option<Shortened>,
+    pub outcome: Result<Imported, ImportError>,
+}
+
+/// Replays `raw` under its rules and makes its rows.
+pub fn prepare_game(raw: &RawGame, imported_by: &AccountId, now: Millis) -> ReadGame {
+    let label = raw.label();
+    match replay(raw) {
+        Ok(replayed) => ReadGame {
+            label,
+            warnings: replayed.warnings.clone(),
+            shortened: replayed.shortened,
+            game: Ok(rows_of(raw, &replayed, imported_by, now)),
+        },
+        Err(error) => ReadGame {
+            label,
+            warnings: if raw.windows_1252 {
+                vec![ImportWarning::Windows1252]
+            } else {
+                Vec::new()
+            },
+            shortened: None,
+            game: Err(error),
+        },
+    }
+}
+
+/// Reads and replays the next `count` games of `texts`, up to a text that
+/// cannot be read: the games before it, and why it could not be, if so.
+pub fn prepare_next<R: BufRead>(
+    texts: &mut GameTexts<R>,
+    count: usize,
+    imported_by: &AccountId,
+    now: Millis,
+) -> (Vec<ReadGame>, Option<io::Error>) {
+    let mut games = Vec::with_capacity(count);
+    for text in texts.by_ref().take(count) {
+        match text {
+            Ok(text) => games.push(prepare_game(&text.read(), imported_by, now)),
+            Err(error) => return (games, Some(error)),
+        }
+    }
+    (games, None)
+}
+
+fn rows_of(
+    raw: &RawGame,
+    replayed: &ReplayedGame,
+    imported_by: &AccountId,
+    now: Millis,
+) -> PreparedGame {
+    let id: GameId = new_id().into();
+    let notes = GameNotes::of_replay(replayed).map(|notes| notes_row(&id, &notes));
+    let spec = spec_of(replayed);
+    let (kind, number, fen) = stored_start(&spec);
+    let tags = serde_json::to_string(&raw.tags).expect("tags serialise");
+    let mut row = GameRow {
+        id,
+        rules: replayed.rules.into(),
+        start_kind: kind,
+        start_number: number,
+        initial_fen: fen.unwrap_or_else(|| replayed.initial.fen()),
+        initial_key: replayed.initial.repetition_key() as i64,
+        current_fen: replayed.position.fen(),
+        ply: i32::try_from(replayed.moves.len()).unwrap_or(i32::MAX),
+        status: GameStatus::Imported.to_owned(),
+        result: Some(
+            replayed
+                .result
+                .parse()
+                .expect("a replay gives one of the four results"),
+        ),
+        termination: replayed.outcome.map(Termination::from),
+        white_id: None,
+        black_id: None,
+        white_name: raw.tag("White").unwrap_or("?").to_owned(),
+        black_name: raw.tag("Black").unwrap_or("?").to_owned(),
+        to_move_id: None,
+        days_per_move: 0,
+        deadline_at: None,
+        created_at: now,
+        updated_at: now,
+        imported_by: Some(imported_by.clone()),
+        import_key: None,
+        source_tags: Some(tags),
+        turn_started_at: now,
+        draw_offer_by: None,
+        warned_ply: None,
+        eco: None,
+        opening: None,
+        played_on: raw
+            .tag("Date")
+            .filter(|date| is_pgn_date(date))
+            .map(str::to_owned),
+        rated: false,
+        clock: None,
+        waiting_bank: None,
+        holds_conditionals: false,
+    };
+    let keys = replayed.moves.iter().map(|m| m.position_key);
+    let opening = openings::of_game(replayed.rules, replayed.initial.repetition_key(), keys);
+    openings::record(&mut row, opening);
+    let source = first_of_each_name(raw.tags.clone());
+    let plies = replayed.moves.len();
+    let (rules, start, initial) = (replayed.rules, &replayed.start, &replayed.initial);
+    let tags = imported_tags(
+        &row,
+        &source,
+        rules,
+        start,
+        initial,
+        &replayed.result,
+        plies,
+    );
+    row.import_key = Some(import_key(imported_by, &tags, replayed, notes.as_ref()));
+    let moves: Vec<MoveRow> = replayed
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| MoveRow {
+            game_id: row.id.clone(),
+            ply: i32::try_from(i + 1).unwrap_or(i32::MAX),
+            uci: m.uci.clone(),
+            san: m.san.clone(),
+            position_key: m.position_key as i64,
+            played_at: m.timestamp.as_deref().and_then(parse_rfc3339),
+        })
+        .collect();
+    PreparedGame { row, moves, notes }
+}
+
+/// Stores a prepared game, or finds the same game stored before. An import
+/// racing an identical one (another request, another instance) finds the
+/// other's game once it is stored and counts this one a duplicate. Runs in
+/// the caller's transaction, which a failure must roll back (it may leave
+/// part of the game).
+fn store_game(conn: &mut DbConnection, game: &PreparedGame) -> Result<Imported, ApiError> {
+    if !game::insert_unless_imported(conn, &game.row)? {
+        let key = game.row.import_key.as_deref().unwrap_or_default();
+        return game::find_by_import_key(conn, key)?
+            .map(Imported::Duplicate)
+            .ok_or_else(|| ApiError::Internal(format!("import key {key} clashed and vanished")));
+    }
+    game::insert_moves(conn, &game.moves)?;
+    if let Some(notes) = &game.notes {
+        annotation::insert_notes(conn, notes)?;
+    }
+    Ok(Imported::New(game.row.id.clone()))
+}
+
+/// Stores read games (or keeps the errors that refused them) in one write
+/// transaction, in order, filing each stored game (new or found again) in
+/// the collection `into`: all of them, or, when `yielding` says so after a
+/// game, those before it (at least one). Their reports; the caller goes on
+/// from the first game not reported.
+pub fn store_batch(
+    conn: &mut DbConnection,
+    games: &[ReadGame],
+    into: &CollectionId,
+    yielding: &dyn Yield,
+) -> Result<Vec<GameReport>, ApiError> {
+    write_transaction(conn, |conn| {
+        let mut reports = Vec::with_capacity(games.len());
+        for read in games {
+            if !reports.is_empty() && yielding.now() {
+                break;
+            }
+            let outcome = match &read.game {
+                Ok(game) => Ok(store_game(conn, game)?),
+                Err(error) => Err(error.clone()),
+            };
+            reports.push(GameReport {
+                label: read.label.clone(),
+                warnings: read.warnings.clone(),
+                shortened: read.shortened,
+                outcome,
+            });
+        }
+        let stored: Vec<&GameId> = reports
+            .iter()
+            .filter_map(|report| match &report.outcome {
+                Ok(Imported::New(id) | Imported::Duplicate(id)) => Some(id),
+                Err(_) => None,
+            })
+            .collect();
+        collection::file(conn, into, &stored)?;
+        Ok(reports)
+    })
+}
+
+/// The start a replayed game is stored with.
+fn spec_of(game: &ReplayedGame) -> StartSpec {
+    match &game.start {
+        Start::Standard => StartSpec::Standard {},
+        Start::Chess960(n) => StartSpec::Chess960 { id: Some(*n) },
+        Start::Shuffle(n) => StartSpec::Shuffle { id: Some(*n) },
+        Start::Prechess => StartSpec::Prechess {},
+        Start::Fen(_) => StartSpec::Fen {
+            fen: game.initial.fen(),
+        },
+    }
+}

@@ -1,0 +1,120 @@
+//! The tags of an imported game, as its PGN writes them and as its import
+//! key reads them.
+
+use kingpost_core::{
+    Position, Rules, Start,
+    pgn::{rules_for_variant, rules_tags},
+};
+
+use crate::{
+    domain::{game::corrupt, openings},
+    error::ApiError,
+    models::game::GameRow,
+};
+
+/// Whether `text` is a date as the PGN standard writes one: `YYYY.MM.DD`,
+/// each part digits or all `?`.
+pub(super) fn is_pgn_date(text: &str) -> bool {
+    let parts: Vec<&str> = text.split('.').collect();
+    let part = |text: &str, len: usize| {
+        text.len() == len
+            && (text.bytes().all(|b| b.is_ascii_digit()) || text.bytes().all(|b| b == b'?'))
+    };
+    matches!(parts.as_slice(), [y, m, d] if part(y, 4) && part(m, 2) && part(d, 2))
+}
+
+/// The seven-tag roster, in the PGN standard's order.
+pub(super) const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// Tags kingpost writes itself, from the game as replayed, whatever the
+/// source said.
+const COMPUTED: [&str; 6] = [
+    "Variant",
+    "SetUp",
+    "FEN",
+    "StartPosition",
+    "PlyCount",
+    "Result",
+];
+
+/// The tags of an imported game's source, the first of each name only.
+pub(super) fn source_tags(row: &GameRow) -> Result<Vec<(String, String)>, ApiError> {
+    let Some(json) = &row.source_tags else {
+        return Ok(Vec::new());
+    };
+    let tags: Vec<(String, String)> = serde_json::from_str(json).map_err(|e| corrupt(row, e))?;
+    Ok(first_of_each_name(tags))
+}
+
+pub(super) fn first_of_each_name(mut tags: Vec<(String, String)>) -> Vec<(String, String)> {
+    let mut seen = std::collections::HashSet::new();
+    tags.retain(|(name, _)| seen.insert(name.clone()));
+    tags
+}
+
+/// The tags of an imported game: its source's (`source`, the first of each
+/// name), in the source's order after the seven-tag roster, with the rules,
+/// start and move count as replayed.
+pub(super) fn imported_tags(
+    row: &GameRow,
+    source: &[(String, String)],
+    rules: Rules,
+    start: &Start,
+    initial: &Position,
+    result: &str,
+    plies: usize,
+) -> Vec<(String, String)> {
+    let from_source = |name: &str| {
+        source
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    };
+    let chess960 = from_source("Variant")
+        .and_then(|variant| rules_for_variant(Some(&variant)).ok())
+        .is_some_and(|(_, chess960)| chess960);
+    let mut tags: Vec<(String, String)> = ROSTER
+        .iter()
+        .map(|&name| {
+            let value = match name {
+                "White" => row.white_name.clone(),
+                "Black" => row.black_name.clone(),
+                "Result" => result.to_owned(),
+                "Date" => from_source(name).unwrap_or_else(|| "????.??.??".to_owned()),
+                _ => from_source(name).unwrap_or_else(|| "?".to_owned()),
+            };
+            (name.to_owned(), value)
+        })
+        .collect();
+    tags.extend(
+        rules_tags(rules, start, initial, chess960)
+            .into_iter()
+            .map(|(n, v)| (n.to_owned(), v)),
+    );
+    tags.extend(
+        source
+            .iter()
+            .filter(|(name, _)| {
+                !ROSTER.contains(&name.as_str()) && !COMPUTED.contains(&name.as_str())
+            })
+            .cloned(),
+    );
+    // The source's own names win: the tables may name a line otherwise.
+    if let Some(opening) = openings::of_row(row).filter(|_| from_source("ECO").is_none()) {
+        tags.push(("ECO".to_owned(), opening.eco));
+        if from_source("Opening").is_none() {
+            tags.push(("Opening".to_owned(), opening.name));
+        }
+    }
+    if from_source("TerminationReason").is_none() {
+        tags.extend(
+            row.termination
+                .map(|reason| ("TerminationReason".to_owned(), reason.key().to_owned())),
+        );
+    }
+    tags.push(("PlyCount".to_owned(), plies.to_string()));
+    if from_source("GameId").is_none() {
+        tags.push(("GameId".to_owned(), row.id.to_string()));
+    }
+    tags
+}
