@@ -9,11 +9,11 @@ use crate::{
     credentials::new_id,
     db::{DbConnection, write_transaction},
     domain::{
+        cursor,
         events::{self},
         game::{
-            self as play, Players, Setup, clock, core_start,
-            listing::{decode_cursor, encode_cursor},
-            spec_from_parts, stored_start, variant_name,
+            self as play, Players, Setup, clock, core_start, spec_from_parts, stored_start,
+            variant_name,
         },
         ratings,
     },
@@ -260,7 +260,7 @@ pub fn seeks(
         days_per_move: query.days_per_move,
         rated: query.rated,
     };
-    let after = query.cursor.as_deref().map(decode_cursor).transpose()?;
+    let after = query.cursor.as_deref().map(cursor::decode).transpose()?;
     let rows = challenge::seeks(conn, account_id, &filter, after, limit + 1)?;
     let (rows, next_cursor) = page_of(rows, limit);
     Ok(SeekList {
@@ -276,7 +276,7 @@ pub fn incoming(
     cursor: Option<&str>,
     limit: i64,
 ) -> Result<IncomingChallenges, ApiError> {
-    let after = cursor.map(decode_cursor).transpose()?;
+    let after = cursor.map(cursor::decode).transpose()?;
     let rows = challenge::incoming(conn, account_id, after, limit + 1)?;
     let (rows, next_cursor) = page_of(rows, limit);
     Ok(IncomingChallenges {
@@ -293,7 +293,7 @@ fn page_of(mut rows: Vec<ChallengeRow>, limit: i64) -> (Vec<ChallengeRow>, Optio
     let next_cursor = rows
         .last()
         .filter(|_| more)
-        .map(|last| encode_cursor(last.created_at, &last.id));
+        .map(|last| cursor::encode(last.created_at, &last.id));
     (rows, next_cursor)
 }
 

@@ -297,13 +297,6 @@ pub fn pgn_page(
     Ok((pgn_of_rows(conn, &rows)?, next))
 }
 
-/// Reads a cursor of a collection's pages.
-pub fn decode_cursor(cursor: &str) -> Result<i64, ApiError> {
-    cursor
-        .parse()
-        .map_err(|_| ApiError::invalid(Code::InvalidCursor, "the cursor is not one this API gave"))
-}
-
 /// The owner's collection named `name` (the default one when none is
 /// named), made private if it does not exist: where an import files its
 /// games.

@@ -6,6 +6,7 @@ pub mod annotations;
 pub mod challenge;
 pub mod collections;
 pub mod conditionals;
+pub mod cursor;
 pub mod events;
 pub mod game;
 pub mod history;

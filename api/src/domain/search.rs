@@ -9,8 +9,7 @@ use kingpost_core::{Position, Rules, Start};
 use crate::{
     db::DbConnection,
     domain::{
-        collections,
-        game::listing,
+        collections, cursor,
         pgn::{archived, pgn_of_rows},
     },
     error::{ApiError, Code},
@@ -234,7 +233,7 @@ pub fn explore(
 }
 
 /// One page of the games `filter` finds in `scope`, newest first, after
-/// the cursor `after` (from [`listing::decode_cursor`]).
+/// the cursor `after` (from [`cursor::decode`]).
 pub fn games(
     conn: &mut DbConnection,
     reader: Option<&AccountId>,
@@ -249,7 +248,7 @@ pub fn games(
     let next_cursor = rows
         .last()
         .filter(|_| more)
-        .map(|row| listing::encode_cursor(row.created_at, &row.id));
+        .map(|row| cursor::encode(row.created_at, &row.id));
     let games = rows
         .into_iter()
         .map(|row| {

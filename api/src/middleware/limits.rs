@@ -10,11 +10,40 @@ use actix_web::{
     web,
 };
 
+use std::{future::Future, pin::Pin};
+
+use actix_web::{FromRequest, HttpRequest, dev::Payload};
+
 use crate::{
     auth::verified_claims,
-    budgets::{Standing, refusal, seconds},
+    budgets::{ExpensiveRead, Standing, refusal, seconds},
+    error::ApiError,
     state::AppState,
 };
+
+/// A turn among the instance's expensive reads (searches, the explorer,
+/// whole-archive exports), taken for the client's address before the read
+/// runs and held until its answer is done (a streamed one, until its last
+/// page): `429` or `503` when none is to be had.
+#[derive(Debug)]
+pub struct ExpensiveTurn(pub ExpensiveRead);
+
+impl FromRequest for ExpensiveTurn {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<ExpensiveTurn, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, _payload: &mut Payload) -> Self::Future {
+        let state = req.app_data::<web::Data<AppState>>().cloned();
+        let peer = req.peer_addr();
+        let headers = req.headers().clone();
+        Box::pin(async move {
+            let state =
+                state.ok_or_else(|| ApiError::Internal("no application state".to_owned()))?;
+            let address = state.client_address(peer, &headers);
+            Ok(ExpensiveTurn(state.expensive.acquire(&address).await?))
+        })
+    }
+}
 
 fn set_headers(headers: &mut actix_web::http::header::HeaderMap, standing: Standing) {
     for (name, value) in [

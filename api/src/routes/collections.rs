@@ -11,12 +11,12 @@ use utoipa::IntoParams;
 
 use crate::{
     auth::{Auth, MaybeAuth},
-    domain::collections,
+    domain::{collections, cursor},
     error::{ApiError, Problem},
-    routes::ExpensiveTurn,
-    routes::pgn::streamed_pgn,
+    middleware::limits::ExpensiveTurn,
     state::AppState,
     stored::CollectionId,
+    streams::streamed_pgn,
     views::{
         CollectionGames, CollectionList, CollectionView, CreateCollectionRequest, PgnText,
         UpdateCollectionRequest,
@@ -217,7 +217,7 @@ pub async fn list_collection_games(
     let after = query
         .cursor
         .as_deref()
-        .map(collections::decode_cursor)
+        .map(cursor::decode_number)
         .transpose()?;
     let id = id.into_inner();
     let page = state

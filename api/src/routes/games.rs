@@ -15,6 +15,7 @@ use crate::{
     credentials::Scope,
     domain::{
         conditionals::{self},
+        cursor,
         game::{self, Action, Play, listing},
         history::{self},
     },
@@ -76,11 +77,7 @@ pub async fn list_games(
         (StatusFilter::Ongoing, true) => Listing::MyTurn,
         (StatusFilter::Ongoing, false) => Listing::Ongoing,
     };
-    let after = query
-        .cursor
-        .as_deref()
-        .map(listing::decode_cursor)
-        .transpose()?;
+    let after = query.cursor.as_deref().map(cursor::decode).transpose()?;
     let list = state
         .db(move |conn| listing::list(conn, &auth.account_id, which, after, limit))
         .await?;

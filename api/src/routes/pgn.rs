@@ -1,90 +1,35 @@
 //! PGN: one game, archives streamed a page at a time, and imports.
 
-use std::{io::Cursor, sync::Arc};
-
 use actix_web::{
-    HttpRequest, HttpResponse,
-    error::BlockingError,
-    get,
+    HttpRequest, HttpResponse, get,
     http::header::{ACCEPT, CONTENT_DISPOSITION},
     post,
     web::{self, Bytes},
 };
 use futures_util::{StreamExt, stream};
-use kingpost_core::pgn::{GameTexts, ImportError};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
 use crate::{
     auth::{Auth, MaybeAuth},
     clock::{DAY, Millis, parse_rfc3339},
-    db::DbConnection,
     domain::{
-        accounts, collections,
-        pgn::{self, ArchiveFormat, GameReport, Imported},
+        accounts,
+        pgn::{self, ArchiveFormat},
     },
     error::{ApiError, Code, Problem},
+    imports,
     middleware::IMPORT_LIMIT,
+    middleware::limits::ExpensiveTurn,
     models::game::ArchiveFilter,
-    routes::ExpensiveTurn,
     state::AppState,
     stored::{AccountId, GameId},
-    views::{
-        ArchivedGame, ImportErrorView, ImportReport, ImportRequest, ImportedGameView, PgnText,
-        RuleKey, ShortenedView,
-    },
+    views::{ArchivedGame, ImportReport, ImportRequest, PgnText, RuleKey},
 };
 
 pub use crate::openapi::PGN;
 
-/// A PGN file streamed a page at a time, so that no answer is held whole:
-/// `page` reads the page after a cursor (none: from the start) and gives
-/// the cursor after it (none: the page was the last); the first page is
-/// read after `first`.
-pub fn streamed_pgn<C, F>(
-    state: web::Data<AppState>,
-    turn: ExpensiveTurn,
-    file_name: &str,
-    first: Option<C>,
-    page: F,
-) -> HttpResponse
-where
-    C: Send + 'static,
-    F: Fn(&mut DbConnection, Option<C>) -> Result<(String, Option<C>), ApiError>
-        + Clone
-        + Send
-        + 'static,
-{
-    // State: the cursor to read after; none once the last page is sent.
-    let pages = stream::unfold(Some(first), move |after| {
-        let (app, page) = (state.clone(), page.clone());
-        async move {
-            let after = after?;
-            match app.db(move |conn| page(conn, after)).await {
-                Ok((text, _)) if text.is_empty() => None,
-                Ok((text, next)) => Some((Ok::<_, ApiError>(Bytes::from(text)), next.map(Some))),
-                Err(error) => Some((Err(error), None)),
-            }
-        }
-    });
-    HttpResponse::Ok()
-        .content_type(PGN)
-        .insert_header((
-            CONTENT_DISPOSITION,
-            format!("attachment; filename=\"{file_name}.pgn\""),
-        ))
-        .streaming(pages.map(move |page| {
-            // The turn is held until the last page is sent.
-            let _held = &turn;
-            page.map_err(actix_web::Error::from)
-        }))
-}
 pub const NDJSON: &str = "application/x-ndjson";
-/// The most games one import request holds.
-pub const IMPORT_GAMES: usize = 10_000;
-/// Games stored in one write transaction of an HTTP import: a few
-/// milliseconds of the writers' turn.
-const IMPORT_BATCH: usize = 50;
 /// Games per page of an archive: the most held in memory at once.
 const PAGE: i64 = 100;
 
@@ -354,23 +299,6 @@ pub async fn export_monthly_archive(
     .await
 }
 
-impl From<&ImportError> for ImportErrorView {
-    fn from(error: &ImportError) -> ImportErrorView {
-        match error {
-            ImportError::IllegalMove { ply, text, reason } => ImportErrorView {
-                ply: Some(*ply),
-                move_text: Some(text.clone()),
-                reason: reason.clone(),
-            },
-            other => ImportErrorView {
-                ply: None,
-                move_text: None,
-                reason: other.to_string(),
-            },
-        }
-    }
-}
-
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
@@ -435,129 +363,7 @@ pub async fn create_import(
         })?;
         bytes = request.pgn.into_bytes();
     }
-    let now = state.clock.now();
-    // Counted before anything is stored: a file over the cap changes nothing.
-    let (bytes, count) = web::block(move || count_games(bytes)).await??;
-    let owner = auth.account_id.clone();
-    let name = query.into_inner().collection;
-    let collection = state
-        .write(move |conn, _| collections::for_import(conn, &owner, name.as_deref(), now))
-        .await?;
-    // Read, replayed and stored a batch at a time, so that memory holds the
-    // body and two batches, not every game made ready: the next batch is
-    // read and replayed (off the database: the CPU work holds no
-    // connection) while the last is stored.
-    let account = auth.account_id.clone();
-    let mut outcomes = Vec::with_capacity(count);
-    let mut next = prepare_batch(GameTexts::new(Cursor::new(bytes)), account.clone(), now);
-    loop {
-        let (texts, batch) = next.await??;
-        if batch.is_empty() {
-            break;
-        }
-        next = prepare_batch(texts, account.clone(), now);
-        // Stored in steps as bulk work: a request waiting for the writers'
-        // turn ends a step after the game being stored.
-        let batch = Arc::new(batch);
-        let mut from = 0;
-        while from < batch.len() {
-            let (games, into) = (batch.clone(), collection.clone());
-            let stored = state
-                .bulk_step(move |conn, yielding| {
-                    pgn::store_batch(conn, &games[from..], &into, yielding)
-                })
-                .await?;
-            from += stored.len();
-            outcomes.extend(stored);
-        }
-    }
-    let mut report = report_of(&outcomes);
-    report.collection_id = Some(collection.into());
+    let (owner, collection) = (auth.account_id.clone(), query.into_inner().collection);
+    let report = imports::import(&state, owner, collection, bytes).await?;
     Ok(web::Json(report))
-}
-
-/// The games of an import file still to be read.
-type ImportTexts = GameTexts<Cursor<Vec<u8>>>;
-
-/// How many games `bytes` holds, refusing a file of more than
-/// [`IMPORT_GAMES`]; the bytes are given back.
-fn count_games(bytes: Vec<u8>) -> Result<(Vec<u8>, usize), ApiError> {
-    let mut count = 0;
-    for text in GameTexts::new(bytes.as_slice()) {
-        text.map_err(|e| ApiError::MalformedRequest(e.to_string()))?;
-        count += 1;
-        if count > IMPORT_GAMES {
-            return Err(ApiError::PayloadTooLarge(format!(
-                "an import holds at most {IMPORT_GAMES} games: split the file"
-            )));
-        }
-    }
-    Ok((bytes, count))
-}
-
-/// Reads and replays the next [`IMPORT_BATCH`] games of `texts` on a
-/// blocking thread, started at once; gives `texts` back with them.
-fn prepare_batch(
-    mut texts: ImportTexts,
-    account: AccountId,
-    now: Millis,
-) -> impl Future<Output = Result<Result<(ImportTexts, Vec<pgn::ReadGame>), ApiError>, BlockingError>>
-{
-    web::block(
-        move || match pgn::prepare_next(&mut texts, IMPORT_BATCH, &account, now) {
-            (batch, None) => Ok((texts, batch)),
-            (_, Some(error)) => Err(ApiError::MalformedRequest(error.to_string())),
-        },
-    )
-}
-
-/// Counts and lists what became of each game.
-pub fn report_of(games: &[GameReport]) -> ImportReport {
-    let mut report = ImportReport {
-        read: games.len(),
-        imported: 0,
-        duplicates: 0,
-        shortened: 0,
-        rejected: 0,
-        collection_id: None,
-        games: Vec::with_capacity(games.len()),
-    };
-    for (i, game) in games.iter().enumerate() {
-        let (id, duplicate, error) = match &game.outcome {
-            Ok(Imported::New(id)) => {
-                report.imported += 1;
-                (Some(id.clone()), false, None)
-            }
-            Ok(Imported::Duplicate(id)) => {
-                report.duplicates += 1;
-                (Some(id.clone()), true, None)
-            }
-            Err(error) => {
-                report.rejected += 1;
-                (None, false, Some(ImportErrorView::from(error)))
-            }
-        };
-        report.shortened += usize::from(game.shortened.is_some());
-        let label = game.label.clone();
-        report.games.push(ImportedGameView {
-            index: i + 1,
-            event: label.event,
-            site: label.site,
-            date: label.date,
-            round: label.round,
-            white: label.white,
-            black: label.black,
-            id: id.map(String::from),
-            duplicate,
-            shortened: game.shortened.map(|s| ShortenedView {
-                plies: s.plies,
-                dropped: s.dropped,
-                result: s.outcome.result().to_owned(),
-                reason: s.outcome.reason().to_owned(),
-            }),
-            warnings: game.warnings.iter().map(ToString::to_string).collect(),
-            error,
-        });
-    }
-    report
 }

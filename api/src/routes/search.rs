@@ -8,15 +8,15 @@ use utoipa::IntoParams;
 use crate::{
     auth::MaybeAuth,
     domain::{
-        game::listing,
+        cursor,
         search::{self, Scope, Target},
     },
     error::{ApiError, Code, Problem},
+    middleware::limits::ExpensiveTurn,
     models::search::GameFilter,
-    routes::ExpensiveTurn,
-    routes::pgn::streamed_pgn,
     state::AppState,
     stored::GameId,
+    streams::streamed_pgn,
     views::{ExplorerView, GameResult, GameSearch, PgnText, PositionSearch, RuleKey, Termination},
 };
 
@@ -471,11 +471,7 @@ impl GameSearchQuery {
         Ok(GameSearchAsked {
             filter,
             scope: parse_scope(self.own, self.collection)?,
-            after: self
-                .cursor
-                .as_deref()
-                .map(listing::decode_cursor)
-                .transpose()?,
+            after: self.cursor.as_deref().map(cursor::decode).transpose()?,
             limit: super::page_limit(self.limit, search::DEFAULT_PAGE, search::MAX_PAGE)?,
         })
     }

@@ -1,12 +1,11 @@
 //! The caller's games, a page at a time: ongoing soonest deadline first, or
 //! finished latest first, after an opaque cursor.
 
-use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
-
 use crate::{
     clock::rfc3339,
     db::DbConnection,
-    error::{ApiError, Code},
+    domain::cursor,
+    error::ApiError,
     models::game::{self as rows, GameRow, Listing},
     stored::AccountId,
     views::{GameList, GameSummary, PlayerView, Side},
@@ -36,7 +35,7 @@ pub fn list(
             Listing::Finished => last.updated_at,
             Listing::Ongoing | Listing::MyTurn => last.deadline_at.unwrap_or(i64::MAX),
         };
-        encode_cursor(key, &last.id)
+        cursor::encode(key, &last.id)
     });
     let games = page
         .into_iter()
@@ -47,19 +46,6 @@ pub fn list(
         next_cursor,
         my_turn_count,
     })
-}
-
-/// The opaque cursor after the game `id` whose sort key is `key`.
-pub fn encode_cursor(key: i64, id: &str) -> String {
-    URL_SAFE_NO_PAD.encode(format!("{key}:{id}"))
-}
-
-pub fn decode_cursor(cursor: &str) -> Result<(i64, String), ApiError> {
-    let bad = || ApiError::invalid(Code::InvalidCursor, "the cursor is not one this API gave");
-    let text = URL_SAFE_NO_PAD.decode(cursor).map_err(|_| bad())?;
-    let text = String::from_utf8(text).map_err(|_| bad())?;
-    let (key, id) = text.split_once(':').ok_or_else(bad)?;
-    Ok((key.parse().map_err(|_| bad())?, id.to_owned()))
 }
 
 fn summary(row: GameRow, me: &AccountId) -> Result<GameSummary, ApiError> {

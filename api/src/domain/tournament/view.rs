@@ -8,11 +8,8 @@ use crate::{
     db::DbConnection,
     domain::{
         challenge::rules_of,
-        game::{
-            clock,
-            listing::{decode_cursor, encode_cursor},
-            spec_from_parts, variant_name,
-        },
+        cursor,
+        game::{clock, spec_from_parts, variant_name},
         pgn,
     },
     error::{ApiError, Code},
@@ -205,7 +202,7 @@ pub fn list(
         .map(rules_of)
         .transpose()?
         .map(Into::into);
-    let after = query.cursor.as_deref().map(decode_cursor).transpose()?;
+    let after = query.cursor.as_deref().map(cursor::decode).transpose()?;
     let mut rows = tournament::list(conn, status, rules, after, limit + 1)?;
     let more = rows.len() as i64 > limit;
     rows.truncate(limit as usize);
@@ -214,7 +211,7 @@ pub fn list(
     let next_cursor = rows
         .last()
         .filter(|_| more)
-        .map(|last| encode_cursor(last.created_at, &last.id));
+        .map(|last| cursor::encode(last.created_at, &last.id));
     let mut tournaments = Vec::with_capacity(rows.len());
     for row in &rows {
         let organiser = organiser_name(conn, row)?;

@@ -22,9 +22,9 @@ use crate::{
     error::{ApiError, Code},
     models::game::GameRow,
     notify::{Watch, game_signal},
-    routes::events::Follower,
     state::AppState,
     stored::{AccountId, GameId},
+    streams::Follower,
     views::{GameStatus, GameView, lichess::GameState, lichess::MoveQuery},
 };
 

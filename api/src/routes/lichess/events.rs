@@ -15,12 +15,12 @@ use crate::{
     auth::Auth,
     clock::Millis,
     credentials::Scope,
-    domain::{challenge, game::listing, lichess},
+    domain::{challenge, cursor, game::listing, lichess},
     error::ApiError,
     models::game::Listing,
-    routes::events::{Follower, Next},
     state::AppState,
     stored::GameId,
+    streams::{Follower, Next},
     views::{EventKind, EventView, lichess::Event},
 };
 
@@ -132,7 +132,7 @@ impl Reader {
                         listing::list(conn, &account, Listing::Ongoing, after, listing::MAX_PAGE)?;
                     games.extend(page.games.iter().map(|g| GameId::from(g.id.clone())));
                     match page.next_cursor {
-                        Some(cursor) => after = Some(listing::decode_cursor(&cursor)?),
+                        Some(cursor) => after = Some(cursor::decode(&cursor)?),
                         None => break,
                     }
                 }

@@ -1,0 +1,110 @@
+//! The import pipeline: a PGN file counted, then read, replayed and stored a
+//! batch at a time, as bulk work that gives the writers' turn to requests.
+
+use std::{io::Cursor, sync::Arc};
+
+use actix_web::{error::BlockingError, web};
+use kingpost_core::pgn::GameTexts;
+
+use crate::{
+    clock::Millis,
+    domain::{
+        collections,
+        pgn::{self, report_of},
+    },
+    error::ApiError,
+    state::AppState,
+    stored::AccountId,
+    views::ImportReport,
+};
+
+/// The most games one import request holds.
+pub const IMPORT_GAMES: usize = 10_000;
+/// Games stored in one write transaction of an HTTP import: a few
+/// milliseconds of the writers' turn.
+const IMPORT_BATCH: usize = 50;
+
+/// Imports the games of `bytes` for `owner` into its collection named
+/// `collection_name` (made if missing; `Imported games` when none), and
+/// reports what became of each.
+pub async fn import(
+    state: &AppState,
+    owner: AccountId,
+    collection_name: Option<String>,
+    bytes: Vec<u8>,
+) -> Result<ImportReport, ApiError> {
+    let now = state.clock.now();
+    // Counted before anything is stored: a file over the cap changes nothing.
+    let (bytes, count) = web::block(move || count_games(bytes)).await??;
+    let account = owner.clone();
+    let collection = state
+        .write(move |conn, _| {
+            collections::for_import(conn, &account, collection_name.as_deref(), now)
+        })
+        .await?;
+    // Read, replayed and stored a batch at a time, so that memory holds the
+    // body and two batches, not every game made ready: the next batch is
+    // read and replayed (off the database: the CPU work holds no
+    // connection) while the last is stored.
+    let mut outcomes = Vec::with_capacity(count);
+    let mut next = prepare_batch(GameTexts::new(Cursor::new(bytes)), owner.clone(), now);
+    loop {
+        let (texts, batch) = next.await??;
+        if batch.is_empty() {
+            break;
+        }
+        next = prepare_batch(texts, owner.clone(), now);
+        // Stored in steps as bulk work: a request waiting for the writers'
+        // turn ends a step after the game being stored.
+        let batch = Arc::new(batch);
+        let mut from = 0;
+        while from < batch.len() {
+            let (games, into) = (batch.clone(), collection.clone());
+            let stored = state
+                .bulk_step(move |conn, yielding| {
+                    pgn::store_batch(conn, &games[from..], &into, yielding)
+                })
+                .await?;
+            from += stored.len();
+            outcomes.extend(stored);
+        }
+    }
+    let mut report = report_of(&outcomes);
+    report.collection_id = Some(collection.into());
+    Ok(report)
+}
+
+/// The games of an import file still to be read.
+type ImportTexts = GameTexts<Cursor<Vec<u8>>>;
+
+/// How many games `bytes` holds, refusing a file of more than
+/// [`IMPORT_GAMES`]; the bytes are given back.
+fn count_games(bytes: Vec<u8>) -> Result<(Vec<u8>, usize), ApiError> {
+    let mut count = 0;
+    for text in GameTexts::new(bytes.as_slice()) {
+        text.map_err(|e| ApiError::MalformedRequest(e.to_string()))?;
+        count += 1;
+        if count > IMPORT_GAMES {
+            return Err(ApiError::PayloadTooLarge(format!(
+                "an import holds at most {IMPORT_GAMES} games: split the file"
+            )));
+        }
+    }
+    Ok((bytes, count))
+}
+
+/// Reads and replays the next [`IMPORT_BATCH`] games of `texts` on a
+/// blocking thread, started at once; gives `texts` back with them.
+fn prepare_batch(
+    mut texts: ImportTexts,
+    account: AccountId,
+    now: Millis,
+) -> impl Future<Output = Result<Result<(ImportTexts, Vec<pgn::ReadGame>), ApiError>, BlockingError>>
+{
+    web::block(
+        move || match pgn::prepare_next(&mut texts, IMPORT_BATCH, &account, now) {
+            (batch, None) => Ok((texts, batch)),
+            (_, Some(error)) => Err(ApiError::MalformedRequest(error.to_string())),
+        },
+    )
+}
