@@ -24,16 +24,13 @@ pub const AUDIENCE: &str = "kingpost-api";
 
 text_enum! {
     /// What a token allows.
-    #[derive(Serialize, Deserialize, ToSchema)]
+    #[derive(ToSchema)]
     pub enum Scope ("scope") {
         /// Read games.
-        #[serde(rename = "game:read")]
         GameRead = "game:read",
         /// Play moves and act in one's games.
-        #[serde(rename = "game:play")]
         GamePlay = "game:play",
         /// Create, accept, decline and cancel challenges.
-        #[serde(rename = "challenge:write")]
         ChallengeWrite = "challenge:write",
     }
 }
@@ -41,8 +38,6 @@ text_enum! {
 text_enum! {
     /// Sessions come from signing in and may do everything, managing tokens
     /// included; personal tokens are for clients and bots, with chosen scopes.
-    #[derive(Serialize, Deserialize)]
-    #[serde(rename_all = "snake_case")]
     pub enum TokenKind ("token kind") {
         Session = "session",
         Personal = "personal",

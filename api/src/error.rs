@@ -15,8 +15,7 @@ use crate::stored::text_enum;
 text_enum! {
     /// The kind of problem as a snake_case word, for programs: one per
     /// cause, stable.
-    #[derive(Serialize, ToSchema)]
-    #[serde(rename_all = "snake_case")]
+    #[derive(ToSchema)]
     pub enum Code ("problem code") {
         MalformedRequest = "malformed_request",
         PayloadTooLarge = "payload_too_large",

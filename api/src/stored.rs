@@ -8,14 +8,16 @@ macro_rules! text_enum {
     (
         $(#[$meta:meta])*
         $vis:vis enum $name:ident ($what:literal) {
-            $($(#[$variant_meta:meta])* $variant:ident = $key:literal,)*
+            $($(#[$variant_meta:meta])* $variant:ident = $key:tt,)*
         }
     ) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, diesel::AsExpression, diesel::FromSqlRow)]
+        #[derive(serde::Serialize, serde::Deserialize)]
         #[diesel(sql_type = diesel::sql_types::Text)]
         $vis enum $name {
-            $($(#[$variant_meta])* $variant,)*
+            // The wire's names are the stored ones, written once.
+            $($(#[$variant_meta])* #[serde(rename = $key)] $variant,)*
         }
 
         impl $name {

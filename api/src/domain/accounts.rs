@@ -1,14 +1,14 @@
 //! Accounts: what a username and a password must be, and registering one.
 
 use crate::{
-    clock::{Millis, rfc3339},
+    clock::Millis,
     credentials::new_id,
     db::DbConnection,
     domain::vacation,
     error::{ApiError, Code},
     models::account::{self, Account, username_key},
     stored::AccountId,
-    views::AccountView,
+    views::{AccountView, Timestamp},
 };
 
 /// Registers `username` with the hash of its password; the first month's
@@ -109,7 +109,7 @@ impl From<Account> for AccountView {
         AccountView {
             id: account.id.into(),
             username: account.username,
-            created_at: rfc3339(account.created_at),
+            created_at: Timestamp(account.created_at),
         }
     }
 }

@@ -11,7 +11,7 @@ use kingpost_core::{
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    clock::{Millis, rfc3339},
+    clock::Millis,
     db::{DbConnection, write_transaction},
     domain::game::{core_start, corrupt, find_game, readable_game, start_of},
     error::{ApiError, Code},
@@ -20,7 +20,9 @@ use crate::{
         game::{self, GameStatus},
     },
     stored::{AccountId, GameId},
-    views::{AnnotateRequest, GameAnnotations, MoveNotes, PlayerAnnotation, VariationMove},
+    views::{
+        AnnotateRequest, GameAnnotations, MoveNotes, PlayerAnnotation, Timestamp, VariationMove,
+    },
 };
 
 /// A game's annotations as PGN writes them: the comment before the first
@@ -158,7 +160,7 @@ fn player_annotation(row: AnnotationRow, author: String) -> PlayerAnnotation {
         nags: parse_nags(&row),
         author,
         comment: row.comment,
-        updated_at: rfc3339(row.updated_at),
+        updated_at: Timestamp(row.updated_at),
     }
 }
 

@@ -5,7 +5,7 @@ use rand::Rng;
 use serde_json::json;
 
 use crate::{
-    clock::{Millis, rfc3339},
+    clock::Millis,
     credentials::new_id,
     db::{DbConnection, write_transaction},
     domain::{
@@ -28,7 +28,7 @@ use crate::{
     views::{
         ChallengeList, ChallengeStatus, ChallengeView, ClockSpec, ColorChoice,
         CreateChallengeRequest, DAYS_PER_MOVE, EventKind, IncomingChallenges, PlayerView,
-        RatingRange, RuleKey, SeekList, SeekQuery, StartSpec,
+        RatingRange, RuleKey, SeekList, SeekQuery, StartSpec, Timestamp,
     },
 };
 
@@ -483,7 +483,7 @@ pub fn views(
                 rating_range: RatingRange::of(row.rating_min, row.rating_max),
                 status: row.status,
                 game_id: row.game_id.clone().map(String::from),
-                created_at: rfc3339(row.created_at),
+                created_at: Timestamp(row.created_at),
             })
         })
         .collect()

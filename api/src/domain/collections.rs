@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use crate::{
-    clock::{Millis, rfc3339},
+    clock::Millis,
     credentials::new_id,
     db::{DbConnection, Yield, write_transaction},
     domain::pgn::{archived, pgn_of_rows},
@@ -20,7 +20,7 @@ use crate::{
     stored::{AccountId, CollectionId, GameId},
     views::{
         CollectionGames, CollectionList, CollectionView, CreateCollectionRequest, PlayerView,
-        UpdateCollectionRequest, Visibility,
+        Timestamp, UpdateCollectionRequest, Visibility,
     },
 };
 
@@ -86,8 +86,8 @@ fn views_of(
             id: row.id.into(),
             name: row.name,
             visibility: row.visibility,
-            created_at: rfc3339(row.created_at),
-            updated_at: rfc3339(row.updated_at),
+            created_at: Timestamp(row.created_at),
+            updated_at: Timestamp(row.updated_at),
         })
         .collect())
 }

@@ -5,14 +5,14 @@
 use serde_json::Value;
 
 use crate::{
-    clock::{DAY, Millis, rfc3339},
+    clock::{DAY, Millis},
     credentials::new_id,
     db::DbConnection,
     error::ApiError,
     models::event::{self, DeliveryRow, EventRow, NewEvent, WebhookRow},
     notify::{Outbox, account_signal},
     stored::{AccountId, GameId},
-    views::{DeliveryStatus, EventKind, EventView},
+    views::{DeliveryStatus, EventKind, EventView, Timestamp},
 };
 
 /// How long the log keeps events for streams to resume from.
@@ -28,7 +28,7 @@ impl From<EventRow> for EventView {
         EventView {
             id: row.id,
             kind: row.kind,
-            created_at: rfc3339(row.created_at),
+            created_at: Timestamp(row.created_at),
             game_id: row.game_id.map(String::from),
             data: serde_json::from_str(&row.data).unwrap_or(Value::Null),
         }

@@ -7,7 +7,7 @@
 use kingpost_core::Rules;
 
 use crate::{
-    clock::{Millis, parse_rfc3339},
+    clock::Millis,
     db::DbConnection,
     domain::{profiles, ratings},
     error::{ApiError, Code},
@@ -247,7 +247,7 @@ pub fn game_full(
             name: perf_name(&state.start),
         },
         rated: state.rated,
-        created_at: parse_rfc3339(&state.created_at).unwrap_or_default(),
+        created_at: state.created_at.0,
         white: player(&state.white.username, white_rating, white_prov),
         black: player(&state.black.username, black_rating, black_prov),
         initial_fen: match state.start {
@@ -428,8 +428,8 @@ pub fn account(
         id: user_id(&profile.username),
         // Usernames are letters, digits, `_` and `-`: nothing to escape.
         url: format!("{base}/#/users/{}", profile.username),
-        created_at: parse_rfc3339(&profile.created_at).unwrap_or_default(),
-        seen_at: profile.last_active_at.as_deref().and_then(parse_rfc3339),
+        created_at: profile.created_at.0,
+        seen_at: profile.last_active_at.map(|at| at.0),
         username: profile.username,
         perfs,
     })

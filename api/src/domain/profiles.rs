@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use kingpost_core::Color;
 
 use crate::{
-    clock::{Millis, rfc3339},
+    clock::Millis,
     db::DbConnection,
     domain::{ratings, vacation},
     error::ApiError,
@@ -14,7 +14,7 @@ use crate::{
         game::{self, GameResult},
         rating,
     },
-    views::{RecordView, UserProfile},
+    views::{RecordView, Timestamp, UserProfile},
 };
 
 pub fn profile(
@@ -53,8 +53,8 @@ pub fn profile(
     Ok(UserProfile {
         games_under_way: game::count_under_way(conn, &account.id)?,
         on_vacation: vacation::is_on_vacation(&account, now),
-        last_active_at: account.last_active_at.map(rfc3339),
-        created_at: rfc3339(account.created_at),
+        last_active_at: account.last_active_at.map(Timestamp),
+        created_at: Timestamp(account.created_at),
         username: account.username,
         ratings,
         records: records.into_values().collect(),

@@ -2,7 +2,7 @@
 //! scopes, for clients and bots.
 
 use crate::{
-    clock::{DAY, Millis, rfc3339},
+    clock::{DAY, Millis},
     credentials::{JwtKeys, TokenKind},
     db::DbConnection,
     domain::session::{JwtSpec, issue_jwt},
@@ -10,7 +10,7 @@ use crate::{
     models::token::{self, Token},
     notify::{Outbox, token_signal},
     stored::AccountId,
-    views::{CreateTokenRequest, TokenView},
+    views::{CreateTokenRequest, Timestamp, TokenView},
 };
 
 /// How long a token's name may be, in characters.
@@ -24,8 +24,8 @@ fn view(record: Token, jwt: Option<String>) -> TokenView {
         scopes: record.scopes.into_values(),
         id: record.id,
         name: record.name.unwrap_or_default(),
-        created_at: rfc3339(record.created_at),
-        expires_at: rfc3339(record.expires_at),
+        created_at: Timestamp(record.created_at),
+        expires_at: Timestamp(record.expires_at),
         token: jwt,
     }
 }

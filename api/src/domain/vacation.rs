@@ -4,7 +4,7 @@
 //! move stand still: their deadlines move on by the time spent.
 
 use crate::{
-    clock::{DAY, Millis, rfc3339},
+    clock::{DAY, Millis},
     db::{DbConnection, write_transaction},
     error::{ApiError, Code},
     models::{
@@ -13,7 +13,7 @@ use crate::{
     },
     notify::{Outbox, game_signal},
     stored::AccountId,
-    views::VacationView,
+    views::{Timestamp, VacationView},
 };
 
 /// Vacation earned per month.
@@ -136,8 +136,8 @@ pub fn view(account: &Account, now: Millis) -> VacationView {
     VacationView {
         on_vacation,
         balance_days: (account.vacation_balance - used) as f64 / DAY as f64,
-        since: account.vacation_since.map(rfc3339),
-        ends_at: ends_at(account).map(rfc3339),
+        since: account.vacation_since.map(Timestamp),
+        ends_at: ends_at(account).map(Timestamp),
         yearly_allowance_days: 30,
         cap_days: CAP / DAY,
     }

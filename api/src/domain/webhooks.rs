@@ -8,7 +8,7 @@ use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
 use crate::{
-    clock::{DAY, HOUR, Millis, SECOND, rfc3339},
+    clock::{DAY, HOUR, Millis, SECOND},
     credentials::new_id,
     db::DbConnection,
     domain::webhook_targets,
@@ -17,7 +17,7 @@ use crate::{
     stored::{AccountId, KeyList},
     views::{
         CreateWebhookRequest, DeliveryList, DeliveryStatus, DeliveryView, EventKind, EventView,
-        WebhookList, WebhookView,
+        Timestamp, WebhookList, WebhookView,
     },
 };
 
@@ -34,7 +34,7 @@ impl From<WebhookRow> for WebhookView {
             events: row.kinds.into_values(),
             id: row.id,
             url: row.url,
-            created_at: rfc3339(row.created_at),
+            created_at: Timestamp(row.created_at),
         }
     }
 }
@@ -43,15 +43,15 @@ impl From<DeliveryRow> for DeliveryView {
     fn from(row: DeliveryRow) -> DeliveryView {
         DeliveryView {
             next_attempt_at: (row.status == DeliveryStatus::Pending)
-                .then(|| rfc3339(row.next_attempt_at)),
+                .then_some(Timestamp(row.next_attempt_at)),
             id: row.id,
             event_id: row.event_id,
             status: row.status,
             attempts: row.attempts,
             last_status: row.last_status,
             last_error: row.last_error,
-            delivered_at: row.delivered_at.map(rfc3339),
-            created_at: rfc3339(row.created_at),
+            delivered_at: row.delivered_at.map(Timestamp),
+            created_at: Timestamp(row.created_at),
         }
     }
 }

@@ -7,7 +7,7 @@ use crate::{
     credentials::Scope,
     domain::challenge::{self},
     error::{ApiError, Problem},
-    routes::page_limit,
+    routes::{Query, page_limit},
     state::AppState,
     views::{
         ChallengeList, ChallengeView, CreateChallengeRequest, GameView, IncomingChallenges,
@@ -78,7 +78,7 @@ pub async fn list_challenges(
 pub async fn list_incoming_challenges(
     state: web::Data<AppState>,
     auth: Auth,
-    query: web::Query<IncomingQuery>,
+    query: Query<IncomingQuery>,
 ) -> Result<web::Json<IncomingChallenges>, ApiError> {
     let IncomingQuery { cursor, limit } = query.into_inner();
     let limit = page_limit(limit, 50, 100)?;
@@ -104,7 +104,7 @@ pub async fn list_incoming_challenges(
 pub async fn list_seeks(
     state: web::Data<AppState>,
     auth: Auth,
-    query: web::Query<SeekQuery>,
+    query: Query<SeekQuery>,
 ) -> Result<web::Json<SeekList>, ApiError> {
     let query = query.into_inner();
     let limit = page_limit(query.limit, 50, 100)?;

@@ -14,6 +14,7 @@ use crate::{
     domain::{collections, cursor},
     error::{ApiError, Problem},
     middleware::limits::ExpensiveTurn,
+    routes::Query,
     state::AppState,
     stored::CollectionId,
     streams::streamed_pgn,
@@ -206,7 +207,7 @@ pub async fn list_collection_games(
     state: web::Data<AppState>,
     auth: MaybeAuth,
     id: web::Path<CollectionId>,
-    query: web::Query<CollectionGamesQuery>,
+    query: Query<CollectionGamesQuery>,
 ) -> Result<web::Json<CollectionGames>, ApiError> {
     let query = query.into_inner();
     let limit = super::page_limit(

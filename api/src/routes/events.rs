@@ -18,6 +18,7 @@ use crate::{
     credentials::Scope,
     domain::webhooks,
     error::{ApiError, Code, Problem},
+    routes::Query,
     state::AppState,
     streams::{Follower, Next},
     views::{
@@ -101,7 +102,7 @@ fn write_events<'a>(format: Format, events: impl IntoIterator<Item = &'a EventVi
 pub async fn stream_events(
     state: web::Data<AppState>,
     auth: Auth,
-    query: web::Query<StreamQuery>,
+    query: Query<StreamQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::GameRead)?;

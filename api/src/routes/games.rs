@@ -22,6 +22,7 @@ use crate::{
     error::{ApiError, Code, Problem},
     models::game::Listing,
     notify::game_signal,
+    routes::Query,
     state::AppState,
     stored::GameId,
     views::{
@@ -61,7 +62,7 @@ pub struct ListGamesQuery {
 pub async fn list_games(
     state: web::Data<AppState>,
     auth: Auth,
-    query: web::Query<ListGamesQuery>,
+    query: Query<ListGamesQuery>,
 ) -> Result<web::Json<GameList>, ApiError> {
     auth.require(Scope::GameRead)?;
     let query = query.into_inner();
@@ -175,7 +176,7 @@ pub async fn get_game(
     state: web::Data<AppState>,
     auth: Auth,
     id: web::Path<GameId>,
-    query: web::Query<GetGameQuery>,
+    query: Query<GetGameQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::GameRead)?;

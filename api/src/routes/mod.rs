@@ -12,6 +12,7 @@ pub mod games;
 pub mod lichess;
 pub mod pgn;
 pub mod positions;
+pub mod query;
 pub mod search;
 pub mod session;
 pub mod tokens;
@@ -21,6 +22,8 @@ pub mod variants;
 pub mod web_client;
 
 use utoipa_actix_web::service_config::ServiceConfig;
+
+pub use query::Query;
 
 use crate::error::{ApiError, Code};
 

@@ -12,22 +12,22 @@ use utoipa::IntoParams;
 
 use crate::{
     auth::{Auth, MaybeAuth},
-    clock::{DAY, Millis, parse_rfc3339},
+    clock::{DAY, Millis},
     domain::{
         accounts,
         pgn::{self, ArchiveFormat},
     },
-    error::{ApiError, Code, Problem},
+    error::{ApiError, Problem},
     imports,
     middleware::IMPORT_LIMIT,
     middleware::limits::ExpensiveTurn,
     models::game::ArchiveFilter,
+    openapi::PGN,
+    routes::Query,
     state::AppState,
     stored::{AccountId, GameId},
-    views::{ArchivedGame, ImportReport, ImportRequest, PgnText, RuleKey},
+    views::{ArchivedGame, ImportReport, ImportRequest, PgnText, RuleKey, TimeOrDay},
 };
-
-pub use crate::openapi::PGN;
 
 pub const NDJSON: &str = "application/x-ndjson";
 /// Games per page of an archive: the most held in memory at once.
@@ -63,32 +63,18 @@ pub async fn export_game_pgn(
 #[into_params(parameter_in = Query)]
 pub struct ArchiveQuery {
     /// Only games of this rule set.
-    #[param(value_type = Option<RuleKey>)]
-    pub rules: Option<String>,
+    pub rules: Option<RuleKey>,
     /// Only games created at or after this time (RFC 3339, or a date `2026-11-30`).
-    pub since: Option<String>,
+    #[param(value_type = Option<String>)]
+    pub since: Option<TimeOrDay>,
     /// Only games created before this time (RFC 3339, or a date).
-    pub until: Option<String>,
+    #[param(value_type = Option<String>)]
+    pub until: Option<TimeOrDay>,
     /// Only games that are over.
     #[serde(default)]
     pub finished: bool,
     /// At most this many games.
     pub max: Option<u64>,
-}
-
-fn parse_time(name: &str, text: &str) -> Result<Millis, ApiError> {
-    use time::{Date, macros::format_description};
-    let date = || {
-        Date::parse(text, format_description!("[year]-[month]-[day]"))
-            .ok()
-            .map(|date| (date.midnight().assume_utc().unix_timestamp_nanos() / 1_000_000) as Millis)
-    };
-    parse_rfc3339(text).or_else(date).ok_or_else(|| {
-        ApiError::invalid(
-            Code::InvalidQuery,
-            format!("`{name}` is not an RFC 3339 time or a date"),
-        )
-    })
 }
 
 fn format_of(req: &HttpRequest) -> ArchiveFormat {
@@ -169,28 +155,14 @@ async fn stream_archive(
         })))
 }
 
-fn filter_of(query: &ArchiveQuery) -> Result<ArchiveFilter, ApiError> {
-    let rules = query
-        .rules
-        .as_deref()
-        .map(str::parse::<RuleKey>)
-        .transpose()
-        .map_err(|e| ApiError::invalid(Code::InvalidQuery, e))?;
-    Ok(ArchiveFilter {
+fn filter_of(query: &ArchiveQuery) -> ArchiveFilter {
+    ArchiveFilter {
         account_id: AccountId::default(),
-        rules,
-        since: query
-            .since
-            .as_deref()
-            .map(|t| parse_time("since", t))
-            .transpose()?,
-        until: query
-            .until
-            .as_deref()
-            .map(|t| parse_time("until", t))
-            .transpose()?,
+        rules: query.rules,
+        since: query.since.map(|bound| bound.0),
+        until: query.until.map(|bound| bound.0),
         finished_only: query.finished,
-    })
+    }
 }
 
 /// A user's games as one PGN file (or NDJSON with `Accept: application/x-ndjson`),
@@ -211,11 +183,11 @@ fn filter_of(query: &ArchiveQuery) -> Result<ArchiveFilter, ApiError> {
 pub async fn export_user_games(
     state: web::Data<AppState>,
     username: web::Path<String>,
-    query: web::Query<ArchiveQuery>,
+    query: Query<ArchiveQuery>,
     req: HttpRequest,
     turn: ExpensiveTurn,
 ) -> Result<HttpResponse, ApiError> {
-    let filter = filter_of(&query)?;
+    let filter = filter_of(&query);
     let username = username.into_inner();
     let name = format!("{username}-games");
     stream_archive(
@@ -341,7 +313,7 @@ pub struct ImportQuery {
 pub async fn create_import(
     state: web::Data<AppState>,
     auth: Auth,
-    query: web::Query<ImportQuery>,
+    query: Query<ImportQuery>,
     req: HttpRequest,
     mut body: web::Payload,
 ) -> Result<web::Json<ImportReport>, ApiError> {

@@ -13,7 +13,8 @@ use crate::{
     },
     error::{ApiError, Code, Problem},
     middleware::limits::ExpensiveTurn,
-    models::search::GameFilter,
+    models::{game::StartKind, search::GameFilter},
+    routes::Query,
     state::AppState,
     stored::GameId,
     streams::streamed_pgn,
@@ -25,8 +26,7 @@ use crate::{
 #[into_params(parameter_in = Query)]
 pub struct PositionSearchQuery {
     /// The rule set.
-    #[param(value_type = RuleKey)]
-    pub rules: String,
+    pub rules: RuleKey,
     /// The position, as an extended FEN of the rule set.
     pub fen: Option<String>,
     /// Or the position after these moves (UCI or SAN, separated by spaces)
@@ -63,7 +63,7 @@ pub struct PositionSearchQuery {
 pub async fn search_positions(
     state: web::Data<AppState>,
     auth: MaybeAuth,
-    query: web::Query<PositionSearchQuery>,
+    query: Query<PositionSearchQuery>,
     _turn: ExpensiveTurn,
 ) -> Result<web::Json<PositionSearch>, ApiError> {
     let search = PositionSearchQuery::parse(query.into_inner())?;
@@ -100,7 +100,7 @@ pub async fn search_positions(
 pub async fn export_position_search(
     state: web::Data<AppState>,
     auth: MaybeAuth,
-    query: web::Query<PositionSearchQuery>,
+    query: Query<PositionSearchQuery>,
     turn: ExpensiveTurn,
 ) -> Result<HttpResponse, ApiError> {
     let search = PositionSearchQuery::parse(query.into_inner())?;
@@ -151,7 +151,7 @@ struct PositionSearchAsked {
 impl PositionSearchQuery {
     fn parse(self) -> Result<PositionSearchAsked, ApiError> {
         let (rules, target, scope) =
-            parse_position(&self.rules, self.fen, self.moves, self.own, self.collection)?;
+            parse_position(self.rules, self.fen, self.moves, self.own, self.collection)?;
         Ok(PositionSearchAsked {
             rules,
             target,
@@ -164,15 +164,12 @@ impl PositionSearchQuery {
 
 /// The rule set, position and scope a search names in its query string.
 fn parse_position(
-    rules: &str,
+    RuleKey(rules): RuleKey,
     fen: Option<String>,
     moves: Option<String>,
     own: bool,
     collection: Option<String>,
 ) -> Result<(Rules, Target, Scope), ApiError> {
-    let rules: Rules = rules.parse().map_err(|e: kingpost_core::UnknownRules| {
-        ApiError::invalid(Code::UnknownRules, e.to_string())
-    })?;
     let target = match (fen, moves) {
         (Some(fen), None) => Target::Fen(fen),
         (None, Some(moves)) => Target::Moves(moves.split_whitespace().map(str::to_owned).collect()),
@@ -204,8 +201,7 @@ fn parse_scope(own: bool, collection: Option<String>) -> Result<Scope, ApiError>
 #[into_params(parameter_in = Query)]
 pub struct ExplorerQuery {
     /// The rule set.
-    #[param(value_type = RuleKey)]
-    pub rules: String,
+    pub rules: RuleKey,
     /// The position, as an extended FEN of the rule set.
     pub fen: Option<String>,
     /// Or the position after these moves (UCI or SAN, separated by spaces)
@@ -235,12 +231,12 @@ pub struct ExplorerQuery {
 pub async fn explore_position(
     state: web::Data<AppState>,
     auth: MaybeAuth,
-    query: web::Query<ExplorerQuery>,
+    query: Query<ExplorerQuery>,
     _turn: ExpensiveTurn,
 ) -> Result<web::Json<ExplorerView>, ApiError> {
     let query = query.into_inner();
     let (rules, target, scope) = parse_position(
-        &query.rules,
+        query.rules,
         query.fen,
         query.moves,
         query.own,
@@ -258,8 +254,7 @@ pub async fn explore_position(
 #[into_params(parameter_in = Query)]
 pub struct GameSearchQuery {
     /// Only games of this rule set.
-    #[param(value_type = Option<RuleKey>)]
-    pub rules: Option<String>,
+    pub rules: Option<RuleKey>,
     /// A player's name (a username, or a name as an imported game's PGN
     /// gives it), in any case.
     pub player: Option<String>,
@@ -267,13 +262,11 @@ pub struct GameSearchQuery {
     pub opponent: Option<String>,
     /// Only games from this kind of start.
     #[param(value_type = Option<String>, example = "chess960")]
-    pub start: Option<String>,
+    pub start: Option<StartKind>,
     /// Only games with this result: `1-0`, `0-1`, `1/2-1/2` or `*`.
-    #[param(value_type = Option<GameResult>)]
-    pub result: Option<String>,
+    pub result: Option<GameResult>,
     /// Only games that ended so.
-    #[param(value_type = Option<Termination>)]
-    pub termination: Option<String>,
+    pub termination: Option<Termination>,
     /// Played on or after this day: `2026-12-01`, `2026-12` or `2026`.
     pub since: Option<String>,
     /// Played before this day, in the same forms.
@@ -322,18 +315,6 @@ fn pgn_day(name: &str, text: &str) -> Result<String, ApiError> {
     Ok(parts.join("."))
 }
 
-/// A query's value of a type that reads from text, or a 422 naming it.
-fn parsed<T: std::str::FromStr<Err = String>>(
-    name: &str,
-    text: Option<String>,
-) -> Result<Option<T>, ApiError> {
-    text.map(|text| {
-        text.parse()
-            .map_err(|e| invalid_query(format!("`{name}`: {e}")))
-    })
-    .transpose()
-}
-
 /// The games found by their own data: players, rule set, start, result,
 /// how they ended, the day they were played (an imported game's `Date`
 /// tag), ECO code or opening name, length; newest first, among played
@@ -352,7 +333,7 @@ fn parsed<T: std::str::FromStr<Err = String>>(
 pub async fn search_games(
     state: web::Data<AppState>,
     auth: MaybeAuth,
-    query: web::Query<GameSearchQuery>,
+    query: Query<GameSearchQuery>,
     _turn: ExpensiveTurn,
 ) -> Result<web::Json<GameSearch>, ApiError> {
     let search = query.into_inner().parse()?;
@@ -388,7 +369,7 @@ pub async fn search_games(
 pub async fn export_game_search(
     state: web::Data<AppState>,
     auth: MaybeAuth,
-    query: web::Query<GameSearchQuery>,
+    query: Query<GameSearchQuery>,
     turn: ExpensiveTurn,
 ) -> Result<HttpResponse, ApiError> {
     let search = query.into_inner().parse()?;
@@ -440,19 +421,13 @@ impl GameSearchQuery {
                 ));
             }
         }
-        let rules = self
-            .rules
-            .as_deref()
-            .map(str::parse::<Rules>)
-            .transpose()
-            .map_err(|e| ApiError::invalid(Code::UnknownRules, e.to_string()))?;
         let filter = GameFilter {
-            rules: rules.map(RuleKey::from),
+            rules: self.rules,
             player: self.player,
             opponent: self.opponent,
-            start: parsed("start", self.start)?,
-            result: parsed("result", self.result)?,
-            termination: parsed("termination", self.termination)?,
+            start: self.start,
+            result: self.result,
+            termination: self.termination,
             since: self
                 .since
                 .as_deref()

@@ -7,7 +7,8 @@ use crate::{
     credentials::Scope,
     domain::tournament::{lifecycle, view},
     error::{ApiError, Problem},
-    routes::{page_limit, pgn::PGN},
+    openapi::PGN,
+    routes::{Query, page_limit},
     state::AppState,
     views::{CreateTournamentRequest, PgnText, TournamentList, TournamentQuery, TournamentView},
 };
@@ -58,7 +59,7 @@ pub async fn create_tournament(
 #[get("/tournaments")]
 pub async fn list_tournaments(
     state: web::Data<AppState>,
-    query: web::Query<TournamentQuery>,
+    query: Query<TournamentQuery>,
 ) -> Result<web::Json<TournamentList>, ApiError> {
     let query = query.into_inner();
     let limit = page_limit(query.limit, 50, 100)?;

@@ -5,7 +5,7 @@ use actix_web::{get, web};
 use crate::{
     domain::{profiles, ratings},
     error::{ApiError, Problem},
-    routes::page_limit,
+    routes::{Query, page_limit},
     state::AppState,
     views::{Leaderboard, PoolQuery, RatingHistory, UserProfile},
 };
@@ -51,10 +51,10 @@ pub async fn get_user(
 pub async fn get_rating_history(
     state: web::Data<AppState>,
     username: web::Path<String>,
-    query: web::Query<PoolQuery>,
+    query: Query<PoolQuery>,
 ) -> Result<web::Json<RatingHistory>, ApiError> {
     let query = query.into_inner();
-    let pool = ratings::pool(&query.rules, query.start.as_deref())?;
+    let pool = query.pool();
     let limit = page_limit(query.limit, PAGE, MAX_PAGE)?;
     let username = username.into_inner();
     let history = state
@@ -76,11 +76,11 @@ pub async fn get_rating_history(
 #[get("/leaderboard")]
 pub async fn get_leaderboard(
     state: web::Data<AppState>,
-    query: web::Query<PoolQuery>,
+    query: Query<PoolQuery>,
 ) -> Result<web::Json<Leaderboard>, ApiError> {
     let now = state.clock.now();
     let query = query.into_inner();
-    let pool = ratings::pool(&query.rules, query.start.as_deref())?;
+    let pool = query.pool();
     let limit = page_limit(query.limit, PAGE, MAX_PAGE)?;
     let board = state
         .db(move |conn| ratings::leaderboard(conn, pool, query.cursor.as_deref(), limit, now))

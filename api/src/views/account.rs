@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::Timestamp;
 use crate::{credentials::Scope, secret::Secret};
 
 /// A new account.
@@ -23,7 +24,7 @@ pub struct CreateAccountRequest {
 pub struct AccountView {
     pub id: String,
     pub username: String,
-    pub created_at: String,
+    pub created_at: Timestamp,
 }
 
 /// The OAuth 2 password grant.
@@ -89,8 +90,8 @@ pub struct TokenView {
     pub id: String,
     pub name: String,
     pub scopes: Vec<Scope>,
-    pub created_at: String,
-    pub expires_at: String,
+    pub created_at: Timestamp,
+    pub expires_at: Timestamp,
     /// The JWT itself: shown once, at creation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
@@ -109,9 +110,9 @@ pub struct VacationView {
     /// Vacation time left, in days.
     pub balance_days: f64,
     /// When the vacation under way began.
-    pub since: Option<String>,
+    pub since: Option<Timestamp>,
     /// When it ends by itself, its balance spent.
-    pub ends_at: Option<String>,
+    pub ends_at: Option<Timestamp>,
     pub yearly_allowance_days: i64,
     pub cap_days: i64,
 }

@@ -4,6 +4,8 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::Timestamp;
+
 /// A move of a variation, in canonical UCI and SAN, with its annotations
 /// and the variations that replace it in turn.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -47,7 +49,7 @@ pub struct PlayerAnnotation {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
     pub nags: Vec<u8>,
-    pub updated_at: String,
+    pub updated_at: Timestamp,
 }
 
 /// Everything written on a game beside its moves. PGN exports carry it

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{ClockSpec, PlayerView, RuleKey, StartSpec};
+use super::{ClockSpec, PlayerView, RuleKey, StartSpec, Timestamp};
 use crate::stored::text_enum;
 
 /// The days per move a game may have.
@@ -30,8 +30,7 @@ impl ToSchema for DaysPerMove {}
 
 text_enum! {
     /// The colour the challenger asks for.
-    #[derive(Default, Serialize, Deserialize, ToSchema)]
-    #[serde(rename_all = "snake_case")]
+    #[derive(Default, ToSchema)]
     pub enum ColorChoice ("colour choice") {
         White = "white",
         Black = "black",
@@ -42,8 +41,7 @@ text_enum! {
 
 text_enum! {
     /// Where a challenge stands.
-    #[derive(Serialize, ToSchema)]
-    #[serde(rename_all = "snake_case")]
+    #[derive(ToSchema)]
     pub enum ChallengeStatus ("challenge status") {
         /// Waiting for its opponent (or anyone).
         Open = "open",
@@ -129,7 +127,7 @@ pub struct ChallengeView {
     pub status: ChallengeStatus,
     /// The game, once accepted.
     pub game_id: Option<String>,
-    pub created_at: String,
+    pub created_at: Timestamp,
 }
 
 /// The caller's challenges.

@@ -3,13 +3,12 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{ArchivedGame, PlayerView};
+use super::{ArchivedGame, PlayerView, Timestamp};
 use crate::stored::text_enum;
 
 text_enum! {
     /// Who may see a collection: its owner alone, or everyone.
-    #[derive(Default, Serialize, Deserialize, ToSchema)]
-    #[serde(rename_all = "snake_case")]
+    #[derive(Default, ToSchema)]
     pub enum Visibility ("visibility") {
         #[default]
         Private = "private",
@@ -47,8 +46,8 @@ pub struct CollectionView {
     pub visibility: Visibility,
     /// How many games it holds.
     pub games: i64,
-    pub created_at: String,
-    pub updated_at: String,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
 }
 
 /// Collections, by name.

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
+use super::Timestamp;
 use crate::{secret::Secret, stored::text_enum};
 
 text_schema!(
@@ -14,8 +15,7 @@ text_schema!(
 
 text_enum! {
     /// The kinds of event.
-    #[derive(Serialize, Deserialize, ToSchema)]
-    #[serde(rename_all = "snake_case")]
+    #[derive(ToSchema)]
     pub enum EventKind ("event type") {
         ChallengeReceived = "challenge_received",
         ChallengeAccepted = "challenge_accepted",
@@ -39,8 +39,7 @@ text_enum! {
 
 text_enum! {
     /// Where a delivery stands.
-    #[derive(Serialize, ToSchema)]
-    #[serde(rename_all = "snake_case")]
+    #[derive(ToSchema)]
     pub enum DeliveryStatus ("delivery status") {
         /// To be attempted (again).
         Pending = "pending",
@@ -57,7 +56,7 @@ pub struct EventView {
     pub id: i64,
     #[serde(rename = "type")]
     pub kind: EventKind,
-    pub created_at: String,
+    pub created_at: Timestamp,
     pub game_id: Option<String>,
     pub data: Value,
 }
@@ -81,7 +80,7 @@ pub struct WebhookView {
     pub id: String,
     pub url: String,
     pub events: Vec<EventKind>,
-    pub created_at: String,
+    pub created_at: Timestamp,
 }
 
 /// One delivery of an event to a webhook.
@@ -95,9 +94,9 @@ pub struct DeliveryView {
     /// The HTTP status of the last attempt.
     pub last_status: Option<i32>,
     pub last_error: Option<String>,
-    pub next_attempt_at: Option<String>,
-    pub delivered_at: Option<String>,
-    pub created_at: String,
+    pub next_attempt_at: Option<Timestamp>,
+    pub delivered_at: Option<Timestamp>,
+    pub created_at: Timestamp,
 }
 
 /// The caller's webhooks.

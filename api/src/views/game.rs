@@ -5,14 +5,13 @@ use kingpost_core::{DrawReason, Move, MoveKind, MoveList, Outcome, Position, Win
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{ClockView, GameRatings, RuleKey, StartSpec};
+use super::{ClockView, GameRatings, RuleKey, StartSpec, Timestamp};
 use crate::stored::text_enum;
 
 text_enum! {
     /// How a game ended: the rules' reasons (docs/spec/rules.md §2.3, ends of a game),
     /// and the players' and the clock's.
-    #[derive(Serialize, ToSchema)]
-    #[serde(rename_all = "snake_case")]
+    #[derive(ToSchema)]
     pub enum Termination ("termination") {
         Checkmate = "checkmate",
         /// Captive Kings: a free king reached its goal rank.
@@ -63,15 +62,11 @@ impl From<DrawReason> for Termination {
 text_enum! {
     /// A game's result as PGN writes it; `*` for an imported game that
     /// states none.
-    #[derive(Serialize, ToSchema)]
+    #[derive(ToSchema)]
     pub enum GameResult ("result") {
-        #[serde(rename = "1-0")]
         WhiteWon = "1-0",
-        #[serde(rename = "0-1")]
         BlackWon = "0-1",
-        #[serde(rename = "1/2-1/2")]
         Draw = "1/2-1/2",
-        #[serde(rename = "*")]
         Unknown = "*",
     }
 }
@@ -101,8 +96,7 @@ pub struct GamePlayerView {
 
 text_enum! {
     /// A side: `white` or `black`.
-    #[derive(Serialize, Deserialize, ToSchema)]
-    #[serde(rename_all = "snake_case")]
+    #[derive(ToSchema)]
     pub enum Side ("side") {
         White = "white",
         Black = "black",
@@ -128,7 +122,7 @@ pub struct MoveView {
     /// SAN with check and mate marks.
     pub san: String,
     /// RFC 3339, UTC; unknown for some moves of imported games.
-    pub played_at: Option<String>,
+    pub played_at: Option<Timestamp>,
 }
 
 /// A legal move in both notations, with its kind, so that a client can
@@ -221,8 +215,7 @@ pub struct CastlingView {
 
 text_enum! {
     /// Whether the game is under way, over, or aborted (counting for nothing).
-    #[derive(Serialize, ToSchema)]
-    #[serde(rename_all = "snake_case")]
+    #[derive(ToSchema)]
     pub enum GameStatus ("game status") {
         Started = "started",
         Finished = "finished",
@@ -290,7 +283,7 @@ pub struct GameState {
     /// A clock that carries time over, with each side's time left.
     pub clock: Option<ClockView>,
     /// When the side to move loses on time (RFC 3339, UTC), its vacation counted.
-    pub deadline: Option<String>,
+    pub deadline: Option<Timestamp>,
     /// Seconds until the deadline.
     pub time_left_seconds: Option<i64>,
     /// The side whose draw offer stands.
@@ -299,8 +292,8 @@ pub struct GameState {
     pub claimable_draw: Option<Termination>,
     /// The legal moves of the side to move; empty once finished.
     pub legal_moves: Vec<LegalMoveView>,
-    pub created_at: String,
-    pub updated_at: String,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
 }
 
 /// A game in a list.
@@ -320,8 +313,8 @@ pub struct GameSummary {
     pub termination: Option<Termination>,
     /// Whether the caller is to move.
     pub my_turn: bool,
-    pub deadline: Option<String>,
-    pub updated_at: String,
+    pub deadline: Option<Timestamp>,
+    pub updated_at: Timestamp,
 }
 
 /// One page of the caller's games.

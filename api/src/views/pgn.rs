@@ -5,6 +5,7 @@ use utoipa::ToSchema;
 
 use super::{
     GamePlayerView, GameResult, GameStatus, MoveView, Opening, RuleKey, StartSpec, Termination,
+    Timestamp,
 };
 
 text_schema!(
@@ -40,7 +41,7 @@ pub struct ArchivedGame {
     /// imported game.
     pub days_per_move: i32,
     pub moves: Vec<MoveView>,
-    pub created_at: String,
+    pub created_at: Timestamp,
 }
 
 /// What an import did, game by game: every game of the file is counted.

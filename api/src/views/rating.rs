@@ -3,14 +3,13 @@
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::RuleKey;
+use super::{RuleKey, Timestamp};
 use crate::stored::text_enum;
 
 text_enum! {
     /// The start family of a rating pool: each rule set has one pool per
     /// family (games from a FEN are never rated).
-    #[derive(Serialize, Deserialize, ToSchema)]
-    #[serde(rename_all = "snake_case")]
+    #[derive(ToSchema)]
     pub enum RatedStart ("rated start") {
         Standard = "standard",
         Chess960 = "chess960",
@@ -35,7 +34,7 @@ pub struct RatingView {
     /// Rated games finished in this pool.
     pub games: i32,
     /// When the last of them finished (RFC 3339, UTC).
-    pub last_rated_at: String,
+    pub last_rated_at: Timestamp,
 }
 
 /// Wins, draws and losses in one rule set, rated and casual games alike.
@@ -51,10 +50,10 @@ pub struct RecordView {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct UserProfile {
     pub username: String,
-    pub created_at: String,
+    pub created_at: Timestamp,
     /// When they last acted in a game (moved, offered, resigned), to the
     /// minute: acts within a minute of the last one noted leave it.
-    pub last_active_at: Option<String>,
+    pub last_active_at: Option<Timestamp>,
     /// While on vacation, their clocks stand still.
     pub on_vacation: bool,
     /// Games they are playing now.
@@ -70,15 +69,20 @@ pub struct UserProfile {
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct PoolQuery {
-    #[param(value_type = RuleKey)]
-    pub rules: String,
+    pub rules: RuleKey,
     /// The start family; `standard` when left out.
-    #[param(value_type = Option<RatedStart>)]
-    pub start: Option<String>,
+    pub start: Option<RatedStart>,
     /// Where the page begins: `next_cursor` of the page before.
     pub cursor: Option<String>,
     /// Entries per page, 1 to 100 (50 when left out).
     pub limit: Option<i64>,
+}
+
+impl PoolQuery {
+    /// The pool asked for.
+    pub fn pool(&self) -> (RuleKey, RatedStart) {
+        (self.rules, self.start.unwrap_or(RatedStart::Standard))
+    }
 }
 
 /// One rated game's mark in a player's history.
@@ -86,7 +90,7 @@ pub struct PoolQuery {
 pub struct RatingPoint {
     pub game_id: String,
     /// When the game finished and the rating changed (RFC 3339, UTC).
-    pub at: String,
+    pub at: Timestamp,
     /// The rating after the game, rounded.
     pub rating: i32,
     pub deviation: i32,

@@ -59,6 +59,13 @@ impl Serialize for RuleKey {
     }
 }
 
+impl<'de> Deserialize<'de> for RuleKey {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<RuleKey, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 impl utoipa::PartialSchema for RuleKey {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
         utoipa::openapi::schema::ObjectBuilder::new()

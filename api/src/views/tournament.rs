@@ -4,13 +4,14 @@
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::{ClockSpec, DaysPerMove, GameResult, PlayerView, RatingRange, RuleKey, StartSpec};
+use super::{
+    ClockSpec, DaysPerMove, GameResult, PlayerView, RatingRange, RuleKey, StartSpec, Timestamp,
+};
 use crate::stored::text_enum;
 
 text_enum! {
     /// Where a tournament stands.
-    #[derive(Serialize, Deserialize, ToSchema)]
-    #[serde(rename_all = "snake_case")]
+    #[derive(ToSchema)]
     pub enum TournamentStatus ("tournament status") {
         /// Taking players until it is full or its sign-up deadline.
         Open = "open",
@@ -55,6 +56,7 @@ pub struct CreateTournamentRequest {
     pub rating_range: Option<RatingRange>,
     /// When sign-up closes (RFC 3339): the tournament starts then with
     /// three players or more, or sooner once full.
+    #[schema(format = DateTime)]
     pub signup_deadline: String,
 }
 
@@ -82,9 +84,9 @@ pub struct TournamentSummary {
     /// Signed up (before the start) or playing.
     pub player_count: i64,
     pub status: TournamentStatus,
-    pub signup_deadline: String,
-    pub started_at: Option<String>,
-    pub finished_at: Option<String>,
+    pub signup_deadline: Timestamp,
+    pub started_at: Option<Timestamp>,
+    pub finished_at: Option<Timestamp>,
 }
 
 /// Which tournaments to list.
@@ -92,10 +94,8 @@ pub struct TournamentSummary {
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct TournamentQuery {
-    #[param(value_type = Option<TournamentStatus>)]
-    pub status: Option<String>,
-    #[param(value_type = Option<RuleKey>)]
-    pub rules: Option<String>,
+    pub status: Option<TournamentStatus>,
+    pub rules: Option<RuleKey>,
     /// Where the page begins: `next_cursor` of the page before.
     pub cursor: Option<String>,
     /// Tournaments per page, 1 to 100 (50 when left out).

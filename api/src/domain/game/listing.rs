@@ -2,13 +2,12 @@
 //! finished latest first, after an opaque cursor.
 
 use crate::{
-    clock::rfc3339,
     db::DbConnection,
     domain::cursor,
     error::ApiError,
     models::game::{self as rows, GameRow, Listing},
     stored::AccountId,
-    views::{GameList, GameSummary, PlayerView, Side},
+    views::{GameList, GameSummary, PlayerView, Side, Timestamp},
 };
 
 use super::{position_of, start_of, variant_name};
@@ -63,8 +62,8 @@ fn summary(row: GameRow, me: &AccountId) -> Result<GameSummary, ApiError> {
         turn: Side::from(pos.turn()),
         status: row.status,
         my_turn: row.to_move_id.as_deref() == Some(me),
-        deadline: row.deadline_at.map(rfc3339),
-        updated_at: rfc3339(row.updated_at),
+        deadline: row.deadline_at.map(Timestamp),
+        updated_at: Timestamp(row.updated_at),
         fen: row.current_fen,
         id: row.id.into(),
         rules: row.rules,

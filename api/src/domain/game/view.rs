@@ -14,7 +14,8 @@ use crate::{
     notify::Outbox,
     stored::GameId,
     views::{
-        GamePlayerView, GameState, GameView, LegalMoveView, MoveAnswer, MoveView, Side, Termination,
+        GamePlayerView, GameState, GameView, LegalMoveView, MoveAnswer, MoveView, Side,
+        Termination, Timestamp,
     },
 };
 
@@ -90,7 +91,7 @@ impl From<MoveRow> for MoveView {
             ply: m.ply,
             uci: m.uci,
             san: m.san,
-            played_at: m.played_at.map(rfc3339),
+            played_at: m.played_at.map(Timestamp),
         }
     }
 }
@@ -154,7 +155,7 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
         check: pos.is_check(),
         days_per_move: row.days_per_move,
         clock: clock::of_row(row)?.map(|spec| clock::view(spec, row, pos.turn(), deadline, now)),
-        deadline: deadline.map(rfc3339),
+        deadline: deadline.map(Timestamp),
         time_left_seconds: deadline.map(|d| (d - now).max(0) / SECOND),
         draw_offer: row
             .draw_offer_by
@@ -163,8 +164,8 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
             .map(Side::from),
         claimable_draw,
         legal_moves,
-        created_at: rfc3339(row.created_at),
-        updated_at: rfc3339(row.updated_at),
+        created_at: Timestamp(row.created_at),
+        updated_at: Timestamp(row.updated_at),
     })
 }
 
@@ -172,8 +173,7 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
 /// change of status or offer, and when a player's vacation starts or ends
 /// (which moves the deadline without changing the game's row).
 pub fn etag(state: &GameState) -> String {
-    let stamp: String = state
-        .updated_at
+    let stamp: String = rfc3339(state.updated_at.0)
         .chars()
         .filter(char::is_ascii_digit)
         .collect();

@@ -23,7 +23,7 @@ use crate::{
         tournament,
     },
     stored::{AccountId, GameId},
-    views::{ArchivedGame, ClockSpec, GamePlayerView, GameRatings, MoveView},
+    views::{ArchivedGame, ClockSpec, GamePlayerView, GameRatings, MoveView, Timestamp},
 };
 
 /// `2026.11.30` and `12:00:00` of a time, as PGN dates and times are written.
@@ -294,7 +294,7 @@ pub fn archived(row: GameRow, moves: Vec<MoveRow>) -> Result<ArchivedGame, ApiEr
         black: player(&row.black_name),
         status: row.status,
         moves: moves.into_iter().map(MoveView::from).collect(),
-        created_at: rfc3339(row.created_at),
+        created_at: Timestamp(row.created_at),
         id: row.id.into(),
         rules: row.rules,
         result: row.result,

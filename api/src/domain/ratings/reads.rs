@@ -4,10 +4,10 @@
 use std::collections::HashMap;
 
 use crate::{
-    clock::{DAY, Millis, rfc3339},
+    clock::{DAY, Millis},
     db::DbConnection,
     domain::cursor,
-    error::{ApiError, Code},
+    error::ApiError,
     models::{
         account,
         game::GameRow,
@@ -16,7 +16,7 @@ use crate::{
     stored::GameId,
     views::{
         GameRatings, Leaderboard, LeaderboardEntry, RatedStart, RatingHistory, RatingPoint,
-        RatingView, RuleKey, SideRating,
+        RatingView, RuleKey, SideRating, Timestamp,
     },
 };
 
@@ -80,22 +80,8 @@ pub fn view(row: &RatingRow, now: Millis) -> RatingView {
         volatility: rating.volatility,
         provisional: rating.deviation >= PROVISIONAL,
         games: row.games,
-        last_rated_at: rfc3339(row.rated_at),
+        last_rated_at: Timestamp(row.rated_at),
     }
-}
-
-/// A pool named by a query: a rule set's key and a start family.
-pub fn pool(rules: &str, start: Option<&str>) -> Result<(RuleKey, RatedStart), ApiError> {
-    let rules: RuleKey = rules
-        .parse()
-        .map_err(|e: String| ApiError::invalid(Code::UnknownRules, e))?;
-    let start = match start {
-        None => RatedStart::Standard,
-        Some(text) => text
-            .parse()
-            .map_err(|e: String| ApiError::invalid(Code::InvalidQuery, e))?,
-    };
-    Ok((rules, start))
 }
 
 /// A page of a player's rating history in a pool, oldest first.
@@ -120,7 +106,7 @@ pub fn history(
         .into_iter()
         .map(|row| RatingPoint {
             game_id: row.game_id.to_string(),
-            at: rfc3339(row.rated_at.unwrap_or_default()),
+            at: Timestamp(row.rated_at.unwrap_or_default()),
             rating: row.rating_after.unwrap_or(row.rating).round() as i32,
             deviation: row.deviation_after.unwrap_or(row.deviation).round() as i32,
             change: row.rating_change.unwrap_or_default().round() as i32,

@@ -4,15 +4,13 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::{
-    clock::rfc3339,
     db::DbConnection,
     domain::{
-        challenge::rules_of,
         cursor,
         game::{clock, spec_from_parts, variant_name},
         pgn,
     },
-    error::{ApiError, Code},
+    error::ApiError,
     models::{
         account,
         game::{self, GameResult, GameStatus},
@@ -20,8 +18,8 @@ use crate::{
     },
     stored::AccountId,
     views::{
-        ClockSpec, PlayerView, RatingRange, StandingView, TournamentGameView, TournamentList,
-        TournamentQuery, TournamentStatus, TournamentSummary, TournamentView,
+        ClockSpec, PlayerView, RatingRange, StandingView, Timestamp, TournamentGameView,
+        TournamentList, TournamentQuery, TournamentStatus, TournamentSummary, TournamentView,
     },
 };
 
@@ -57,9 +55,9 @@ fn summary(
         rating_range: RatingRange::of(row.rating_min, row.rating_max),
         player_count,
         status: row.status,
-        signup_deadline: rfc3339(row.signup_deadline),
-        started_at: row.started_at.map(rfc3339),
-        finished_at: row.finished_at.map(rfc3339),
+        signup_deadline: Timestamp(row.signup_deadline),
+        started_at: row.started_at.map(Timestamp),
+        finished_at: row.finished_at.map(Timestamp),
     })
 }
 
@@ -190,20 +188,8 @@ pub fn list(
     query: &TournamentQuery,
     limit: i64,
 ) -> Result<TournamentList, ApiError> {
-    let status = query
-        .status
-        .as_deref()
-        .map(str::parse)
-        .transpose()
-        .map_err(|e: String| ApiError::invalid(Code::InvalidQuery, e))?;
-    let rules = query
-        .rules
-        .as_deref()
-        .map(rules_of)
-        .transpose()?
-        .map(Into::into);
     let after = query.cursor.as_deref().map(cursor::decode).transpose()?;
-    let mut rows = tournament::list(conn, status, rules, after, limit + 1)?;
+    let mut rows = tournament::list(conn, query.status, query.rules, after, limit + 1)?;
     let more = rows.len() as i64 > limit;
     rows.truncate(limit as usize);
     let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
