@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use anyhow::Context;
 use argon2::{
     Argon2,
     password_hash::{PasswordHasher, PasswordVerifier, phc::PasswordHash},
@@ -72,13 +73,13 @@ impl fmt::Debug for JwtKeys {
 }
 
 impl JwtKeys {
-    pub fn from_secret(secret: &[u8]) -> Result<JwtKeys, String> {
+    pub fn from_secret(secret: &[u8]) -> anyhow::Result<JwtKeys> {
         // jsonwebtoken 12 panics on first use without a crypto provider;
         // install ours before feature unification can leave none.
         let _ = jsonwebtoken::crypto::rust_crypto::DEFAULT_PROVIDER.install_default();
         Ok(JwtKeys {
-            encoding: EncodingKey::from_secret(secret).map_err(|e| format!("JWT secret: {e}"))?,
-            decoding: DecodingKey::from_secret(secret).map_err(|e| format!("JWT secret: {e}"))?,
+            encoding: EncodingKey::from_secret(secret).context("JWT secret")?,
+            decoding: DecodingKey::from_secret(secret).context("JWT secret")?,
         })
     }
 

@@ -207,7 +207,7 @@ impl Hub {
             .spawn(move || {
                 while alive.strong_count() > 0 {
                     if let Err(error) = relay(&url, &hub, &alive) {
-                        tracing::warn!(%error, "listening for changes on Postgres failed; retrying");
+                        tracing::warn!(error = %format_args!("{error:#}"), "listening for changes on Postgres failed; retrying");
                         std::thread::sleep(Duration::from_secs(1));
                     }
                 }
@@ -225,14 +225,12 @@ impl Hub {
     }
 }
 
-fn relay(url: &str, hub: &Hub, alive: &std::sync::Weak<()>) -> Result<(), String> {
-    let mut conn = PgConnection::establish(url).map_err(|e| e.to_string())?;
-    diesel::sql_query(format!("LISTEN {CHANNEL}"))
-        .execute(&mut conn)
-        .map_err(|e| e.to_string())?;
+fn relay(url: &str, hub: &Hub, alive: &std::sync::Weak<()>) -> anyhow::Result<()> {
+    let mut conn = PgConnection::establish(url)?;
+    diesel::sql_query(format!("LISTEN {CHANNEL}")).execute(&mut conn)?;
     while alive.strong_count() > 0 {
         for notification in conn.notifications_iter() {
-            let notification = notification.map_err(|e| e.to_string())?;
+            let notification = notification?;
             hub.wake(&notification.payload.into());
         }
         // libpq has no blocking wait here: poll the socket briefly.

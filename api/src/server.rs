@@ -4,6 +4,8 @@
 use std::{io::IsTerminal, sync::Arc, time::Duration};
 
 use actix_web::{HttpServer, web};
+use anyhow::Context;
+use tracing::Instrument;
 use tracing_subscriber::{EnvFilter, fmt::format::FmtSpan};
 
 use crate::{
@@ -43,16 +45,16 @@ pub fn init_logging() {
 }
 
 /// Opens the database at `url` and brings its schema up to date.
-pub fn open_database(url: &str) -> Result<DbPool, String> {
+pub fn open_database(url: &str) -> anyhow::Result<DbPool> {
     open_database_with(url, db::PoolSettings::for_backend(Backend::of_url(url)))
 }
 
 /// Opens and migrates the database with a pool of the given size.
-pub fn open_database_with(url: &str, settings: db::PoolSettings) -> Result<DbPool, String> {
+pub fn open_database_with(url: &str, settings: db::PoolSettings) -> anyhow::Result<DbPool> {
     let pool = db::connect_with(url, settings)?;
     let mut conn = pool
         .get()
-        .map_err(|e| format!("cannot connect to {url}: {e}"))?;
+        .with_context(|| format!("cannot connect to {url}"))?;
     let applied = db::run_migrations(&mut conn)?;
     if applied > 0 {
         tracing::info!(applied, "database migrated");
@@ -62,7 +64,7 @@ pub fn open_database_with(url: &str, settings: db::PoolSettings) -> Result<DbPoo
 
 /// The JWT signing key: `secret` when given, otherwise one generated once
 /// and kept in the database (a development default, said in a warning).
-pub fn jwt_keys(pool: &DbPool, secret: Option<&str>) -> Result<JwtKeys, String> {
+pub fn jwt_keys(pool: &DbPool, secret: Option<&str>) -> anyhow::Result<JwtKeys> {
     if let Some(secret) = secret.filter(|s| !s.is_empty()) {
         return JwtKeys::from_secret(secret.as_bytes());
     }
@@ -70,9 +72,9 @@ pub fn jwt_keys(pool: &DbPool, secret: Option<&str>) -> Result<JwtKeys, String> 
         "KINGPOST_JWT_SECRET is not set: signing tokens with a secret generated and kept in the database. \
          Set KINGPOST_JWT_SECRET in production."
     );
-    let mut conn = pool.get().map_err(|e| format!("database: {e}"))?;
-    let secret = setting::get_or_insert(&mut conn, "jwt_secret", &new_secret())
-        .map_err(|e| format!("database: {e}"))?;
+    let mut conn = pool.get().context("database")?;
+    let secret =
+        setting::get_or_insert(&mut conn, "jwt_secret", &new_secret()).context("database")?;
     JwtKeys::from_secret(secret.as_bytes())
 }
 
@@ -151,7 +153,9 @@ async fn deliver_forever(state: web::Data<AppState>) {
             actix_web::rt::spawn(async move {
                 let account = due.account_id.clone();
                 let webhook = due.delivery.webhook_id.clone();
-                if let Err(error) = attempt(&state, &sender, due).await {
+                let span =
+                    tracing::debug_span!("webhook_delivery", %webhook, delivery = due.delivery.id);
+                if let Err(error) = attempt(&state, &sender, due).instrument(span).await {
                     // Its lease runs out, and another attempt follows.
                     tracing::error!(%error, %webhook, "recording a webhook delivery failed");
                 }
@@ -168,7 +172,10 @@ async fn sweep_forever(state: web::Data<AppState>, interval: Duration) {
     let mut ticks = actix_web::rt::time::interval(interval);
     loop {
         ticks.tick().await;
-        match sweep_once(&state).await {
+        match sweep_once(&state)
+            .instrument(tracing::debug_span!("sweep"))
+            .await
+        {
             Ok(0) => {}
             Ok(ended) => tracing::info!(ended, "games ended on time"),
             Err(error) => tracing::error!(%error, "sweeping for timeouts failed"),
@@ -240,7 +247,7 @@ fn admit(
 
 /// Serves the API on `options.bind` until the process is stopped, sweeping
 /// for timeouts every `options.sweep_interval`.
-pub fn serve(options: ServeOptions) -> Result<(), String> {
+pub fn serve(options: ServeOptions) -> anyhow::Result<()> {
     let ServeOptions {
         bind,
         database_url,
@@ -259,9 +266,10 @@ pub fn serve(options: ServeOptions) -> Result<(), String> {
     );
     let backend = Backend::of_url(database_url);
     if backend == Backend::Postgres && sqlite_cache_mib.is_some() {
-        return Err("the SQLite page cache was set for a Postgres database: \
-                    Postgres sizes its own (shared_buffers)"
-            .to_owned());
+        anyhow::bail!(
+            "the SQLite page cache was set for a Postgres database: \
+             Postgres sizes its own (shared_buffers)"
+        );
     }
     let pool = open_database_with(
         database_url,
@@ -309,7 +317,7 @@ pub fn serve(options: ServeOptions) -> Result<(), String> {
         .max_connections(per_worker.max(64))
         .on_connect(move |conn, data| admit(&connections, &trusted_proxies, conn, data))
         .bind(bind)
-        .map_err(|e| format!("cannot listen on {bind}: {e}"))?;
+        .with_context(|| format!("cannot listen on {bind}"))?;
     for address in server.addrs() {
         tracing::info!("kingpost listening on http://{address} (docs at http://{address}/docs)");
     }
@@ -319,5 +327,5 @@ pub fn serve(options: ServeOptions) -> Result<(), String> {
             actix_web::rt::spawn(sweep_forever(sweeper_state, sweep_interval));
             server.run().await
         })
-        .map_err(|e| format!("server: {e}"))
+        .context("server")
 }

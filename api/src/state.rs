@@ -9,7 +9,7 @@ use std::{
         Arc, Mutex, MutexGuard,
         atomic::{AtomicUsize, Ordering},
     },
-    time::Duration,
+    time::{Duration, Instant},
 };
 
 use actix_web::{http::header::HeaderMap, web};
@@ -18,7 +18,7 @@ use crate::{
     budgets::{ExpensiveReads, HeldSlots, ImportSlots, Limiter, RateLimits},
     clock::{Clock, Millis},
     credentials::JwtKeys,
-    db::{self, DbConnection, DbPool, NeverYield, Yield},
+    db::{self, DbConnection, DbPool, NeverYield, Yield, timing},
     domain::game,
     error::ApiError,
     feeds::Feeds,
@@ -108,7 +108,7 @@ const LEAST_STEP: Duration = Duration::from_millis(3);
 /// A step of bulk work in the writers' turn, begun at `started`.
 struct BulkTurn<'a> {
     writers: &'a WritersTurn,
-    started: std::time::Instant,
+    started: Instant,
 }
 
 impl Yield for BulkTurn<'_> {
@@ -180,17 +180,29 @@ impl AppState {
     {
         let pool = self.pool.clone();
         let sqlite_writer = self.sqlite_writer.clone();
-        let (result, outbox) = web::block(move || {
+        let (result, outbox) = web::block(timing::in_callers_span(move || {
             let mut outbox = Outbox::default();
+            let asked = Instant::now();
             let result = pool.get().map_err(ApiError::from).and_then(|mut conn| {
+                let pool_wait_us = timing::micros_since(asked);
+                let turn_asked = Instant::now();
                 let turn = matches!(**conn, DbConnection::Sqlite(_)).then(|| sqlite_writer.take());
+                let turn_wait_us = timing::micros_since(turn_asked);
+                let started = Instant::now();
                 let done = change(&mut conn, &mut outbox);
                 drop(turn);
+                tracing::debug!(
+                    target: timing::TARGET,
+                    pool_wait_us,
+                    turn_wait_us,
+                    change_us = timing::micros_since(started),
+                    "change written"
+                );
                 outbox.announce(&mut conn);
                 answer(&mut conn, done?)
             });
             (result, outbox)
-        })
+        }))
         .await?;
         self.hub.publish(outbox);
         result
@@ -209,19 +221,19 @@ impl AppState {
     {
         let pool = self.pool.clone();
         let writers = self.sqlite_writer.clone();
-        web::block(move || {
+        web::block(timing::in_callers_span(move || {
             let mut conn = pool.get()?;
             if matches!(**conn, DbConnection::Sqlite(_)) {
                 let _turn = writers.take_for_bulk();
                 let yielding = BulkTurn {
                     writers: &writers,
-                    started: std::time::Instant::now(),
+                    started: Instant::now(),
                 };
                 step(&mut conn, &yielding)
             } else {
                 step(&mut conn, &NeverYield)
             }
-        })
+        }))
         .await?
     }
 

@@ -2,9 +2,10 @@
 
 use std::io::Write;
 
+use anyhow::Context;
 use kingpost_core::{Game, Position, perft_divide};
 
-type Result = std::result::Result<(), Box<dyn std::error::Error>>;
+type Result = anyhow::Result<()>;
 
 pub fn perft(out: &mut impl Write, pos: &Position, depth: u32, divide: bool) -> Result {
     if !divide {
@@ -41,10 +42,10 @@ pub fn play(out: &mut impl Write, start: Position, moves: &[String]) -> Result {
     let mut game = Game::new(start);
     for (ply, text) in moves.iter().enumerate() {
         if let Some(outcome) = game.outcome() {
-            return Err(format!("move {} ({text}): the game is over ({outcome})", ply + 1).into());
+            anyhow::bail!("move {} ({text}): the game is over ({outcome})", ply + 1);
         }
         game.play_text(text)
-            .map_err(|e| format!("move {} ({text}): {e}", ply + 1))?;
+            .with_context(|| format!("move {} ({text})", ply + 1))?;
     }
     writeln!(out, "{}", game.position().fen())?;
     if let Some(outcome) = game.outcome() {

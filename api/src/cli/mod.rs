@@ -168,7 +168,7 @@ struct PositionArgs {
 }
 
 impl PositionArgs {
-    fn position(&self) -> Result<Position, Box<dyn std::error::Error>> {
+    fn position(&self) -> anyhow::Result<Position> {
         let rules: Rules = self.rules.parse()?;
         let start = match (&self.fen, &self.start) {
             // A position to look at, which may be one where the game is over.
@@ -181,7 +181,7 @@ impl PositionArgs {
 }
 
 /// Runs a parsed command line.
-pub fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
+pub fn run(cli: Cli) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     match cli.command {
         Command::Serve {

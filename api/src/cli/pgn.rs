@@ -6,6 +6,7 @@ use std::{
     time::Instant,
 };
 
+use anyhow::Context;
 use kingpost_api::{
     clock::{Clock, SystemClock},
     db,
@@ -140,20 +141,20 @@ impl Summary {
     }
 }
 
-fn games_of(path: &str) -> Result<GameTexts<BufReader<File>>, String> {
-    let file = File::open(path).map_err(|e| format!("{path}: {e}"))?;
+fn games_of(path: &str) -> anyhow::Result<GameTexts<BufReader<File>>> {
+    let file = File::open(path).with_context(|| path.to_owned())?;
     Ok(GameTexts::new(BufReader::new(file)))
 }
 
 /// Replays every game of a file under its rules; with `fens`, writes where
 /// each game that replays ends.
-pub fn check(path: &str, fens: Option<&str>) -> Result<(), String> {
+pub fn check(path: &str, fens: Option<&str>) -> anyhow::Result<()> {
     let mut summary = Summary::default();
     let mut progress = Progress::new();
     let mut finals = String::new();
     let outcome = (|| {
         for text in games_of(path)? {
-            let raw = text.map_err(|e| format!("{path}: {e}"))?.read();
+            let raw = text.with_context(|| path.to_owned())?.read();
             summary.read += 1;
             let replayed = replay(&raw);
             if let Ok(game) = &replayed {
@@ -182,7 +183,7 @@ pub fn check(path: &str, fens: Option<&str>) -> Result<(), String> {
     progress.finish(summary.read);
     summary.print("valid", None);
     if let Some(fens) = fens {
-        std::fs::write(fens, finals).map_err(|e| format!("{fens}: {e}"))?;
+        std::fs::write(fens, finals).with_context(|| fens.to_owned())?;
     }
     outcome
 }
@@ -193,15 +194,14 @@ pub fn check(path: &str, fens: Option<&str>) -> Result<(), String> {
 /// Two threads: one reads and replays the file a batch at a time, the
 /// other stores each batch in one write transaction while the next is
 /// read, so that the replay and the database each have a core.
-pub fn import(path: &str, owner: &str, collection: &str, database_url: &str) -> Result<(), String> {
+pub fn import(path: &str, owner: &str, collection: &str, database_url: &str) -> anyhow::Result<()> {
     let pool = server::open_database(database_url)?;
-    let mut conn = pool.get().map_err(|e| format!("database: {e}"))?;
+    let mut conn = pool.get().context("database")?;
     let owner = accounts::find_by_username(&mut conn, owner)
-        .map_err(|_| format!("no account `{owner}`: sign up first, then import"))?
+        .with_context(|| format!("no account `{owner}`: sign up first, then import"))?
         .id;
-    let into = collections::for_import(&mut conn, &owner, Some(collection), SystemClock.now())
-        .map_err(|e| e.to_string())?;
-    db::for_bulk_writes(&mut conn).map_err(|e| format!("database: {e}"))?;
+    let into = collections::for_import(&mut conn, &owner, Some(collection), SystemClock.now())?;
+    db::for_bulk_writes(&mut conn).context("database")?;
     let mut texts = games_of(path)?;
     let mut summary = Summary::default();
     let mut progress = Progress::new();
@@ -212,7 +212,7 @@ pub fn import(path: &str, owner: &str, collection: &str, database_url: &str) -> 
             loop {
                 let now = SystemClock.now();
                 let (games, failure) = prepare_next(&mut texts, BATCH, &owner, now);
-                let failure = failure.map(|e| format!("{path}: {e}"));
+                let failure = failure.map(|e| anyhow::anyhow!("{path}: {e}"));
                 // The file's last batch is short, or ends on a failure.
                 let last = failure.is_some() || games.len() < BATCH;
                 let worth_sending = !games.is_empty() || failure.is_some();
@@ -225,8 +225,7 @@ pub fn import(path: &str, owner: &str, collection: &str, database_url: &str) -> 
         // A file that cannot be read further ends its last batch.
         for (games, failure) in prepared {
             summary.read += games.len();
-            let reports = store_batch(&mut conn, &games, &into, &db::NeverYield)
-                .map_err(|e| e.to_string())?;
+            let reports = store_batch(&mut conn, &games, &into, &db::NeverYield)?;
             for report in reports {
                 let stored = summary.accepted + summary.duplicates + summary.rejected + 1;
                 summary.record(
@@ -249,10 +248,9 @@ pub fn import(path: &str, owner: &str, collection: &str, database_url: &str) -> 
     });
     progress.finish(summary.read);
     summary.print("imported", Some("duplicates"));
-    if let Err(error) = &outcome {
+    if outcome.is_err() {
         let unstored = summary.read - summary.accepted - summary.duplicates - summary.rejected;
         println!("  stopped early: {unstored} games read were not stored");
-        return Err(error.clone());
     }
     outcome
 }
@@ -267,17 +265,17 @@ pub fn sample(
     games: usize,
     seed: u64,
     fens: Option<&str>,
-) -> Result<(), String> {
+) -> anyhow::Result<()> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut finals = String::new();
     for index in 0..games {
         let start = match start {
             Some("chess960") => Start::Chess960(rng.random_range(0..CHESS960_COUNT)),
             Some("shuffle") => Start::Shuffle(rng.random_range(0..SHUFFLE_COUNT)),
-            Some(text) => text.parse().map_err(|e| format!("{e}"))?,
+            Some(text) => text.parse()?,
             None => Start::Standard,
         };
-        let mut game = Game::new(Position::from_start(rules, &start).map_err(|e| e.to_string())?);
+        let mut game = Game::new(Position::from_start(rules, &start)?);
         let plies = rng.random_range(10..200);
         for _ in 0..plies {
             if game.outcome().is_some() {
@@ -298,12 +296,12 @@ pub fn sample(
         tags.extend(rules_tags(rules, &start, game.initial(), false));
         let mut text = String::new();
         write_played(&mut text, &tags, &game, Some("2026-11-30T12:00:00Z"));
-        out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+        out.write_all(text.as_bytes())?;
         finals.push_str(&game.position().fen());
         finals.push('\n');
     }
     if let Some(path) = fens {
-        std::fs::write(path, finals).map_err(|e| format!("{path}: {e}"))?;
+        std::fs::write(path, finals).with_context(|| path.to_owned())?;
     }
     Ok(())
 }

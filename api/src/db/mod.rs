@@ -3,6 +3,7 @@
 
 mod kept;
 pub mod schema;
+pub mod timing;
 
 pub use kept::{KeptUpdate, kept_update};
 
@@ -11,6 +12,7 @@ use std::{
     time::{Duration, Instant},
 };
 
+use anyhow::Context;
 use diesel::{
     Connection, ExpressionMethods, IntoSql, PgConnection, RunQueryDsl, SqliteConnection,
     query_dsl::methods::ExecuteDsl,
@@ -70,10 +72,13 @@ where
     F: FnOnce(&mut DbConnection) -> Result<T, crate::error::ApiError> + Send + 'static,
 {
     let pool = pool.clone();
-    actix_web::web::block(move || {
+    actix_web::web::block(timing::in_callers_span(move || {
+        let asked = Instant::now();
         let mut conn = pool.get()?;
+        let waited_us = timing::micros_since(asked);
+        tracing::debug!(target: timing::TARGET, waited_us, "connection taken");
         f(&mut conn)
-    })
+    }))
     .await?
 }
 
@@ -150,9 +155,12 @@ impl ManageConnection for Manager {
 impl Manager {
     fn establish(&self) -> Result<DbConnection, r2d2::Error> {
         match self.backend {
-            Backend::Postgres => PgConnection::establish(&self.url)
-                .map(DbConnection::Postgresql)
-                .map_err(r2d2::Error::ConnectionError),
+            Backend::Postgres => {
+                let mut conn =
+                    PgConnection::establish(&self.url).map_err(r2d2::Error::ConnectionError)?;
+                conn.set_instrumentation(timing::StatementTimer::default());
+                Ok(DbConnection::Postgresql(conn))
+            }
             Backend::Sqlite => {
                 let mut conn =
                     SqliteConnection::establish(&self.url).map_err(r2d2::Error::ConnectionError)?;
@@ -178,6 +186,7 @@ impl Manager {
                         .execute(&mut conn)
                         .map_err(r2d2::Error::QueryError)?;
                 }
+                conn.set_instrumentation(timing::StatementTimer::default());
                 Ok(DbConnection::Sqlite(conn))
             }
         }
@@ -213,12 +222,12 @@ impl PoolSettings {
 }
 
 /// Opens a pool on `url`.
-pub fn connect(url: &str) -> Result<DbPool, String> {
+pub fn connect(url: &str) -> anyhow::Result<DbPool> {
     connect_with(url, PoolSettings::for_backend(Backend::of_url(url)))
 }
 
 /// Opens a pool on `url` of the given size.
-pub fn connect_with(url: &str, settings: PoolSettings) -> Result<DbPool, String> {
+pub fn connect_with(url: &str, settings: PoolSettings) -> anyhow::Result<DbPool> {
     let backend = Backend::of_url(url);
     if backend == Backend::Sqlite {
         // WAL lets readers run beside the writer. The mode is kept in the
@@ -227,11 +236,11 @@ pub fn connect_with(url: &str, settings: PoolSettings) -> Result<DbPool, String>
         // too: another process may hold the file (its last connection
         // checkpointing as it closes, a long import).
         let mut conn =
-            SqliteConnection::establish(url).map_err(|e| format!("cannot open {url}: {e}"))?;
+            SqliteConnection::establish(url).with_context(|| format!("cannot open {url}"))?;
         for pragma in [BUSY_TIMEOUT, "PRAGMA journal_mode = WAL"] {
             diesel::sql_query(pragma)
                 .execute(&mut conn)
-                .map_err(|e| format!("cannot set WAL mode on {url}: {e}"))?;
+                .with_context(|| format!("cannot set WAL mode on {url}"))?;
         }
     }
     let manager = Manager {
@@ -244,11 +253,11 @@ pub fn connect_with(url: &str, settings: PoolSettings) -> Result<DbPool, String>
         .max_size(settings.max_size)
         .connection_timeout(settings.connection_timeout)
         .build(manager)
-        .map_err(|e| format!("cannot open the database at {url}: {e}"))
+        .with_context(|| format!("cannot open the database at {url}"))
 }
 
 /// Runs the migrations that `conn`'s database has not had yet.
-pub fn run_migrations(conn: &mut DbConnection) -> Result<usize, String> {
+pub fn run_migrations(conn: &mut DbConnection) -> anyhow::Result<usize> {
     let applied = match conn {
         DbConnection::Postgresql(pg) => pg
             .run_pending_migrations(POSTGRES_MIGRATIONS)
@@ -257,11 +266,11 @@ pub fn run_migrations(conn: &mut DbConnection) -> Result<usize, String> {
             .run_pending_migrations(SQLITE_MIGRATIONS)
             .map(|v| v.len()),
     };
-    applied.map_err(|e| format!("migrations failed: {e}"))
+    applied.map_err(|e| anyhow::anyhow!(e).context("migrations failed"))
 }
 
 /// Reverts every migration: for tests of the `down.sql` files.
-pub fn revert_all_migrations(conn: &mut DbConnection) -> Result<usize, String> {
+pub fn revert_all_migrations(conn: &mut DbConnection) -> anyhow::Result<usize> {
     let reverted = match conn {
         DbConnection::Postgresql(pg) => pg
             .revert_all_migrations(POSTGRES_MIGRATIONS)
@@ -270,7 +279,7 @@ pub fn revert_all_migrations(conn: &mut DbConnection) -> Result<usize, String> {
             .revert_all_migrations(SQLITE_MIGRATIONS)
             .map(|v| v.len()),
     };
-    reverted.map_err(|e| format!("reverting migrations failed: {e}"))
+    reverted.map_err(|e| anyhow::anyhow!(e).context("reverting migrations failed"))
 }
 
 /// Readies a connection for a long run of writes, such as `kingpost pgn

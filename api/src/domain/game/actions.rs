@@ -33,6 +33,8 @@ enum Request<'a> {
 /// Carries out `request` for `account_id` in one transaction: the game is
 /// first ended on time if its deadline has passed (and that is kept, while
 /// the request is refused). The game as stored, with the moves played.
+/// Its span names the game, so that its statements' timings do too.
+#[tracing::instrument(level = "debug", skip_all, fields(game = %game_id, account = %player.id))]
 fn carry_out(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
