@@ -35,13 +35,8 @@ fn sample_pgn(count: usize) -> Vec<String> {
     (0..count)
         .map(|i| {
             let mut game = Game::new(Position::new(Rules::Standard));
-            for _ in 0..rng.random_range(40..120) {
-                let legal = game.position().legal_moves();
-                if game.outcome_among(&legal).is_some() {
-                    break;
-                }
-                game.play_unchecked(legal[rng.random_range(0..legal.len())]);
-            }
+            let plies = rng.random_range(40..120);
+            game.play_random(plies, |n| rng.random_range(0..n), |_, _, _| {});
             let mut out = String::new();
             let tags = [
                 ("Event", format!("bench {i}")),

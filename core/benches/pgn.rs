@@ -25,13 +25,8 @@ fn sample() -> String {
     let mut text = String::new();
     for _ in 0..GAMES {
         let mut game = Game::new(Position::new(Rules::Standard));
-        for _ in 0..rng.random_range(20..160) {
-            if game.outcome().is_some() {
-                break;
-            }
-            let legal = game.position().legal_moves();
-            game.play_unchecked(legal[rng.random_range(0..legal.len())]);
-        }
+        let plies = rng.random_range(20..160);
+        game.play_random(plies, |n| rng.random_range(0..n), |_, _, _| {});
         let tags = [
             ("Event", "bench".to_owned()),
             ("Result", game.result().to_owned()),

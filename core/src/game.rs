@@ -83,6 +83,29 @@ impl Game {
         self.keys.push(self.line_keys.next(&before, &self.position));
     }
 
+    /// Plays up to `plies` moves, or until the rules end the game: each one
+    /// of the legal moves, chosen by `pick` (given how many there are, it
+    /// answers an index below that). `before` sees the game, its legal
+    /// moves and the one chosen, before it is played. Random games for
+    /// samples, tests and benchmarks, with the randomness the caller's (the
+    /// engine needs none of its own).
+    pub fn play_random(
+        &mut self,
+        plies: usize,
+        mut pick: impl FnMut(usize) -> usize,
+        mut before: impl FnMut(&Game, &MoveList, Move),
+    ) {
+        for _ in 0..plies {
+            let legal = self.position.legal_moves();
+            if self.outcome_among(&legal).is_some() {
+                break;
+            }
+            let m = legal[pick(legal.len())];
+            before(self, &legal, m);
+            self.play_unchecked(m);
+        }
+    }
+
     /// How often the current position has stood in this game, this time
     /// included. Only positions since the last capture or pawn move can
     /// repeat it.
@@ -132,5 +155,37 @@ impl Game {
     /// The draw that the player to move may claim now, if any.
     pub fn claimable_draw(&self) -> Option<DrawReason> {
         self.position.claimable_draw(self.repetitions())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Rules;
+
+    #[test]
+    fn a_random_walk_plays_what_it_picks_and_stops_where_the_game_ends() {
+        // Always the last legal move, for a counted number of plies.
+        let mut game = Game::new(Position::new(Rules::Standard));
+        let mut seen = Vec::new();
+        game.play_random(
+            7,
+            |n| n - 1,
+            |_, legal, m| {
+                assert_eq!(Some(&m), legal.last());
+                seen.push(m);
+            },
+        );
+        assert_eq!(game.moves(), seen.as_slice());
+        assert_eq!(seen.len(), 7);
+
+        // Fool's mate: no move is picked once the rules end the game.
+        let mut game = Game::new(Position::new(Rules::Standard));
+        for text in ["f3", "e5", "g4", "Qh4"] {
+            game.play_text(text).unwrap();
+        }
+        let mut picked = false;
+        game.play_random(5, |_| unreachable!(), |_, _, _| picked = true);
+        assert!(!picked && game.moves().len() == 4);
     }
 }

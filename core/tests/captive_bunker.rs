@@ -4,9 +4,8 @@
 
 mod common;
 
-use common::{after, check_perft, check_random_games, sq};
+use common::{after, check_perft, sq};
 use kingpost_core::{Color, Move, Outcome, Position, PositionError, Rules, Start, WinReason};
-use rand::Rng;
 
 fn ck(fen: &str) -> Position {
     Position::from_fen(Rules::CaptiveKings, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -552,28 +551,4 @@ fn perft_bunker_leap() {
             3,
         );
     }
-}
-
-#[test]
-fn random_captive_kings_games_keep_the_invariants() {
-    let positions = check_random_games(Rules::CaptiveKings, 21, 150, 200, |rng| {
-        if rng.random_bool(0.5) {
-            Start::Standard
-        } else {
-            Start::Chess960(rng.random_range(0..960))
-        }
-    });
-    assert!(positions > 5_000);
-}
-
-#[test]
-fn random_bunker_leap_games_keep_the_invariants() {
-    let positions = check_random_games(Rules::BunkerLeap, 22, 150, 200, |rng| {
-        match rng.random_range(0..3) {
-            0 => Start::Shuffle(rng.random_range(0..2880)),
-            1 => Start::Prechess,
-            _ => Start::Standard,
-        }
-    });
-    assert!(positions > 5_000);
 }

@@ -35,16 +35,11 @@ fn compare_random_games(seed: u64, games: usize, max_plies: usize, chess960: boo
             .into_position(mode)
             .unwrap();
         let mut game = Game::new(initial);
-
-        for _ in 0..max_plies {
+        let pick = |n| rng.random_range(0..n);
+        game.play_random(max_plies, pick, |game, _, m| {
             let pos = game.position();
             positions += 1;
             compare_position(pos, &theirs, mode);
-            if pos.outcome().is_some() {
-                break;
-            }
-            let legal = pos.legal_moves();
-            let m = legal[rng.random_range(0..legal.len())];
             let uci = pos.uci(&m);
             let their_move = uci
                 .parse::<UciMove>()
@@ -52,8 +47,9 @@ fn compare_random_games(seed: u64, games: usize, max_plies: usize, chess960: boo
                 .to_move(&theirs)
                 .unwrap_or_else(|e| panic!("{uci} in {}: {e}", pos.fen()));
             theirs.play_unchecked(their_move);
-            game.play_unchecked(m);
-        }
+        });
+        positions += 1;
+        compare_position(game.position(), &theirs, mode);
     }
     positions
 }

@@ -9,13 +9,7 @@ use rand::{Rng, SeedableRng, rngs::SmallRng};
 
 fn random_game(rules: Rules, start: Start, rng: &mut SmallRng, max_plies: usize) -> Game {
     let mut game = Game::new(Position::from_start(rules, &start).unwrap());
-    for _ in 0..max_plies {
-        if game.outcome().is_some() {
-            break;
-        }
-        let legal = game.position().legal_moves();
-        game.play_unchecked(legal[rng.random_range(0..legal.len())]);
-    }
+    game.play_random(max_plies, |n| rng.random_range(0..n), |_, _, _| {});
     game
 }
 

@@ -504,21 +504,6 @@ fn castling_rights_change_the_repetition_key() {
     );
 }
 
-// Common laws: the legal moves are exactly the pseudo-legal moves after which
-// the mover's king is not in check, on random standard and Chess960 games.
-#[test]
-fn random_standard_games_keep_the_invariants() {
-    use rand::Rng;
-    let positions = common::check_random_games(Rules::Standard, 13, 100, 200, |rng| {
-        if rng.random_bool(0.5) {
-            Start::Standard
-        } else {
-            Start::Chess960(rng.random_range(0..960))
-        }
-    });
-    assert!(positions > 5_000);
-}
-
 // Perft of the published positions by the brute-force route too.
 #[test]
 fn brute_force_perft_agrees_on_kiwipete() {

@@ -3,9 +3,8 @@
 
 mod common;
 
-use common::{after, check_perft, check_random_games, sq};
-use kingpost_core::{Color, Move, Position, PositionError, Role, Rules, Start};
-use rand::Rng;
+use common::{after, check_perft, sq};
+use kingpost_core::{Color, Move, Position, PositionError, Role, Rules};
 
 fn tk(fen: &str) -> Position {
     Position::from_fen(Rules::TeleportingKings, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -383,28 +382,4 @@ fn perft_switching() {
     for (fen, counts, brute_depth) in cases {
         check_perft(&sw(fen), counts, *brute_depth);
     }
-}
-
-#[test]
-fn random_teleporting_kings_games_keep_the_invariants() {
-    let positions = check_random_games(Rules::TeleportingKings, 11, 150, 200, |rng| {
-        if rng.random_bool(0.5) {
-            Start::Standard
-        } else {
-            Start::Chess960(rng.random_range(0..960))
-        }
-    });
-    assert!(positions > 5_000);
-}
-
-#[test]
-fn random_switching_games_keep_the_invariants() {
-    let positions = check_random_games(Rules::Switching, 12, 150, 200, |rng| {
-        if rng.random_bool(0.5) {
-            Start::Standard
-        } else {
-            Start::Chess960(rng.random_range(0..960))
-        }
-    });
-    assert!(positions > 5_000);
 }

@@ -6,9 +6,7 @@
 mod common;
 
 use common::read_perft_file;
-use kingpost_core::{
-    Game, MoveList, Position, Rules, SHUFFLE_COUNT, Square, Start, StartKind, Wanted,
-};
+use kingpost_core::{Game, MoveList, Position, Rules, Square, Start, Wanted};
 use rand::{Rng, SeedableRng, rngs::SmallRng};
 
 /// Compares every square's and the castling moves' generation with the
@@ -44,14 +42,9 @@ fn random_games(rules: Rules, start: impl Fn(&mut SmallRng) -> Start, games: usi
     for _ in 0..games {
         let start = start(&mut rng);
         let mut game = Game::new(Position::from_start(rules, &start).unwrap());
-        for _ in 0..120 {
-            compared += check(game.position());
-            let legal = game.position().legal_moves();
-            if legal.is_empty() {
-                break;
-            }
-            game.play_unchecked(legal[rng.random_range(0..legal.len())]);
-        }
+        let pick = |n| rng.random_range(0..n);
+        game.play_random(120, pick, |game, _, _| compared += check(game.position()));
+        compared += check(game.position());
     }
     compared
 }
@@ -62,12 +55,8 @@ fn every_rule_set_from_every_start() {
         for &kind in rules.starts() {
             let compared = random_games(
                 rules,
-                |rng| match kind {
-                    StartKind::Chess960 => Start::Chess960(rng.random_range(0..960)),
-                    StartKind::Shuffle => Start::Shuffle(rng.random_range(0..SHUFFLE_COUNT)),
-                    StartKind::Prechess => Start::Prechess,
-                    _ => Start::Standard,
-                },
+                // A FEN start's games begin from the usual array here.
+                |rng| common::random_start(kind, rng).unwrap_or(Start::Standard),
                 6,
             );
             assert!(compared > 1_000, "{rules} {kind:?}: {compared} moves");

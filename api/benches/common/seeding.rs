@@ -40,17 +40,18 @@ pub fn sample_games(count: usize) -> Vec<(Moves, String)> {
         .map(|_| {
             let mut game = Game::new(Position::new(Rules::Standard));
             let mut moves = Vec::new();
-            for _ in 0..rng.random_range(40..120) {
-                if game.outcome().is_some() {
-                    break;
-                }
-                let pos = game.position().clone();
-                let legal = pos.legal_moves();
-                let m = legal[rng.random_range(0..legal.len())];
-                let (uci, san) = (pos.uci(&m), pos.san_among(&m, &legal));
-                game.play_unchecked(m);
-                moves.push((uci, san, game.position().repetition_key() as i64));
-            }
+            let plies = rng.random_range(40..120);
+            game.play_random(
+                plies,
+                |n| rng.random_range(0..n),
+                |game, legal, m| {
+                    let pos = game.position();
+                    let mut after = pos.clone();
+                    after.play_unchecked(m);
+                    let key = after.repetition_key() as i64;
+                    moves.push((pos.uci(&m), pos.san_among(&m, legal), key));
+                },
+            );
             (moves, game.position().fen())
         })
         .collect()
@@ -157,13 +158,8 @@ pub fn pgn_sample(games: usize, bytes: usize, stamped: bool) -> String {
     let mut text = String::new();
     for round in 1..=games {
         let mut game = Game::new(Position::new(Rules::Standard));
-        for _ in 0..rng.random_range(40..120) {
-            if game.outcome().is_some() {
-                break;
-            }
-            let legal = game.position().legal_moves();
-            game.play_unchecked(legal[rng.random_range(0..legal.len())]);
-        }
+        let plies = rng.random_range(40..120);
+        game.play_random(plies, |n| rng.random_range(0..n), |_, _, _| {});
         let tags = [
             ("Event", "import bench".to_owned()),
             ("Round", round.to_string()),

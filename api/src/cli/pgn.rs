@@ -277,13 +277,7 @@ pub fn sample(
         };
         let mut game = Game::new(Position::from_start(rules, &start)?);
         let plies = rng.random_range(10..200);
-        for _ in 0..plies {
-            if game.outcome().is_some() {
-                break;
-            }
-            let legal = game.position().legal_moves();
-            game.play_unchecked(legal[rng.random_range(0..legal.len())]);
-        }
+        game.play_random(plies, |n| rng.random_range(0..n), |_, _, _| {});
         let mut tags = vec![
             ("Event", "kingpost sample".to_owned()),
             ("Site", "kingpost".to_owned()),

@@ -69,7 +69,7 @@ pub fn read_epd_file(name: &str) -> Vec<PerftCase> {
         .collect()
 }
 
-use kingpost_core::{Game, Move, Position, Rules, Start};
+use kingpost_core::{CHESS960_COUNT, Game, Move, Position, Rules, SHUFFLE_COUNT, Start, StartKind};
 use rand::{Rng, SeedableRng, rngs::SmallRng};
 
 /// Perft by an independent route: every pseudo-legal move is played and
@@ -96,6 +96,18 @@ pub fn brute_force_legal(pos: &Position) -> Vec<Move> {
         .collect()
 }
 
+/// A start of `kind` drawn at random (an array of Chess960 or shuffle);
+/// none for a FEN start, which has no positions of its own to draw.
+pub fn random_start(kind: StartKind, rng: &mut SmallRng) -> Option<Start> {
+    match kind {
+        StartKind::Standard => Some(Start::Standard),
+        StartKind::Chess960 => Some(Start::Chess960(rng.random_range(0..CHESS960_COUNT))),
+        StartKind::Shuffle => Some(Start::Shuffle(rng.random_range(0..SHUFFLE_COUNT))),
+        StartKind::Prechess => Some(Start::Prechess),
+        StartKind::Fen => None,
+    }
+}
+
 /// Checks, at every position of `games` random games of `rules` from starts
 /// drawn by `start`: the legal moves are the brute-force ones; every move's
 /// UCI and SAN read back to it; the FEN reads back to the same FEN; the
@@ -114,7 +126,7 @@ pub fn check_random_games(
     for _ in 0..games {
         let initial = Position::from_start(rules, &start(&mut rng)).unwrap();
         let mut game = Game::new(initial);
-        for _ in 0..max_plies {
+        let mut check = |game: &Game| {
             let pos = game.position();
             positions += 1;
             check_position(pos);
@@ -124,12 +136,13 @@ pub fn check_random_games(
                 "the key kept move by move is the position's own, in {}",
                 pos.fen()
             );
-            if game.outcome().is_some() {
-                break;
-            }
-            let legal = pos.legal_moves();
-            game.play_unchecked(legal[rng.random_range(0..legal.len())]);
-        }
+        };
+        game.play_random(
+            max_plies,
+            |n| rng.random_range(0..n),
+            |game, _, _| check(game),
+        );
+        check(&game);
     }
     positions
 }
