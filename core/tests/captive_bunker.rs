@@ -464,6 +464,7 @@ fn prechess_holdings_in_fen() {
 // - r3Kr2/.../R3k2R: rook a1 10, rook h1 9, captive king to d7 or e7,
 //   castling both ways with the black king (f1 attacked, no matter);
 // - 3K4 free against a captive king far away: 8 king steps.
+// Where the figures come from: docs/spec/rules.md §2.4.
 #[test]
 fn perft_captive_kings() {
     let cases: &[(&str, &[u64], u32)] = &[
@@ -501,6 +502,7 @@ fn perft_captive_kings() {
 //   (the leap to g1 is that castling);
 // - Pre-chess: 5 kinds of unit on 8 squares; depth 3 = 40 x (16 x 28 for
 //   K, Q first + 16 x 35 for R, N first + 8 x 32 for B first) = 50560.
+// Where the figures come from: docs/spec/rules.md §2.4.
 #[test]
 fn perft_bunker_leap() {
     let cases: &[(&str, &[u64], u32)] = &[

@@ -311,6 +311,7 @@ fn seed_example_switch_mates() {
 // - r3k2r/8/8/8/8/8/8/R3K2R: 26 moves + 31 teleports (58 empty squares
 //   less 5 next to the king, c1 and g1 where castling is legal, and 20
 //   attacked by the rooks and the king).
+// Where the figures come from: docs/spec/rules.md §2.4.
 #[test]
 fn perft_teleporting_kings() {
     let cases: &[(&str, [u64; 4], u32)] = &[
@@ -352,6 +353,7 @@ fn perft_teleporting_kings() {
 // - 1N2k3/P7: 5 king, 3 knight moves, 4 promotions on a8, 4 by switch on b8;
 // - 4k3/8/8/8/8/1p6/8/P3K3: 5 king moves, a1a2 and a1a3;
 // - 5KR1: 4 king, 8 rook moves, castling, and the switch with the same result.
+// Where the figures come from: docs/spec/rules.md §2.4.
 #[test]
 fn perft_switching() {
     let cases: &[(&str, [u64; 4], u32)] = &[
