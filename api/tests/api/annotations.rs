@@ -6,8 +6,7 @@ use serde_json::json;
 use crate::{
     on_both_databases,
     support::{
-        Call, Db, clock, delete, get, init, play_all, post, sign_up_for_a_year,
-        start_standard_game, state,
+        Call, Db, TestApp, delete, get, play_all, post, sign_up_for_a_year, start_standard_game,
     },
 };
 
@@ -28,7 +27,7 @@ const STUDY: &str = "[Event \"Study\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Ro
 // the rules (an illegal move inside a variation is reported and the
 // variation cut there, the game kept), shown as JSON and written back.
 async fn an_imported_study_keeps_its_annotations(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let report = post("/api/v1/imports")
         .token(&alice)
@@ -109,7 +108,7 @@ async fn an_imported_study_keeps_its_annotations(db: Db) {
 // Players annotate a ply of their own game once it has ended; no one else
 // may, nor while it is played; the PGN carries each author's comment.
 async fn players_annotate_their_finished_games(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let carol = sign_up_for_a_year(&app, "carol").await;

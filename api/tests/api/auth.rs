@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 use crate::{
     on_both_databases,
     support::{
-        Db, SECRET, clock, delete, get, init, play_all, post, sign_in, sign_up,
-        start_standard_game, state,
+        Db, SECRET, TestApp, clock, delete, get, play_all, post, sign_in, sign_up,
+        start_standard_game,
     },
 };
 
@@ -42,8 +42,10 @@ fn sign(claims: &Claims, algorithm: Algorithm, secret: &str) -> String {
 
 async fn forged_and_expired_tokens(db: Db) {
     let clock = clock();
-    let app = init(state(&db, clock.clone())).await;
-    let alice = sign_up(&app, "alice").await;
+    let (app, [alice]) = TestApp::on(&db)
+        .clock(clock.clone())
+        .with_users(["alice"])
+        .await;
     get("/api/v1/account")
         .token(&alice)
         .send(&app)
@@ -128,9 +130,7 @@ async fn forged_and_expired_tokens(db: Db) {
 }
 
 async fn personal_tokens_and_scopes(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
+    let (app, [alice, bob]) = TestApp::on(&db).with_users(["alice", "bob"]).await;
     fn create(token: &str, body: Value) -> crate::support::Call<'_> {
         post("/api/v1/tokens").token(token).json(body)
     }
@@ -234,7 +234,7 @@ async fn personal_tokens_and_scopes(db: Db) {
 }
 
 async fn refresh_rotation(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     sign_up(&app, "alice").await;
     let session = sign_in(&app, "alice", crate::support::PASSWORD).await;
     let first = session["refresh_token"].as_str().unwrap().to_owned();
@@ -311,8 +311,7 @@ fn body_for<'a>(call: crate::support::Call<'a>, operation: &str) -> crate::suppo
 // operation is called with tokens that lack what it names (refused with a
 // 403) and with one that has it (let through to the operation itself).
 async fn every_operation_asks_what_its_spec_says(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let session = sign_up(&app, "alice").await;
+    let (app, [session]) = TestApp::on(&db).with_users(["alice"]).await;
     let mut personal = std::collections::HashMap::new();
     for scopes in Scope::ALL
         .iter()

@@ -11,7 +11,7 @@ use kingpost_api::domain::{
     tournament::lifecycle::MOST_ORGANISED,
 };
 
-use crate::support::{Db, START_TIME, clock, get, init, post, sign_up, sign_up_for_a_year, state};
+use crate::support::{Db, START_TIME, TestApp, clock, get, post, sign_up_for_a_year};
 
 crate::on_both_databases!(
     collections_and_tokens_are_capped,
@@ -20,8 +20,7 @@ crate::on_both_databases!(
 );
 
 async fn collections_and_tokens_are_capped(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
+    let (app, [alice]) = TestApp::on(&db).with_users(["alice"]).await;
     for n in 0..collections::MAX_PER_ACCOUNT {
         post("/api/v1/collections")
             .token(&alice)
@@ -87,9 +86,10 @@ async fn open_challenges_and_seeks_are_capped_and_incoming_ones_paged(db: Db) {
     use kingpost_api::clock::SECOND;
 
     let clock = clock();
-    let app = init(state(&db, clock.clone())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
+    let (app, [alice, bob]) = TestApp::on(&db)
+        .clock(clock.clone())
+        .with_users(["alice", "bob"])
+        .await;
     fn challenge<'a>(token: &'a str, opponent: Option<&str>) -> crate::support::Call<'a> {
         let mut body = json!({"rules": "standard", "days_per_move": 3});
         if let Some(opponent) = opponent {
@@ -163,7 +163,7 @@ async fn open_challenges_and_seeks_are_capped_and_incoming_ones_paged(db: Db) {
 }
 
 async fn tournaments_organised_are_capped(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let deadline = kingpost_api::clock::rfc3339(START_TIME + 7 * kingpost_api::clock::DAY);
     let organise = || {

@@ -4,7 +4,7 @@ use serde_json::json;
 
 use crate::{
     on_both_databases,
-    support::{Db, clock, delete, get, init, post, sign_up, state},
+    support::{Db, TestApp, delete, get, post, sign_up},
 };
 
 on_both_databases!(
@@ -15,10 +15,7 @@ on_both_databases!(
 );
 
 async fn challenge_lifecycle(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
-    let carol = sign_up(&app, "carol").await;
+    let (app, [alice, bob, carol]) = TestApp::on(&db).with_users(["alice", "bob", "carol"]).await;
 
     let direct = post("/api/v1/challenges")
         .token(&alice)
@@ -136,8 +133,7 @@ async fn challenge_lifecycle(db: Db) {
 }
 
 async fn challenge_refusals(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
+    let (app, [alice]) = TestApp::on(&db).with_users(["alice"]).await;
     sign_up(&app, "bob").await;
     let challenge = |body: serde_json::Value| post("/api/v1/challenges").token(&alice).json(body);
     challenge(json!({"rules": "atomic", "days_per_move": 3}))
@@ -186,10 +182,7 @@ async fn challenge_refusals(db: Db) {
 // other account is told there is none, as for an unknown id; a challenge
 // to anyone is seen by all.
 async fn a_challenge_to_a_player_is_seen_by_its_two_sides_alone(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
-    let carol = sign_up(&app, "carol").await;
+    let (app, [alice, bob, carol]) = TestApp::on(&db).with_users(["alice", "bob", "carol"]).await;
     let made = post("/api/v1/challenges")
         .token(&alice)
         .json(json!({"rules": "standard", "days_per_move": 3, "opponent": "bob"}))
@@ -225,7 +218,7 @@ async fn a_challenge_to_a_player_is_seen_by_its_two_sides_alone(db: Db) {
 // a challenge or a tournament from it is refused, so that no tournament
 // waits for ever on games that never began.
 async fn a_position_that_is_over_starts_nothing(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = crate::support::sign_up_for_a_year(&app, "alice").await;
     sign_up(&app, "bob").await;
     let stalemate = json!({"kind": "fen", "fen": "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"});

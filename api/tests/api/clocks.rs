@@ -13,7 +13,7 @@ use kingpost_api::{
 
 use crate::{
     on_both_databases,
-    support::{Db, TestApp, clock, delete, get, init, post, sign_up_for_a_year, state},
+    support::{Db, Served, TestApp, clock, delete, get, init, post, sign_up_for_a_year},
 };
 
 on_both_databases!(
@@ -26,7 +26,7 @@ on_both_databases!(
 
 /// `white` challenges `black` to a standard game under `clock`; the game.
 async fn clocked_game<B: MessageBody>(
-    app: &impl TestApp<B>,
+    app: &impl Served<B>,
     white: &str,
     black: &str,
     clock: Value,
@@ -48,12 +48,7 @@ async fn clocked_game<B: MessageBody>(
 }
 
 /// Plays `san` for `token` at the game's current ply: the answer.
-async fn play<B: MessageBody>(
-    app: &impl TestApp<B>,
-    game: &Value,
-    token: &str,
-    san: &str,
-) -> Value {
+async fn play<B: MessageBody>(app: &impl Served<B>, game: &Value, token: &str, san: &str) -> Value {
     let id = game["id"].as_str().unwrap();
     let ply = read_game(app, game, token).await["ply"].clone();
     post(format!("/api/v1/games/{id}/moves"))
@@ -66,7 +61,7 @@ async fn play<B: MessageBody>(
 }
 
 /// The game as `token` reads it now.
-async fn read_game<B: MessageBody>(app: &impl TestApp<B>, game: &Value, token: &str) -> Value {
+async fn read_game<B: MessageBody>(app: &impl Served<B>, game: &Value, token: &str) -> Value {
     get(format!("/api/v1/games/{}", game["id"].as_str().unwrap()))
         .token(token)
         .send(app)
@@ -76,7 +71,7 @@ async fn read_game<B: MessageBody>(app: &impl TestApp<B>, game: &Value, token: &
 }
 
 /// The game's PGN.
-async fn pgn_of<B: MessageBody>(app: &impl TestApp<B>, game: &Value, token: &str) -> String {
+async fn pgn_of<B: MessageBody>(app: &impl Served<B>, game: &Value, token: &str) -> String {
     get(format!(
         "/api/v1/games/{}/pgn",
         game["id"].as_str().unwrap()
@@ -104,7 +99,7 @@ fn deadline_in_days(game: &Value, now: i64) -> f64 {
 // they leave is carried over when the control adds 10 more.
 async fn a_control_carries_unused_time_over(db: Db) {
     let clock = clock();
-    let app = init(state(&db, clock.clone())).await;
+    let app = TestApp::on(&db).clock(clock.clone()).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let spec = json!({"kind": "control", "moves": 2, "days": 10});
@@ -151,7 +146,7 @@ async fn a_control_carries_unused_time_over(db: Db) {
 // 3 days, 1 more after each move, never above 4.
 async fn a_bank_adds_its_increment_up_to_its_cap(db: Db) {
     let clock = clock();
-    let app = init(state(&db, clock.clone())).await;
+    let app = TestApp::on(&db).clock(clock.clone()).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let spec = json!({"kind": "bank", "initial_days": 3, "increment_days": 1, "max_days": 4});
@@ -179,7 +174,7 @@ async fn a_bank_adds_its_increment_up_to_its_cap(db: Db) {
 // deadline, the sweeper ends the game.
 async fn vacation_stops_a_bank_and_the_sweeper_ends_it_on_time(db: Db) {
     let clock = clock();
-    let state = state(&db, clock.clone());
+    let state = TestApp::on(&db).clock(clock.clone()).state();
     let app = init(state.clone()).await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
@@ -232,7 +227,7 @@ async fn vacation_stops_a_bank_and_the_sweeper_ends_it_on_time(db: Db) {
 }
 
 async fn a_challenge_names_days_per_move_or_a_clock(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     sign_up_for_a_year(&app, "bob").await;
     let refused = |body: Value, code: &'static str| {
@@ -287,7 +282,7 @@ const PAWN_MARCH: [&str; 32] = [
 // every move.
 async fn both_clocks_across_thirty_two_plies(db: Db) {
     let clock = clock();
-    let app = init(state(&db, clock.clone())).await;
+    let app = TestApp::on(&db).clock(clock.clone()).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let hours = |ply: usize| ((ply * 7) % 30 + 1) as i64;

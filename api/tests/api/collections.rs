@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::{
     on_both_databases,
-    support::{Call, Db, TestApp, clock, delete, get, init, post, sign_up_for_a_year, state},
+    support::{Call, Db, Served, TestApp, delete, get, init, post, sign_up_for_a_year},
 };
 
 on_both_databases!(
@@ -42,7 +42,7 @@ fn patch(path: impl Into<String>) -> Call<'static> {
 }
 
 /// How many of alice's collections a reader is shown.
-async fn listed<B: MessageBody>(app: &impl TestApp<B>, token: Option<&str>) -> usize {
+async fn listed<B: MessageBody>(app: &impl Served<B>, token: Option<&str>) -> usize {
     let call = get("/api/v1/users/alice/collections");
     let call = match token {
         Some(token) => call.token(token),
@@ -69,7 +69,7 @@ fn whites(page: &Value) -> Vec<String> {
 // file again counts duplicates and files nothing twice; an import naming
 // none goes to the default collection.
 async fn imports_are_filed_in_order_and_paged(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let report = import(&alice, Some("Open games"), three_games("first"))
         .send(&app)
@@ -147,7 +147,7 @@ async fn imports_are_filed_in_order_and_paged(db: Db) {
 // its owner changes it. A token that fails is refused, never read as
 // anonymous.
 async fn a_private_collection_is_seen_by_its_owner_alone(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let report = import(&alice, Some("Secret prep"), three_games("prep"))
@@ -236,7 +236,7 @@ async fn a_private_collection_is_seen_by_its_owner_alone(db: Db) {
 // Names are unique among an account's collections and trimmed; deleting a
 // collection deletes the games only it held, and keeps those another holds.
 async fn renaming_and_deleting_a_collection(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let made = post("/api/v1/collections")
         .token(&alice)
@@ -330,7 +330,7 @@ const MOVES: &str = "\n1. e4 {the usual} e5 2. Nf3 *\n";
 // and each keeps its own when the other deletes its copy. An importer's own
 // file again is a duplicate; with one tag changed it is another study.
 async fn an_import_keeps_what_its_file_said_and_reveals_no_other(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let private = "[MyPrep \"novelty 14...Nh5, do not share\"]\n[Annotator \"A only\"]\n";
@@ -402,7 +402,7 @@ async fn deleting_a_large_collection_never_keeps_moves_waiting(db: Db) {
     use diesel::prelude::*;
     use kingpost_api::db::schema::games;
 
-    let shared = state(&db, clock());
+    let shared = TestApp::on(&db).state();
     let app = init(shared.clone()).await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;

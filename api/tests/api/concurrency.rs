@@ -13,7 +13,7 @@ use serde_json::json;
 
 use crate::{
     on_both_databases,
-    support::{Call, Db, clock, get, init, play_all, post, sign_up, start_standard_game, state},
+    support::{Call, Db, TestApp, clock, get, play_all, post, sign_up, start_standard_game},
 };
 
 on_both_databases!(
@@ -26,9 +26,7 @@ on_both_databases!(
 );
 
 async fn racing_moves_apply_once(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
+    let (app, [alice, bob]) = TestApp::on(&db).with_users(["alice", "bob"]).await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
     let id = game["id"].as_str().unwrap();
     for round in 0..5 {
@@ -65,8 +63,8 @@ async fn racing_moves_apply_once(db: Db) {
 
 async fn racing_moves_on_two_instances(db: Db) {
     let clock = clock();
-    let one = init(state(&db, clock.clone())).await;
-    let two = init(state(&db, clock)).await;
+    let one = TestApp::on(&db).clock(clock.clone()).start().await;
+    let two = TestApp::on(&db).clock(clock).start().await;
     let alice = sign_up(&one, "alice").await;
     let bob = sign_up(&two, "bob").await;
     let game = start_standard_game(&one, &alice, &bob, "bob").await;
@@ -102,8 +100,8 @@ async fn racing_moves_on_two_instances(db: Db) {
 // requests run at once.
 async fn conditionals_racing_the_move_they_answer(db: Db) {
     let clock = clock();
-    let one = init(state(&db, clock.clone())).await;
-    let two = init(state(&db, clock)).await;
+    let one = TestApp::on(&db).clock(clock.clone()).start().await;
+    let two = TestApp::on(&db).clock(clock).start().await;
     let alice = sign_up(&one, "alice").await;
     let bob = sign_up(&one, "bob").await;
     for round in 0..24 {
@@ -148,8 +146,8 @@ async fn racing_draw_offers_on_two_instances(db: Db) {
     // by the other as a change.
     let clock = clock();
     let later = Arc::new(ManualClock::new(clock.now() + 1));
-    let one = init(state(&db, clock)).await;
-    let two = init(state(&db, later)).await;
+    let one = TestApp::on(&db).clock(clock).start().await;
+    let two = TestApp::on(&db).clock(later).start().await;
     let alice = sign_up(&one, "alice").await;
     let bob = sign_up(&one, "bob").await;
     let mut paths = Vec::new();
@@ -185,9 +183,7 @@ async fn racing_draw_offers_on_two_instances(db: Db) {
 // neither, and fails cleanly (on Postgres the game's update and its moves
 // are one statement).
 async fn a_stale_change_stores_no_moves(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
+    let (app, [alice, bob]) = TestApp::on(&db).with_users(["alice", "bob"]).await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
     play_all(&app, &game, &alice, &bob, &["e4"]).await;
     let pool = kingpost_api::server::open_database(&db.url()).unwrap();

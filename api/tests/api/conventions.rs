@@ -10,8 +10,8 @@ use serde_json::json;
 use crate::{
     on_both_databases,
     support::{
-        Call, Db, PASSWORD, clock, get, init, post, sign_up, sign_up_for_a_year,
-        start_standard_game, state, until_parked,
+        Call, Db, PASSWORD, TestApp, get, init, post, sign_up, sign_up_for_a_year,
+        start_standard_game, until_parked,
     },
 };
 
@@ -23,9 +23,9 @@ on_both_databases!(
 // RFC 9110, 9.3.2: HEAD is answered wherever GET is, with the same headers.
 #[actix_web::test]
 async fn head_is_served_beside_get() {
-    let app = init(state(&Db::sqlite(), clock())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
+    let (app, [alice, bob]) = TestApp::on(&Db::sqlite())
+        .with_users(["alice", "bob"])
+        .await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
     let path = format!("/api/v1/games/{}", game["id"].as_str().unwrap());
     let got = get(&path).token(&alice).send(&app).await;
@@ -43,9 +43,9 @@ async fn head_is_served_beside_get() {
 // compressing proxy weakened (W/"...") still matches.
 #[actix_web::test]
 async fn a_weak_etag_matches() {
-    let app = init(state(&Db::sqlite(), clock())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
+    let (app, [alice, bob]) = TestApp::on(&Db::sqlite())
+        .with_users(["alice", "bob"])
+        .await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
     let path = format!("/api/v1/games/{}", game["id"].as_str().unwrap());
     let got = get(&path).token(&alice).send(&app).await;
@@ -74,8 +74,7 @@ async fn a_weak_etag_matches() {
 // account's own data. Public documents stay cacheable.
 #[actix_web::test]
 async fn private_answers_are_not_stored() {
-    let app = init(state(&Db::sqlite(), clock())).await;
-    let alice = sign_up(&app, "alice").await;
+    let (app, [alice]) = TestApp::on(&Db::sqlite()).with_users(["alice"]).await;
     let signed_in = post("/api/v1/auth/token")
         .json(json!({"grant_type": "password", "username": "alice", "password": PASSWORD}))
         .send(&app)
@@ -91,7 +90,7 @@ async fn private_answers_are_not_stored() {
 // `/docs` as people type it leads to the page at `/docs/`.
 #[actix_web::test]
 async fn docs_without_the_slash_redirects() {
-    let app = init(state(&Db::sqlite(), clock())).await;
+    let app = TestApp::on(&Db::sqlite()).start().await;
     let docs = get("/docs").send(&app).await;
     assert_eq!(docs.status.as_u16(), 308);
     assert_eq!(docs.headers.get("location").unwrap(), "/docs/");
@@ -101,8 +100,7 @@ async fn docs_without_the_slash_redirects() {
 // something else (strict bodies, like every other request schema).
 #[actix_web::test]
 async fn a_start_with_a_stray_field_is_refused() {
-    let app = init(state(&Db::sqlite(), clock())).await;
-    let alice = sign_up(&app, "alice").await;
+    let (app, [alice]) = TestApp::on(&Db::sqlite()).with_users(["alice"]).await;
     for start in [
         json!({"kind": "standard", "id": 3}),
         json!({"kind": "prechess", "fen": "x"}),
@@ -121,7 +119,7 @@ async fn a_start_with_a_stray_field_is_refused() {
 // game is woken (README: while on vacation a player's clocks stand still,
 // and opponents see it).
 async fn a_vacation_changes_the_etag_and_wakes_long_polls(db: Db) {
-    let state = state(&db, clock());
+    let state = TestApp::on(&db).state();
     let app = init(state.clone()).await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
@@ -154,8 +152,8 @@ async fn a_vacation_changes_the_etag_and_wakes_long_polls(db: Db) {
 // A database out of connections is a passing state, not a fault: `503`
 // with `Retry-After`, never a `500`, and the request changed nothing.
 async fn a_full_pool_is_a_503_that_changes_nothing(db: Db) {
-    let (pool, state) = crate::support::state_on_small_pool(&db, 2, Duration::from_millis(300));
-    let app = init(state).await;
+    let (app, pool) = TestApp::on(&db).small_pool(2, Duration::from_millis(300));
+    let app = app.start().await;
     let alice = sign_up(&app, "alice").await;
     let bob = sign_up(&app, "bob").await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;

@@ -16,8 +16,8 @@ use serde_json::{Value, json};
 use crate::{
     on_both_databases,
     support::{
-        Db, clock, delete, get, init, path_of, play_all, post, sign_up_for_a_year, start_game,
-        start_standard_game, state,
+        Db, TestApp, clock, delete, get, init, path_of, play_all, post, sign_up_for_a_year,
+        start_game, start_standard_game,
     },
 };
 
@@ -41,7 +41,7 @@ on_both_databases!(
 
 async fn timeout_by_sweeper_and_by_read(db: Db) {
     let clock = clock();
-    let state = state(&db, clock.clone());
+    let state = TestApp::on(&db).clock(clock.clone()).state();
     let app = init(state.clone()).await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
@@ -87,7 +87,7 @@ async fn timeout_by_sweeper_and_by_read(db: Db) {
 // docs/spec/rules.md §2.3, ends of a game: on time against a lone king, a draw.
 async fn timeout_against_a_lone_king_is_a_draw(db: Db) {
     let clock = clock();
-    let app = init(state(&db, clock.clone())).await;
+    let app = TestApp::on(&db).clock(clock.clone()).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let fen = "k7/8/8/8/8/8/8/KR6 w - - 0 1";
@@ -124,7 +124,7 @@ async fn timeout_against_a_lone_king_is_a_draw(db: Db) {
 // docs/spec/rules.md §5, rule 4: no draw by insufficient material, on time either.
 async fn timeout_in_captive_kings_is_never_a_draw(db: Db) {
     let clock = clock();
-    let app = init(state(&db, clock.clone())).await;
+    let app = TestApp::on(&db).clock(clock.clone()).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let fen = "8/8/8/3K4/8/8/8/4k3 w - - 0 1 c";
@@ -144,7 +144,7 @@ async fn timeout_in_captive_kings_is_never_a_draw(db: Db) {
 }
 
 async fn resignation_and_abort(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let carol = sign_up_for_a_year(&app, "carol").await;
@@ -202,7 +202,7 @@ async fn resignation_and_abort(db: Db) {
 }
 
 async fn draw_offers(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
@@ -274,7 +274,7 @@ async fn draw_offers(db: Db) {
 // docs/spec/rules.md §2.3, ends of a game: threefold and 50 moves claimed by the player
 // to move; fivefold drawn at once.
 async fn claims_and_automatic_draws(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"];
@@ -331,7 +331,7 @@ async fn claims_and_automatic_draws(db: Db) {
 
 async fn vacation_stops_the_clock(db: Db) {
     let clock = clock();
-    let app = init(state(&db, clock.clone())).await;
+    let app = TestApp::on(&db).clock(clock.clone()).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let vacation = "/api/v1/account/vacation";
@@ -403,7 +403,7 @@ async fn vacation_stops_the_clock(db: Db) {
 }
 
 async fn conditional_moves(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
@@ -509,7 +509,7 @@ async fn conditional_moves(db: Db) {
 // some: deleted lines play nothing, and a line followed to its end plays
 // each of its replies, its rest kept between the opponent's moves.
 async fn conditional_lines_deleted_and_continued(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
@@ -570,8 +570,8 @@ async fn conditional_lines_deleted_and_continued(db: Db) {
 
 async fn two_instances_sweep_each_game_once(db: Db) {
     let clock = clock();
-    let one = state(&db, clock.clone());
-    let two = state(&db, clock.clone());
+    let one = TestApp::on(&db).clock(clock.clone()).state();
+    let two = TestApp::on(&db).clock(clock.clone()).state();
     let app = init(one.clone()).await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
@@ -627,7 +627,7 @@ fn store_game(conn: &mut DbConnection, id: &str, players: &Players, days: i32, n
 /// not yet in their quarter do not hold back one that is.
 async fn deadline_warnings_reach_every_game_due(db: Db) {
     let clock = clock();
-    let state = state(&db, clock.clone());
+    let state = TestApp::on(&db).clock(clock.clone()).state();
     let app = init(state.clone()).await;
     sign_up_for_a_year(&app, "alice").await;
     sign_up_for_a_year(&app, "bob").await;
@@ -655,7 +655,7 @@ async fn deadline_warnings_reach_every_game_due(db: Db) {
 /// earlier stand still for a player's vacation.
 async fn sweep_reaches_games_behind_vacations(db: Db) {
     let clock = clock();
-    let state = state(&db, clock.clone());
+    let state = TestApp::on(&db).clock(clock.clone()).state();
     let app = init(state.clone()).await;
     for name in ["alice", "bob", "carol"] {
         sign_up_for_a_year(&app, name).await;
@@ -728,7 +728,7 @@ fn count_games(
 /// move (README, correspondence), each once.
 async fn sweep_ends_games_a_step_at_a_time(db: Db) {
     let clock = clock();
-    let state = state(&db, clock.clone());
+    let state = TestApp::on(&db).clock(clock.clone()).state();
     let app = init(state.clone()).await;
     sign_up_for_a_year(&app, "alice").await;
     sign_up_for_a_year(&app, "bob").await;
@@ -760,7 +760,7 @@ async fn sweep_ends_games_a_step_at_a_time(db: Db) {
 /// README, correspondence), every game due warned once.
 async fn deadline_warnings_go_out_a_step_at_a_time(db: Db) {
     let clock = clock();
-    let state = state(&db, clock.clone());
+    let state = TestApp::on(&db).clock(clock.clone()).state();
     let app = init(state.clone()).await;
     sign_up_for_a_year(&app, "alice").await;
     sign_up_for_a_year(&app, "bob").await;
@@ -788,7 +788,7 @@ async fn deadline_warnings_go_out_a_step_at_a_time(db: Db) {
 async fn sweep_prunes_a_backlog_a_step_at_a_time(db: Db) {
     use diesel::RunQueryDsl;
     let clock = clock();
-    let state = state(&db, clock.clone());
+    let state = TestApp::on(&db).clock(clock.clone()).state();
     let app = init(state.clone()).await;
     sign_up_for_a_year(&app, "alice").await;
     let mut conn = state.pool.get().unwrap();

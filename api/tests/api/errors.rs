@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use crate::{
     on_both_databases,
-    support::{Db, clock, get, init, play_all, post, sign_up, start_standard_game, state},
+    support::{Db, TestApp, get, play_all, post, start_standard_game},
 };
 
 on_both_databases!(
@@ -16,10 +16,7 @@ on_both_databases!(
 );
 
 async fn move_errors_change_nothing(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
-    let carol = sign_up(&app, "carol").await;
+    let (app, [alice, bob, carol]) = TestApp::on(&db).with_users(["alice", "bob", "carol"]).await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
     let game = play_all(&app, &game, &alice, &bob, &["e4"]).await;
     let id = game["id"].as_str().unwrap();
@@ -167,8 +164,7 @@ async fn move_errors_change_nothing(db: Db) {
 }
 
 async fn request_shape_errors(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
+    let (app, [alice]) = TestApp::on(&db).with_users(["alice"]).await;
     let account = |body: Value| post("/api/v1/accounts").json(body);
     account(json!({"username": "ab", "password": "long enough"}))
         .send(&app)
@@ -253,8 +249,7 @@ async fn request_shape_errors(db: Db) {
 }
 
 async fn unknown_routes_and_games(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
+    let (app, [alice]) = TestApp::on(&db).with_users(["alice"]).await;
     get("/api/v1/games/nope")
         .token(&alice)
         .send(&app)
@@ -282,12 +277,9 @@ async fn unknown_routes_and_games(db: Db) {
 // import are `503 service_busy` with `Retry-After`, and reads still serve.
 // (A full disk is the same answer: `scripts/full-disk-test.py`.)
 async fn a_database_that_cannot_write_answers_503(db: Db) {
-    use crate::support::state_on_pool;
-    use kingpost_api::{budgets::RateLimits, db};
+    use kingpost_api::db;
 
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
+    let (app, [alice, bob]) = TestApp::on(&db).with_users(["alice", "bob"]).await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
     let id = game["id"].as_str().unwrap();
 
@@ -296,14 +288,7 @@ async fn a_database_that_cannot_write_answers_503(db: Db) {
         Db::Postgres { .. } => format!("{}%20-cdefault_transaction_read_only%3Don", db.url()),
     };
     let pool = db::connect(&read_only).unwrap();
-    let frozen = init(state_on_pool(
-        &db,
-        pool,
-        clock(),
-        RateLimits::unlimited(),
-        Vec::new(),
-    ))
-    .await;
+    let frozen = TestApp::on(&db).pool(pool).start().await;
     let refused = [
         post(format!("/api/v1/games/{id}/moves"))
             .token(&alice)

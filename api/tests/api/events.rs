@@ -21,8 +21,8 @@ use serde_json::{Value, json};
 use crate::{
     on_both_databases,
     support::{
-        Db, clock, get, init, path_of, play_all, post, read_lines, sign_up_for_a_year,
-        start_standard_game, state, until_parked, until_the_end,
+        Db, TestApp, clock, get, init, path_of, play_all, post, read_lines, sign_up_for_a_year,
+        start_standard_game, until_parked, until_the_end,
     },
 };
 
@@ -42,7 +42,7 @@ on_both_databases!(
 // `follow=false`: what the log holds after `since`, then the end, for a
 // client that looks now and then instead of holding a connection.
 async fn a_stream_not_followed_sends_what_was_missed_and_ends(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
@@ -84,7 +84,7 @@ async fn a_stream_not_followed_sends_what_was_missed_and_ends(db: Db) {
 }
 
 async fn long_poll_released_by_a_move_or_timing_out(db: Db) {
-    let state = state(&db, clock());
+    let state = TestApp::on(&db).state();
     let app = init(state.clone()).await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
@@ -150,7 +150,7 @@ pub(crate) async fn read_events<B: MessageBody + Unpin>(body: &mut B, count: usi
 
 async fn stream_of_every_event_type_and_resumption(db: Db) {
     let clock = clock();
-    let state = state(&db, clock.clone());
+    let state = TestApp::on(&db).clock(clock.clone()).state();
     let app = init(state.clone()).await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
@@ -336,7 +336,7 @@ fn receiver(plan: Vec<u16>) -> Receiver {
 // asks for their kind, and no other: a change reads both players' webhooks
 // together with their accounts.
 async fn each_players_webhooks_get_their_own_events(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let mut hooks = Vec::new();
@@ -377,7 +377,7 @@ async fn each_players_webhooks_get_their_own_events(db: Db) {
 
 async fn webhooks_signed_retried_and_kept(db: Db) {
     let clock = clock();
-    let first = state(&db, clock.clone());
+    let first = TestApp::on(&db).clock(clock.clone()).state();
     let app = init(first.clone()).await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
@@ -460,7 +460,7 @@ async fn webhooks_signed_retried_and_kept(db: Db) {
     play_all(&app, &game, &alice, &bob, &["e4"]).await;
     drop(app);
     drop(first);
-    let second = state(&db, clock.clone());
+    let second = TestApp::on(&db).clock(clock.clone()).state();
     assert_eq!(deliver_once(&second, &client).await.unwrap(), 1);
     let app = init(second.clone()).await;
     let log = get(format!("/api/v1/webhooks/{hook_id}/deliveries"))
@@ -511,8 +511,8 @@ async fn webhooks_signed_retried_and_kept(db: Db) {
 async fn postgres_move_on_one_instance_wakes_the_other() {
     let Some(db) = Db::postgres() else { return };
     let clock = clock();
-    let one = init(state(&db, clock.clone())).await;
-    let second = state(&db, clock.clone());
+    let one = TestApp::on(&db).clock(clock.clone()).start().await;
+    let second = TestApp::on(&db).clock(clock.clone()).state();
     let two = init(second.clone()).await;
     let alice = sign_up_for_a_year(&one, "alice").await;
     let bob = sign_up_for_a_year(&one, "bob").await;
@@ -559,7 +559,7 @@ async fn postgres_move_on_one_instance_wakes_the_other() {
 // expired, it ends at the expiry, and nothing more is delivered with it.
 async fn a_stream_ends_with_its_token(db: Db) {
     let clock = clock();
-    let app = init(state(&db, clock.clone())).await;
+    let app = TestApp::on(&db).clock(clock.clone()).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let session = crate::support::sign_up(&app, "bob").await;
     let open = |token: &str| {
@@ -668,17 +668,14 @@ fn redirecting_to(target: &str) -> String {
 // redirect is never followed. The account sees a status or `refused`, not
 // the error of a connection it could use to scan ports.
 async fn webhooks_reach_public_addresses_only(db: Db) {
-    use kingpost_api::{budgets::RateLimits, db::schema::webhooks as table, server};
+    use kingpost_api::{db::schema::webhooks as table, server};
 
     let clock = clock();
     let pool = server::open_database(&db.url()).unwrap();
-    let mut strict = crate::support::app_state(
-        &db,
-        pool.clone(),
-        clock.clone(),
-        RateLimits::unlimited(),
-        Vec::new(),
-    );
+    let mut strict = TestApp::on(&db)
+        .pool(pool.clone())
+        .clock(clock.clone())
+        .app_state();
     strict.allow_private_webhooks = false;
     let strict = actix_web::web::Data::new(strict);
     let app = init(strict.clone()).await;
@@ -740,7 +737,7 @@ async fn webhooks_reach_public_addresses_only(db: Db) {
     assert!(target.received.lock().unwrap().is_empty());
 
     // With private targets allowed (development), still no redirect is followed.
-    let open = state(&db, clock.clone());
+    let open = TestApp::on(&db).clock(clock.clone()).state();
     let app = init(open.clone()).await;
     let carol = sign_up_for_a_year(&app, "carol").await;
     let beyond = receiver(vec![]);
@@ -780,8 +777,8 @@ async fn webhooks_reach_public_addresses_only(db: Db) {
 // claimed by one of them, so none is sent twice.
 async fn a_slow_webhook_delays_only_its_own(db: Db) {
     let clock = clock();
-    let shared = state(&db, clock.clone());
-    let other = state(&db, clock.clone());
+    let shared = TestApp::on(&db).clock(clock.clone()).state();
+    let other = TestApp::on(&db).clock(clock.clone()).state();
     let app = init(shared.clone()).await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let slow = sign_up_for_a_year(&app, "slow").await;
@@ -871,7 +868,7 @@ async fn one_accounts_backlog_delays_only_its_own(db: Db) {
     use kingpost_api::models::event;
 
     let clock = clock();
-    let shared = state(&db, clock.clone());
+    let shared = TestApp::on(&db).clock(clock.clone()).state();
     let app = init(shared.clone()).await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let noisy = sign_up_for_a_year(&app, "noisy").await;
@@ -952,11 +949,10 @@ async fn one_accounts_backlog_delays_only_its_own(db: Db) {
 // a 503. A closed stream gives its place back. Many streams of one account
 // all get each event.
 async fn held_requests_are_capped(db: Db) {
-    use kingpost_api::budgets::{HELD_PER_ACCOUNT, HELD_PER_ADDRESS, HeldSlots, RateLimits};
+    use kingpost_api::budgets::{HELD_PER_ACCOUNT, HELD_PER_ADDRESS, HeldSlots};
 
     let pool = kingpost_api::server::open_database(&db.url()).unwrap();
-    let mut small =
-        crate::support::app_state(&db, pool, clock(), RateLimits::unlimited(), Vec::new());
+    let mut small = TestApp::on(&db).pool(pool).app_state();
     small.held = Arc::new(HeldSlots::new(60));
     let app = init(actix_web::web::Data::new(small)).await;
     let open = |token: &str, from: &str| {

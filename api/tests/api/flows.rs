@@ -6,9 +6,7 @@ use actix_web::body::MessageBody;
 
 use crate::{
     on_both_databases,
-    support::{
-        Db, TestApp, clock, get, init, play_all, sign_up, start_game, start_standard_game, state,
-    },
+    support::{Db, Served, TestApp, get, play_all, start_game, start_standard_game},
 };
 
 on_both_databases!(
@@ -24,7 +22,7 @@ on_both_databases!(
 /// Checks a finished game: result, how it ended, no legal moves left, and
 /// that a reader sees the same.
 async fn assert_finished<B: MessageBody>(
-    app: &impl TestApp<B>,
+    app: &impl Served<B>,
     token: &str,
     game: &Value,
     result: &str,
@@ -43,9 +41,7 @@ async fn assert_finished<B: MessageBody>(
 }
 
 async fn standard_to_checkmate(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
+    let (app, [alice, bob]) = TestApp::on(&db).with_users(["alice", "bob"]).await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
     assert_eq!(game["white"]["username"], "alice");
     assert_eq!(game["ply"], 0);
@@ -66,9 +62,7 @@ async fn standard_to_checkmate(db: Db) {
 }
 
 async fn chess960_game_uses_king_to_rook_castling(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
+    let (app, [alice, bob]) = TestApp::on(&db).with_users(["alice", "bob"]).await;
     // Array 518 is the usual one; a Chess960 start still writes castling king-to-rook.
     let game = start_game(
         &app,
@@ -101,9 +95,7 @@ async fn chess960_game_uses_king_to_rook_castling(db: Db) {
 }
 
 async fn teleporting_kings_with_a_teleport_to_checkmate(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
+    let (app, [alice, bob]) = TestApp::on(&db).with_users(["alice", "bob"]).await;
     let fen = "7k/6pp/8/8/8/n7/5PPP/R5K1 w - - 0 1 Tt";
     let game = start_game(
         &app,
@@ -126,9 +118,7 @@ async fn teleporting_kings_with_a_teleport_to_checkmate(db: Db) {
 }
 
 async fn switching_mate_by_switch(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
+    let (app, [alice, bob]) = TestApp::on(&db).with_users(["alice", "bob"]).await;
     let fen = "1RB3k1/5ppp/8/8/8/8/8/K7 w - - 0 1";
     let game = start_game(
         &app,
@@ -146,9 +136,7 @@ async fn switching_mate_by_switch(db: Db) {
 }
 
 async fn captive_kings_goal_rank(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
+    let (app, [alice, bob]) = TestApp::on(&db).with_users(["alice", "bob"]).await;
     let start = start_game(
         &app,
         &alice,
@@ -178,9 +166,7 @@ async fn captive_kings_goal_rank(db: Db) {
 }
 
 async fn bunker_leap_with_a_leap_to_checkmate(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
+    let (app, [alice, bob]) = TestApp::on(&db).with_users(["alice", "bob"]).await;
     let fen = "6k1/5ppp/8/8/8/8/8/R3K3 w Q - 0 1 Ll";
     let game = start_game(
         &app,
@@ -198,9 +184,7 @@ async fn bunker_leap_with_a_leap_to_checkmate(db: Db) {
 }
 
 async fn prechess_placements_then_moves(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
+    let (app, [alice, bob]) = TestApp::on(&db).with_users(["alice", "bob"]).await;
     let game = start_game(
         &app,
         &alice,

@@ -8,7 +8,9 @@ use actix_web::body::MessageBody;
 
 use crate::{
     on_both_databases,
-    support::{Db, TestApp, clock, get, init, play_all, post, sign_up, start_standard_game, state},
+    support::{
+        Db, Served, TestApp, clock, get, init, play_all, post, sign_up, start_standard_game,
+    },
 };
 
 on_both_databases!(
@@ -24,7 +26,7 @@ on_both_databases!(
 // when the game is one row of a list.
 async fn a_stored_value_nobody_knows_is_an_error_that_names_the_game(db: Db) {
     use diesel::RunQueryDsl;
-    let state = state(&db, clock());
+    let state = TestApp::on(&db).state();
     let app = init(state.clone()).await;
     let alice = sign_up(&app, "alice").await;
     let bob = sign_up(&app, "bob").await;
@@ -69,9 +71,7 @@ async fn a_stored_value_nobody_knows_is_an_error_that_names_the_game(db: Db) {
 // kind and castling squares; the positions route replays the game with each
 // move's kind.
 async fn moves_say_their_kind_and_positions_step_through(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
+    let (app, [alice, bob]) = TestApp::on(&db).with_users(["alice", "bob"]).await;
     let game = crate::support::start_game(
         &app,
         &alice,
@@ -124,9 +124,7 @@ async fn moves_say_their_kind_and_positions_step_through(db: Db) {
 }
 
 async fn etag_and_not_modified(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
+    let (app, [alice, bob]) = TestApp::on(&db).with_users(["alice", "bob"]).await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
     let path = format!("/api/v1/games/{}", game["id"].as_str().unwrap());
     let first = get(&path).token(&alice).send(&app).await;
@@ -159,9 +157,10 @@ async fn etag_and_not_modified(db: Db) {
 
 async fn listing_and_paging(db: Db) {
     let clock = clock();
-    let app = init(state(&db, clock.clone())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
+    let (app, [alice, bob]) = TestApp::on(&db)
+        .clock(clock.clone())
+        .with_users(["alice", "bob"])
+        .await;
     // Five games a minute apart: Alice (White) to move in all of them.
     let mut ids = Vec::new();
     for _ in 0..5 {
@@ -232,10 +231,10 @@ async fn listing_and_paging(db: Db) {
 // the account once, most recently finished first, ties by id.
 async fn finished_games_newest_first_from_both_sides(db: Db) {
     let clock = clock();
-    let app = init(state(&db, clock.clone())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
-    let carol = sign_up(&app, "carol").await;
+    let (app, [alice, bob, carol]) = TestApp::on(&db)
+        .clock(clock.clone())
+        .with_users(["alice", "bob", "carol"])
+        .await;
     let resign = |game: &serde_json::Value| {
         post(format!(
             "/api/v1/games/{}/resign",
@@ -284,7 +283,7 @@ async fn finished_games_newest_first_from_both_sides(db: Db) {
 /// The ids of the games `path` lists for `token`, following its cursor
 /// page by page to the end.
 async fn ids_page_by_page<B: MessageBody>(
-    app: &impl TestApp<B>,
+    app: &impl Served<B>,
     token: &str,
     path: &str,
 ) -> Vec<String> {

@@ -6,7 +6,7 @@ use std::time::Duration;
 use kingpost_api::budgets::{Quota, RateLimits};
 use serde_json::{Value, json};
 
-use crate::support::{Db, PASSWORD, clock, get, init, post, sign_up, state, state_with_limits};
+use crate::support::{Db, PASSWORD, TestApp, clock, get, init, post, sign_up};
 
 fn tight() -> RateLimits {
     RateLimits {
@@ -23,7 +23,7 @@ fn tight() -> RateLimits {
 #[actix_web::test]
 async fn rate_limits_answer_429_with_retry_after() {
     let db = Db::sqlite();
-    let app = init(state_with_limits(&db, clock(), tight())).await;
+    let app = TestApp::on(&db).limits(tight()).start().await;
     // Registration and sign-in share the small budget: 2 of 4 here.
     let alice = sign_up(&app, "alice").await;
 
@@ -82,7 +82,7 @@ async fn failed_sign_ins_lock_the_username() {
         requests: 2,
         window: Duration::from_secs(900),
     };
-    let app = init(state_with_limits(&db, clock(), limits)).await;
+    let app = TestApp::on(&db).limits(limits).start().await;
     sign_up(&app, "alice").await;
     let sign_in = |password: &str| {
         post("/api/v1/auth/token")
@@ -115,8 +115,6 @@ async fn failed_sign_ins_lock_the_username() {
 // header is never believed, so a client cannot pick a fresh address.
 #[actix_web::test]
 async fn budgets_follow_the_client_behind_a_trusted_proxy() {
-    use crate::support::state_behind_proxies;
-
     let db = Db::sqlite();
     let mut limits = RateLimits::unlimited();
     limits.per_address = Quota::per_minute(2);
@@ -126,13 +124,11 @@ async fn budgets_follow_the_client_behind_a_trusted_proxy() {
             .from(proxy)
             .header("X-Forwarded-For", forwarded.to_owned())
     };
-    let behind = init(state_behind_proxies(
-        &db,
-        clock(),
-        limits,
-        vec!["10.0.0.2".parse().unwrap()],
-    ))
-    .await;
+    let behind = TestApp::on(&db)
+        .limits(limits)
+        .behind_proxies(vec!["10.0.0.2".parse().unwrap()])
+        .start()
+        .await;
     for client in ["192.0.2.1", "192.0.2.2"] {
         for _ in 0..2 {
             // A forged left-hand entry changes nothing: the proxy's is the client.
@@ -146,7 +142,7 @@ async fn budgets_follow_the_client_behind_a_trusted_proxy() {
             .await
             .assert_problem(429, "rate_limited");
     }
-    let open = init(state_with_limits(&Db::sqlite(), clock(), limits)).await;
+    let open = TestApp::on(&Db::sqlite()).limits(limits).start().await;
     variants("192.0.2.1").send(&open).await.assert_status(200);
     variants("192.0.2.2").send(&open).await.assert_status(200);
     variants("192.0.2.3")
@@ -158,7 +154,7 @@ async fn budgets_follow_the_client_behind_a_trusted_proxy() {
 #[actix_web::test]
 async fn cors_and_security_headers() {
     let db = Db::sqlite();
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let preflight =
         crate::support::Call::new(actix_web::http::Method::OPTIONS, "/api/v1/games/x/moves")
             .header("Origin", "https://client.example")
@@ -206,9 +202,7 @@ async fn cors_and_security_headers() {
 }
 
 async fn idempotency_keys_replay_the_first_answer(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
+    let (app, [alice, bob]) = TestApp::on(&db).with_users(["alice", "bob"]).await;
     let challenge = |key: &str| {
         post("/api/v1/challenges")
             .token(&alice)
@@ -291,7 +285,7 @@ async fn every_change_refused_to_the_wrong_caller(db: Db) {
 
     use crate::support::{Call, sign_up_for_a_year, start_standard_game};
 
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let carol = sign_up_for_a_year(&app, "carol").await;
@@ -441,7 +435,7 @@ async fn an_abandoned_idempotency_key_frees_itself(db: Db) {
     };
 
     let clock = clock();
-    let shared = state(&db, clock.clone());
+    let shared = TestApp::on(&db).clock(clock.clone()).state();
     let app = init(shared.clone()).await;
     let alice = sign_up(&app, "alice").await;
     sign_up(&app, "bob").await;
@@ -488,7 +482,7 @@ async fn an_abandoned_idempotency_key_frees_itself(db: Db) {
 async fn a_replay_is_authorised_as_a_fresh_request(db: Db) {
     use crate::support::{delete, sign_in};
 
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let session = sign_in_after_sign_up(&app).await;
     let access = session["access_token"].as_str().unwrap().to_owned();
     let body = json!({"name": "bot", "scopes": ["game:read", "game:play", "challenge:write"]});
@@ -577,7 +571,7 @@ async fn a_replay_is_authorised_as_a_fresh_request(db: Db) {
 
 /// Signs alice up and in: the token response.
 async fn sign_in_after_sign_up<B: actix_web::body::MessageBody>(
-    app: &impl crate::support::TestApp<B>,
+    app: &impl crate::support::Served<B>,
 ) -> Value {
     post("/api/v1/accounts")
         .json(json!({"username": "alice", "password": PASSWORD}))

@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 use crate::{
     on_both_databases,
     support::{
-        Db, clock, delete, get, init, play_all, post, read_lines, sign_up, sign_up_for_a_year,
-        start_game, start_standard_game, state, until_the_end,
+        Db, TestApp, delete, get, play_all, post, read_lines, sign_up, sign_up_for_a_year,
+        start_game, start_standard_game, until_the_end,
     },
 };
 
@@ -23,7 +23,7 @@ on_both_databases!(
 );
 
 /// A personal token of `session`'s account with `scopes`.
-async fn personal_token<S: crate::support::TestApp<B>, B: MessageBody>(
+async fn personal_token<S: crate::support::Served<B>, B: MessageBody>(
     app: &S,
     session: &str,
     scopes: &[&str],
@@ -62,7 +62,7 @@ fn assert_error(answer: &crate::support::Answer, status: u16, words: &str) {
 // game: moves in UCI, castling written king to destination on the usual
 // array (docs/spec/rules.md §7, notation: `e1g1`), each side on its own turn only.
 async fn lichess_clients_challenge_and_play_standard_games(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "Alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
 
@@ -190,7 +190,7 @@ async fn lichess_clients_challenge_and_play_standard_games(db: Db) {
 // Pre-chess starts, are kingpost's own: lichess clients know no such
 // rules, and are refused with a pointer to kingpost's API.
 async fn kingpost_variants_are_refused_on_the_lichess_surface(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let game = start_game(
@@ -261,7 +261,7 @@ async fn kingpost_variants_are_refused_on_the_lichess_surface(db: Db) {
 // and offer, whoever made it and through whichever API, and closes after
 // the last, when the game ends.
 async fn a_game_stream_follows_its_game_to_the_end(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
@@ -320,7 +320,7 @@ async fn a_game_stream_follows_its_game_to_the_end(db: Db) {
 // (not those of kingpost's own variants), then tells of challenges
 // received and declined and of games started and finished, once each.
 async fn the_event_stream_tells_of_challenges_and_games(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
@@ -426,7 +426,7 @@ async fn the_event_stream_tells_of_challenges_and_games(db: Db) {
 // A lichess stream, as kingpost's own, lasts as long as its token: revoked,
 // the event stream and the game stream end within seconds.
 async fn lichess_streams_end_with_their_token(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up(&app, "bob").await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
@@ -460,8 +460,7 @@ async fn lichess_streams_end_with_their_token(db: Db) {
 // A body larger than kingpost takes is refused in lichess's shape, JSON
 // with an `error`, as every other refusal of the surface is.
 async fn a_body_too_large_is_refused_as_lichess_refuses(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
+    let (app, [alice]) = TestApp::on(&db).with_users(["alice"]).await;
     sign_up(&app, "bob").await;
     let large = format!("days=3&color=white&message={}", "x".repeat(300 * 1024));
     for path in ["/api/challenge/bob", "/api/challenge/nothing/decline"] {

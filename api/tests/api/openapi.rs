@@ -3,7 +3,7 @@
 
 use kingpost_api::app::openapi_document;
 
-use crate::support::{Db, clock, get, init, state};
+use crate::support::{Db, TestApp, get};
 
 fn generated() -> String {
     openapi_document().to_pretty_json().unwrap() + "\n"
@@ -74,7 +74,7 @@ fn every_operation_is_named_tagged_and_summarised() {
 #[actix_web::test]
 async fn served_spec_and_docs_page() {
     let db = Db::sqlite();
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let served = get("/api/v1/openapi.json").send(&app).await;
     assert_eq!(
         served.assert_status(200),

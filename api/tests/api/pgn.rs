@@ -8,7 +8,7 @@ use actix_web::body::MessageBody;
 use crate::{
     on_both_databases,
     support::{
-        Db, TestApp, clock, get, init, path_of, post, sign_up_for_a_year, start_game, state,
+        Db, Served, TestApp, clock, get, init, path_of, post, sign_up_for_a_year, start_game,
     },
 };
 
@@ -28,7 +28,7 @@ on_both_databases!(
 // only text gets PGN as `text/plain` when its `Accept` asks (the same
 // bytes); a JSON body of another shape is a 400 and imports nothing.
 async fn pgn_for_clients_that_speak_only_json_and_text(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let pgn = sample_pgn(2, 7);
     let wrong = post("/api/v1/imports")
@@ -118,7 +118,7 @@ fn imported_games(state: &kingpost_api::state::AppState) -> i64 {
 // moves go on while it is written: some are answered while part of the
 // import is stored and part is not.
 async fn an_import_never_keeps_moves_waiting(db: Db) {
-    let shared = state(&db, clock());
+    let shared = TestApp::on(&db).state();
     let app = init(shared.clone()).await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
@@ -171,8 +171,8 @@ async fn an_import_never_keeps_moves_waiting(db: Db) {
 // Postgres truly at once): both succeed, each game stored once, the later
 // copy counted a duplicate.
 async fn identical_imports_racing_both_succeed(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let other = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
+    let other = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let pgn = sample_pgn(200, 8);
     let (one, two) = futures_util::future::join(
@@ -193,7 +193,7 @@ async fn identical_imports_racing_both_succeed(db: Db) {
 // One import at a time per account (429), a few per instance (503), and at
 // most 10,000 games a request (413).
 async fn imports_take_turns(db: Db) {
-    let shared = state(&db, clock());
+    let shared = TestApp::on(&db).state();
     let app = init(shared.clone()).await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let id_of = |token: &str| -> String {
@@ -244,7 +244,7 @@ async fn imports_take_turns(db: Db) {
 /// Plays up to `plies` moves, each picked among the legal moves the game
 /// offers by the ply number, alternating players; the game read after.
 async fn play_through<B: MessageBody>(
-    app: &impl TestApp<B>,
+    app: &impl Served<B>,
     game: Value,
     white: &str,
     black: &str,
@@ -279,7 +279,7 @@ async fn play_through<B: MessageBody>(
 }
 
 async fn round_trip_for_every_rule_set(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let starts = [
@@ -372,7 +372,7 @@ async fn round_trip_for_every_rule_set(db: Db) {
 }
 
 async fn import_reports_each_bad_game(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let file = "[Event \"good\"]\n[White \"Anderssen\"]\n[Black \"Kieseritzky\"]\n\n\
         1. e4 e5 2. f4 exf4 {a comment} 3. Bc4 $1 (3. Nf3 g5) Qh4+ 4. Kf1 *\n\n\
@@ -471,7 +471,7 @@ fn tags_of(pgn: &str) -> Vec<(String, String)> {
 // the end (docs/spec/rules.md §2.3, ends of a game: fivefold repetition draws at once),
 // and exports say what the source said, with the start every reader needs.
 async fn imported_games_export_as_their_source_said(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let mut file =
         b"[Event \"Masters\"]\n[Site \"New York\"]\n[Date \"1924.03.21\"]\n[Round \"5\"]\n\
@@ -589,7 +589,7 @@ async fn imported_games_export_as_their_source_said(db: Db) {
 // played or imported. The game played here ends at the ply where the import
 // of the same moves stops, with the same result, reason and position.
 async fn live_play_and_import_end_games_alike(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let game = crate::support::start_standard_game(&app, &alice, &bob, "bob").await;
@@ -631,7 +631,7 @@ async fn live_play_and_import_end_games_alike(db: Db) {
 
 async fn archives_and_filters(db: Db) {
     let clock = clock();
-    let app = init(state(&db, clock.clone())).await;
+    let app = TestApp::on(&db).clock(clock.clone()).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let mut ids = Vec::new();

@@ -15,7 +15,7 @@ use kingpost_api::{
 use crate::{
     events::read_events,
     on_both_databases,
-    support::{Db, TestApp, clock, get, init, play_all, post, sign_up, sign_up_for_a_year, state},
+    support::{Db, Served, TestApp, clock, get, play_all, post, sign_up, sign_up_for_a_year},
 };
 
 on_both_databases!(
@@ -32,7 +32,7 @@ on_both_databases!(
 /// `white` challenges `black` (as White) to a game, rated or not, and
 /// `black` accepts: the game.
 async fn game_between<B: MessageBody>(
-    app: &impl TestApp<B>,
+    app: &impl Served<B>,
     white: &str,
     black: &str,
     black_name: &str,
@@ -62,7 +62,7 @@ const FOOLS_MATE: [&str; 4] = ["f3", "e5", "g4", "Qh4#"];
 /// A rated game between `white` and `black` (each a token and a name)
 /// that Black wins by fool's mate.
 async fn black_mates<B: MessageBody>(
-    app: &impl TestApp<B>,
+    app: &impl Served<B>,
     white: (&str, &str),
     black: (&str, &str),
 ) {
@@ -71,7 +71,7 @@ async fn black_mates<B: MessageBody>(
     assert_eq!(finished["result"], "0-1");
 }
 
-async fn profile<B: MessageBody>(app: &impl TestApp<B>, username: &str) -> Value {
+async fn profile<B: MessageBody>(app: &impl Served<B>, username: &str) -> Value {
     read(app, format!("/api/v1/users/{username}")).await
 }
 
@@ -80,9 +80,10 @@ async fn profile<B: MessageBody>(app: &impl TestApp<B>, username: &str) -> Value
 /// within a minute of the time noted leaves it, the first one after moves it.
 async fn a_profile_notes_the_last_activity_to_the_minute(db: Db) {
     let clock = clock();
-    let app = init(state(&db, clock.clone())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
+    let (app, [alice, bob]) = TestApp::on(&db)
+        .clock(clock.clone())
+        .with_users(["alice", "bob"])
+        .await;
     let game = game_between(&app, &alice, &bob, "bob", false).await;
     let seen = |profile: Value| profile["last_active_at"].clone();
     assert_eq!(seen(profile(&app, "alice").await), Value::Null);
@@ -106,7 +107,7 @@ async fn a_profile_notes_the_last_activity_to_the_minute(db: Db) {
 }
 
 /// A public read that answers 200: its body.
-async fn read<B: MessageBody>(app: &impl TestApp<B>, path: impl Into<String>) -> Value {
+async fn read<B: MessageBody>(app: &impl Served<B>, path: impl Into<String>) -> Value {
     get(path).send(app).await.assert_status(200).clone()
 }
 
@@ -118,9 +119,7 @@ fn only_rating(profile: &Value) -> Value {
 }
 
 async fn a_rated_game_moves_both_ratings_once(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
+    let (app, [alice, bob]) = TestApp::on(&db).with_users(["alice", "bob"]).await;
     let game = game_between(&app, &alice, &bob, "bob", true).await;
     assert_eq!(game["rated"], true);
     // New players start at 1500, deviation 350: provisional.
@@ -212,9 +211,7 @@ async fn a_rated_game_moves_both_ratings_once(db: Db) {
 }
 
 async fn casual_aborted_and_fen_games_move_nothing(db: Db) {
-    let app = init(state(&db, clock())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
+    let (app, [alice, bob]) = TestApp::on(&db).with_users(["alice", "bob"]).await;
     let casual = game_between(&app, &alice, &bob, "bob", false).await;
     assert_eq!(casual["rated"], false);
     assert_eq!(casual["ratings"], Value::Null);
@@ -252,8 +249,8 @@ async fn casual_aborted_and_fen_games_move_nothing(db: Db) {
 
 async fn two_instances_finishing_one_game_rate_it_once(db: Db) {
     let clock = clock();
-    let one = init(state(&db, clock.clone())).await;
-    let two = init(state(&db, clock)).await;
+    let one = TestApp::on(&db).clock(clock.clone()).start().await;
+    let two = TestApp::on(&db).clock(clock).start().await;
     let alice = sign_up(&one, "alice").await;
     let bob = sign_up(&two, "bob").await;
     for round in 0..3 {
@@ -295,8 +292,8 @@ async fn games_of_one_player_finishing_together_all_count(db: Db) {
     const GAMES: usize = 6;
     let clock = clock();
     let instances = [
-        init(state(&db, clock.clone())).await,
-        init(state(&db, clock)).await,
+        TestApp::on(&db).clock(clock.clone()).start().await,
+        TestApp::on(&db).clock(clock).start().await,
     ];
     let alice = sign_up(&instances[0], "alice").await;
     let mut resignations = Vec::new();
@@ -339,7 +336,7 @@ async fn games_of_one_player_finishing_together_all_count(db: Db) {
 
 async fn leaderboard_lists_established_ratings_only(db: Db) {
     let clock = clock();
-    let app = init(state(&db, clock.clone())).await;
+    let app = TestApp::on(&db).clock(clock.clone()).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let carol = sign_up_for_a_year(&app, "carol").await;
@@ -431,11 +428,10 @@ async fn leaderboard_lists_established_ratings_only(db: Db) {
 
 async fn seeks_are_listed_to_and_accepted_by_those_in_range(db: Db) {
     let clock = clock();
-    let app = init(state(&db, clock.clone())).await;
-    let alice = sign_up(&app, "alice").await;
-    let bob = sign_up(&app, "bob").await;
-    let carol = sign_up(&app, "carol").await;
-    let dave = sign_up(&app, "dave").await;
+    let (app, [alice, bob, carol, dave]) = TestApp::on(&db)
+        .clock(clock.clone())
+        .with_users(["alice", "bob", "carol", "dave"])
+        .await;
     // Carol wins a rated game: about 1660 now. Bob has no rating (1500).
     black_mates(&app, (&dave, "dave"), (&carol, "carol")).await;
     let seek = |body: Value| {
@@ -568,7 +564,7 @@ async fn seeks_are_listed_to_and_accepted_by_those_in_range(db: Db) {
 // as lichess aborts it: no rating moves, and the game is shown unrated.
 // Thirty of them took an account from 1500 to 1917 before.
 async fn a_rated_game_ended_before_each_side_moved_is_unrated(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     for round in 0..6 {
@@ -618,7 +614,7 @@ async fn a_rated_game_ended_before_each_side_moved_is_unrated(db: Db) {
 }
 
 /// `POST /api/v1/games/{id}/{action}` by `token`, which must succeed: the game.
-async fn act<B: MessageBody>(app: &impl TestApp<B>, id: &str, token: &str, action: &str) -> Value {
+async fn act<B: MessageBody>(app: &impl Served<B>, id: &str, token: &str, action: &str) -> Value {
     post(format!("/api/v1/games/{id}/{action}"))
         .token(token)
         .send(app)

@@ -6,8 +6,8 @@ use serde_json::{Value, json};
 use crate::{
     on_both_databases,
     support::{
-        Db, TestApp, clock, get, init, play_all, post, sign_up_for_a_year, start_standard_game,
-        state,
+        Db, Served, TestApp, clock, get, init, play_all, post, sign_up_for_a_year,
+        start_standard_game,
     },
 };
 
@@ -61,7 +61,7 @@ fn found(page: &Value) -> Vec<(String, i64)> {
 
 /// Every page of a search, `limit` games a page, gathered.
 async fn every_page<B: MessageBody>(
-    app: &impl TestApp<B>,
+    app: &impl Served<B>,
     token: &str,
     query: &str,
     limit: usize,
@@ -97,7 +97,7 @@ fn hits(list: &[(&str, i64)]) -> Vec<(String, i64)> {
 // there; under the rule set asked for only; among played games and the
 // reader's own collections, never another's private one.
 async fn games_are_found_by_a_position_they_reached(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
@@ -229,7 +229,7 @@ async fn games_are_found_by_a_position_they_reached(db: Db) {
 // (`ECO`, `Opening`) and an imported game's show it; a game of another rule
 // set has none.
 async fn games_are_named_by_their_opening(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
@@ -316,7 +316,7 @@ fn tallies(view: &Value) -> Vec<(String, i64, i64, i64, i64)> {
 // games ended, most played first; under one rule set; never from another's
 // private collection.
 async fn the_explorer_counts_moves_and_results(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
@@ -389,7 +389,7 @@ fn encoded(pairs: &[(&str, &str)]) -> String {
 
 /// The White players of the first page a search by data finds, sorted.
 async fn found_whites<B: MessageBody>(
-    app: &impl TestApp<B>,
+    app: &impl Served<B>,
     token: &str,
     pairs: &[(&str, &str)],
 ) -> Vec<String> {
@@ -419,7 +419,7 @@ fn whites_of(page: &Value) -> Vec<String> {
 // newest first, paged, and never from another's private collection.
 async fn games_are_found_by_their_data(db: Db) {
     let clock = clock();
-    let app = init(state(&db, clock.clone())).await;
+    let app = TestApp::on(&db).clock(clock.clone()).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let game = start_standard_game(&app, &alice, &bob, "bob").await;
@@ -559,7 +559,7 @@ fn events(pgn: &str) -> Vec<&str> {
 // a page at a time; the same scopes hold (a private collection of another
 // is never in it), and a bad query is refused before the file begins.
 async fn search_results_export_as_pgn(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let report = post("/api/v1/imports?collection=Prep")
@@ -651,8 +651,7 @@ async fn searches_explorer_and_exports_take_turns(db: Db) {
     use kingpost_api::budgets::ExpensiveReads;
 
     let pool = kingpost_api::server::open_database(&db.url()).unwrap();
-    let limits = kingpost_api::budgets::RateLimits::unlimited();
-    let mut one_at_a_time = crate::support::app_state(&db, pool, clock(), limits, Vec::new());
+    let mut one_at_a_time = TestApp::on(&db).pool(pool).app_state();
     one_at_a_time.expensive = Arc::new(ExpensiveReads::new(1, Duration::from_millis(300)));
     let shared = actix_web::web::Data::new(one_at_a_time);
     let app = init(shared.clone()).await;

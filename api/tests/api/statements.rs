@@ -2,6 +2,7 @@
 //! and planned again once a connection has run it, no read of conditional
 //! lines where nobody holds any.
 
+use crate::support::TestApp;
 use std::{
     collections::HashSet,
     sync::{Arc, Mutex},
@@ -53,7 +54,8 @@ fn is_transaction_control(sql: &str) -> bool {
 // of a row with optional values and no raw SQL; the move's are kept.
 async fn a_move_prepares_no_statement_anew(db: Db) {
     // One connection, so that every request runs on the one watched.
-    let (pool, state) = state_on_small_pool(&db, 1, Duration::from_secs(5));
+    let (app, pool) = TestApp::on(&db).small_pool(1, Duration::from_secs(5));
+    let state = app.state();
     let seen = Arc::new(Mutex::new(Seen::default()));
     pool.get()
         .unwrap()

@@ -97,94 +97,133 @@ impl Drop for Db {
     }
 }
 
-/// The state of one app instance on `db`, with a manual clock.
-pub fn state(db: &Db, clock: Arc<ManualClock>) -> web::Data<AppState> {
-    state_with_limits(db, clock, RateLimits::unlimited())
-}
-
-/// The state of one app instance with these rate limits.
-pub fn state_with_limits(
-    db: &Db,
-    clock: Arc<ManualClock>,
-    limits: RateLimits,
-) -> web::Data<AppState> {
-    state_behind_proxies(db, clock, limits, Vec::new())
-}
-
-/// The state of one app instance with these rate limits, believing the
-/// `X-Forwarded-For` of the proxies at `trusted_proxies`.
-pub fn state_behind_proxies(
-    db: &Db,
+/// An app instance under test, built as `kingpost serve` builds it, with
+/// only what the test changes said: `TestApp::on(&db).start().await`, or
+/// `TestApp::on(&db).clock(clock.clone()).limits(tight()).start().await`;
+/// `.with_users(["alice", "bob"])` signs them up too; `.state()` gives the
+/// state for tests that hold it (two instances on one database, a pool
+/// they watch).
+pub struct TestApp<'a> {
+    db: &'a Db,
     clock: Arc<ManualClock>,
     limits: RateLimits,
     trusted_proxies: Vec<std::net::IpAddr>,
-) -> web::Data<AppState> {
-    let pool = server::open_database(&db.url()).expect("database opens and migrates");
-    state_on_pool(db, pool, clock, limits, trusted_proxies)
+    pool: Option<kingpost_api::db::DbPool>,
 }
 
-/// The state of one app instance on `pool`, a pool of `db`.
-pub fn state_on_pool(
-    db: &Db,
-    pool: kingpost_api::db::DbPool,
-    clock: Arc<ManualClock>,
-    limits: RateLimits,
-    trusted_proxies: Vec<std::net::IpAddr>,
-) -> web::Data<AppState> {
-    web::Data::new(app_state(db, pool, clock, limits, trusted_proxies))
-}
-
-/// A pool of at most `max_size` connections on `db` (migrated), a request
-/// waiting up to `wait` for one, and the state of an app instance on it.
-pub fn state_on_small_pool(
-    db: &Db,
-    max_size: u32,
-    wait: std::time::Duration,
-) -> (kingpost_api::db::DbPool, web::Data<AppState>) {
-    let settings = kingpost_api::db::PoolSettings {
-        max_size,
-        connection_timeout: wait,
-        sqlite_cache_mib: None,
-    };
-    let pool =
-        server::open_database_with(&db.url(), settings).expect("database opens and migrates");
-    let state = state_on_pool(
-        db,
-        pool.clone(),
-        clock(),
-        RateLimits::unlimited(),
-        Vec::new(),
-    );
-    (pool, state)
-}
-
-/// The state itself, for tests that change a setting before it is shared.
-pub fn app_state(
-    db: &Db,
-    pool: kingpost_api::db::DbPool,
-    clock: Arc<ManualClock>,
-    limits: RateLimits,
-    trusted_proxies: Vec<std::net::IpAddr>,
-) -> AppState {
-    let hub = Hub::default();
-    if let Db::Postgres { .. } = db {
-        hub.listen_to_postgres(db.url());
+impl<'a> TestApp<'a> {
+    /// An instance on `db` (migrated), its clock at [`START_TIME`], no rate
+    /// limits, no trusted proxy, a pool as the server sizes it.
+    pub fn on(db: &'a Db) -> TestApp<'a> {
+        TestApp {
+            db,
+            clock: clock(),
+            limits: RateLimits::unlimited(),
+            trusted_proxies: Vec::new(),
+            pool: None,
+        }
     }
-    AppState {
-        pool,
-        keys: JwtKeys::from_secret(SECRET.as_bytes()).unwrap(),
-        clock,
-        hub,
-        limits,
-        limiter: Limiter::default(),
-        import_slots: Default::default(),
-        held: Arc::new(HeldSlots::new(10_000)),
-        expensive: Arc::new(kingpost_api::budgets::ExpensiveReads::for_this_machine()),
-        feeds: Default::default(),
-        trusted_proxies,
-        // The tests' webhook receivers listen on loopback.
-        allow_private_webhooks: true,
-        sqlite_writer: Default::default(),
+
+    pub fn clock(mut self, clock: Arc<ManualClock>) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    pub fn limits(mut self, limits: RateLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Believes the `X-Forwarded-For` of the proxies at these addresses.
+    pub fn behind_proxies(mut self, proxies: Vec<std::net::IpAddr>) -> Self {
+        self.trusted_proxies = proxies;
+        self
+    }
+
+    /// On `pool`, a pool of the database.
+    pub fn pool(mut self, pool: kingpost_api::db::DbPool) -> Self {
+        self.pool = Some(pool);
+        self
+    }
+
+    /// On a pool of at most `max_size` connections, a request waiting up
+    /// to `wait` for one; the pool is given back to be watched.
+    pub fn small_pool(
+        self,
+        max_size: u32,
+        wait: std::time::Duration,
+    ) -> (Self, kingpost_api::db::DbPool) {
+        let settings = kingpost_api::db::PoolSettings {
+            max_size,
+            connection_timeout: wait,
+            sqlite_cache_mib: None,
+        };
+        let pool = server::open_database_with(&self.db.url(), settings)
+            .expect("database opens and migrates");
+        (self.pool(pool.clone()), pool)
+    }
+
+    /// The state itself, for tests that change a setting before it is shared.
+    pub fn app_state(self) -> AppState {
+        let pool = self.pool.unwrap_or_else(|| {
+            server::open_database(&self.db.url()).expect("database opens and migrates")
+        });
+        let hub = Hub::default();
+        if let Db::Postgres { .. } = self.db {
+            hub.listen_to_postgres(self.db.url());
+        }
+        AppState {
+            pool,
+            keys: JwtKeys::from_secret(SECRET.as_bytes()).unwrap(),
+            clock: self.clock,
+            hub,
+            limits: self.limits,
+            limiter: Limiter::default(),
+            import_slots: Default::default(),
+            held: Arc::new(HeldSlots::new(10_000)),
+            expensive: Arc::new(kingpost_api::budgets::ExpensiveReads::for_this_machine()),
+            feeds: Default::default(),
+            trusted_proxies: self.trusted_proxies,
+            // The tests' webhook receivers listen on loopback.
+            allow_private_webhooks: true,
+            sqlite_writer: Default::default(),
+        }
+    }
+
+    pub fn state(self) -> web::Data<AppState> {
+        web::Data::new(self.app_state())
+    }
+
+    /// The app, served in-process.
+    pub async fn start(
+        self,
+    ) -> impl Service<
+        actix_http::Request,
+        Response = ServiceResponse<impl MessageBody + use<>>,
+        Error = actix_web::Error,
+    > + use<> {
+        init(self.state()).await
+    }
+
+    /// The app, with these accounts signed up: their sessions' tokens.
+    pub async fn with_users<const N: usize>(
+        self,
+        usernames: [&str; N],
+    ) -> (
+        impl Service<
+            actix_http::Request,
+            Response = ServiceResponse<impl MessageBody + use<N>>,
+            Error = actix_web::Error,
+        > + use<N>,
+        [String; N],
+    ) {
+        let app = self.start().await;
+        let mut tokens = Vec::with_capacity(N);
+        for username in usernames {
+            tokens.push(sign_up(&app, username).await);
+        }
+        let tokens = tokens.try_into().expect("one token a user");
+        (app, tokens)
     }
 }
 
@@ -280,7 +319,7 @@ impl<'a> Call<'a> {
         self
     }
 
-    pub async fn send<B: MessageBody>(self, app: &impl TestApp<B>) -> Answer {
+    pub async fn send<B: MessageBody>(self, app: &impl Served<B>) -> Answer {
         let mut req = test::TestRequest::default()
             .method(self.method.clone())
             .uri(&self.path);
@@ -346,19 +385,19 @@ pub fn delete<'a>(path: impl Into<String>) -> Call<'a> {
 }
 
 /// The app under test, as the helpers of a test file take it:
-/// `async fn f<B: MessageBody>(app: &impl TestApp<B>)`.
-pub trait TestApp<B>:
+/// `async fn f<B: MessageBody>(app: &impl Served<B>)`.
+pub trait Served<B>:
     Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>
 {
 }
 
-impl<S, B> TestApp<B> for S where
+impl<S, B> Served<B> for S where
     S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>
 {
 }
 
 /// Registers `username` and signs in: the session's access token.
-pub async fn sign_up<B: MessageBody>(app: &impl TestApp<B>, username: &str) -> String {
+pub async fn sign_up<B: MessageBody>(app: &impl Served<B>, username: &str) -> String {
     let password = PASSWORD;
     post("/api/v1/accounts")
         .json(json!({"username": username, "password": password}))
@@ -373,7 +412,7 @@ pub async fn sign_up<B: MessageBody>(app: &impl TestApp<B>, username: &str) -> S
 
 /// The token response of a password sign-in.
 pub async fn sign_in<B: MessageBody>(
-    app: &impl TestApp<B>,
+    app: &impl Served<B>,
     username: &str,
     password: &str,
 ) -> Value {
@@ -387,7 +426,7 @@ pub async fn sign_in<B: MessageBody>(
 
 /// A standard game from the usual array, `challenger` White: its view.
 pub async fn start_standard_game<B: MessageBody>(
-    app: &impl TestApp<B>,
+    app: &impl Served<B>,
     challenger: &str,
     opponent: &str,
     opponent_name: &str,
@@ -399,7 +438,7 @@ pub async fn start_standard_game<B: MessageBody>(
 /// `challenger` challenges `opponent` (as White) and the opponent accepts:
 /// the new game's view.
 pub async fn start_game<B: MessageBody>(
-    app: &impl TestApp<B>,
+    app: &impl Served<B>,
     challenger: &str,
     opponent: &str,
     opponent_name: &str,
@@ -428,7 +467,7 @@ pub async fn start_game<B: MessageBody>(
 /// moves it played: appended to those read before, they make the move
 /// list that `GET` answers.
 pub async fn play_all<B: MessageBody>(
-    app: &impl TestApp<B>,
+    app: &impl Served<B>,
     game: &Value,
     white: &str,
     black: &str,
@@ -497,7 +536,7 @@ pub fn clock() -> Arc<ManualClock> {
 
 /// Registers `username` and gives it a personal token with every scope for
 /// a year: for tests that move the clock by days.
-pub async fn sign_up_for_a_year<B: MessageBody>(app: &impl TestApp<B>, username: &str) -> String {
+pub async fn sign_up_for_a_year<B: MessageBody>(app: &impl Served<B>, username: &str) -> String {
     let session = sign_up(app, username).await;
     let token = post("/api/v1/tokens")
         .token(&session)

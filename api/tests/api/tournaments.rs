@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 use crate::{
     events::read_events,
     on_both_databases,
-    support::{Db, START_TIME, TestApp, clock, get, init, post, sign_up_for_a_year, state},
+    support::{Db, START_TIME, Served, TestApp, clock, get, init, post, sign_up_for_a_year},
 };
 
 on_both_databases!(
@@ -294,7 +294,7 @@ fn withdrawals_annul_or_forfeit_by_the_half_rule() {
 /// A tournament of `capacity` by `organiser`, the request's other fields
 /// as given: its view.
 async fn organise<B: MessageBody>(
-    app: &impl TestApp<B>,
+    app: &impl Served<B>,
     organiser: &str,
     capacity: i32,
     extra: Value,
@@ -313,7 +313,7 @@ async fn organise<B: MessageBody>(
         .clone()
 }
 
-async fn join_as<B: MessageBody>(app: &impl TestApp<B>, id: &str, token: &str) -> Value {
+async fn join_as<B: MessageBody>(app: &impl Served<B>, id: &str, token: &str) -> Value {
     post(format!("/api/v1/tournaments/{id}/join"))
         .token(token)
         .send(app)
@@ -375,7 +375,7 @@ fn table_games(rounds: &[berger::Round]) -> Vec<(i64, i64, usize, usize)> {
 // table's three games; each game ends (a win, a draw, a win) and the
 // tournament finishes with its last, telling its players the winner.
 async fn a_round_robin_played_to_the_end(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let carol = sign_up_for_a_year(&app, "carol").await;
@@ -515,7 +515,10 @@ async fn a_round_robin_played_to_the_end(db: Db) {
 // once, each pairing with both colours.
 async fn two_instances_start_a_double_round_robin_at_its_deadline_once(db: Db) {
     let clock = clock();
-    let (one, two) = (state(&db, clock.clone()), state(&db, clock.clone()));
+    let (one, two) = (
+        TestApp::on(&db).clock(clock.clone()).state(),
+        TestApp::on(&db).clock(clock.clone()).state(),
+    );
     let app = init(one.clone()).await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
@@ -579,7 +582,7 @@ async fn two_instances_start_a_double_round_robin_at_its_deadline_once(db: Db) {
 }
 
 async fn sign_up_and_withdrawal(db: Db) {
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
     let names = ["alice", "bob", "carol", "dave"];
     let mut tokens = Vec::new();
     for name in names {
@@ -733,8 +736,8 @@ async fn sign_up_and_withdrawal(db: Db) {
 // not withdrawn, and sending it again completes it.
 async fn a_withdrawal_racing_a_resignation_is_all_or_nothing(db: Db) {
     let clock = clock();
-    let app = init(state(&db, clock.clone())).await;
-    let other = init(state(&db, clock)).await;
+    let app = TestApp::on(&db).clock(clock.clone()).start().await;
+    let other = TestApp::on(&db).clock(clock).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
     let carol = sign_up_for_a_year(&app, "carol").await;

@@ -2,7 +2,7 @@
 //! with a strict content security policy, and load nothing from elsewhere.
 //! (scripts/web-e2e plays it in a real browser.)
 
-use crate::support::{Db, clock, get, init, state};
+use crate::support::{Db, TestApp, get};
 
 /// The files a page or script names: `/web/x` in HTML, `./x.js` imports.
 fn referenced(text: &str) -> Vec<String> {
@@ -19,7 +19,7 @@ fn referenced(text: &str) -> Vec<String> {
 #[actix_web::test]
 async fn the_web_client_is_served_whole_and_self_contained() {
     let db = Db::sqlite();
-    let app = init(state(&db, clock())).await;
+    let app = TestApp::on(&db).start().await;
 
     let index = get("/").send(&app).await;
     let html = index.assert_status(200).as_str().unwrap().to_owned();
