@@ -14,7 +14,7 @@ use crate::{
     error::ApiError,
     models::token,
     state::AppState,
-    stored::AccountId,
+    stored::{AccountId, TokenId},
 };
 
 /// The authenticated caller of a request.
@@ -24,7 +24,7 @@ pub struct Auth {
     pub username: String,
     pub scopes: Vec<Scope>,
     pub kind: TokenKind,
-    pub token_id: String,
+    pub token_id: TokenId,
     /// When the token expires: held requests end by then.
     pub expires_at: Millis,
     /// The account's last activity, as the token's read found it.

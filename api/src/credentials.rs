@@ -17,7 +17,7 @@ use utoipa::ToSchema;
 use crate::{
     clock::{Millis, SECOND},
     error::ApiError,
-    stored::text_enum,
+    stored::{TokenId, text_enum},
 };
 
 pub const ISSUER: &str = "kingpost";
@@ -54,7 +54,7 @@ pub struct Claims {
     /// Seconds since the epoch.
     pub iat: i64,
     pub exp: i64,
-    pub jti: String,
+    pub jti: TokenId,
     pub scopes: Vec<Scope>,
     pub kind: TokenKind,
 }

@@ -265,3 +265,23 @@ text_id! {
     /// A collection's id.
     CollectionId
 }
+
+text_id! {
+    /// A challenge's id.
+    ChallengeId
+}
+
+text_id! {
+    /// A tournament's id.
+    TournamentId
+}
+
+text_id! {
+    /// A webhook's id.
+    WebhookId
+}
+
+text_id! {
+    /// An access token's id (its JWT's `jti`).
+    TokenId
+}

@@ -24,7 +24,7 @@ use crate::{
         game::StartKind,
     },
     notify::Outbox,
-    stored::{AccountId, GameId},
+    stored::{AccountId, ChallengeId, GameId},
     views::{
         ChallengeList, ChallengeStatus, ChallengeView, ClockSpec, ColorChoice,
         CreateChallengeRequest, DAYS_PER_MOVE, EventKind, IncomingChallenges, PlayerView,
@@ -114,7 +114,7 @@ pub fn create(
     now: Millis,
     challenger_id: &AccountId,
     request: &CreateChallengeRequest,
-) -> Result<String, ApiError> {
+) -> Result<ChallengeId, ApiError> {
     let rules = rules_of(&request.rules)?;
     let start = draw_start(rules, &request.start)?;
     let (days_per_move, clock_spec) = timing(request.days_per_move, request.clock)?;
@@ -140,7 +140,7 @@ pub fn create(
         check_range(range, kind, opponent_id.is_some())?;
     }
     let row = ChallengeRow {
-        id: new_id(),
+        id: new_id().into(),
         challenger_id: challenger_id.clone(),
         opponent_id,
         rules: rules.into(),
@@ -302,7 +302,7 @@ fn clock_of(row: &ChallengeRow) -> Result<Option<ClockSpec>, ApiError> {
     clock::parse(row.clock.as_deref(), format_args!("challenge {}", row.id))
 }
 
-fn find(conn: &mut DbConnection, id: &str) -> Result<ChallengeRow, ApiError> {
+fn find(conn: &mut DbConnection, id: &ChallengeId) -> Result<ChallengeRow, ApiError> {
     challenge::find(conn, id)?.ok_or_else(|| ApiError::NotFound(format!("challenge {id}")))
 }
 
@@ -319,7 +319,7 @@ pub fn accept(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
     now: Millis,
-    id: &str,
+    id: &ChallengeId,
     account_id: &AccountId,
 ) -> Result<GameId, ApiError> {
     write_transaction(conn, |conn| {
@@ -394,7 +394,7 @@ pub fn decline(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
     now: Millis,
-    id: &str,
+    id: &ChallengeId,
     account_id: &AccountId,
 ) -> Result<(), ApiError> {
     let row = find(conn, id)?;
@@ -422,7 +422,7 @@ pub fn decline(
 pub fn cancel(
     conn: &mut DbConnection,
     now: Millis,
-    id: &str,
+    id: &ChallengeId,
     account_id: &AccountId,
 ) -> Result<(), ApiError> {
     let row = find(conn, id)?;
@@ -436,7 +436,7 @@ pub fn cancel(
 
 fn close_or_conflict(
     conn: &mut DbConnection,
-    id: &str,
+    id: &ChallengeId,
     status: ChallengeStatus,
     now: Millis,
 ) -> Result<(), ApiError> {
@@ -468,7 +468,7 @@ pub fn views(
             let rules = row.rules.0;
             let start = start_of(row);
             Ok(ChallengeView {
-                id: row.id.clone(),
+                id: row.id.to_string(),
                 challenger: player(&row.challenger_id).ok_or_else(|| {
                     ApiError::Internal(format!("challenge {}: no challenger", row.id))
                 })?,
@@ -510,7 +510,7 @@ pub fn list(conn: &mut DbConnection, me: &AccountId) -> Result<ChallengeList, Ap
 pub fn view(
     conn: &mut DbConnection,
     reader: &AccountId,
-    id: &str,
+    id: &ChallengeId,
 ) -> Result<ChallengeView, ApiError> {
     let row = find(conn, id)?;
     let sides = [Some(&row.challenger_id), row.opponent_id.as_ref()];

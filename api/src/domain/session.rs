@@ -9,7 +9,7 @@ use crate::{
     error::ApiError,
     models::token::{self, RefreshToken, Token},
     notify::{Outbox, token_signal},
-    stored::{AccountId, KeyList},
+    stored::{AccountId, KeyList, TokenId},
     views::TokenResponse,
 };
 
@@ -53,7 +53,7 @@ pub fn issue_jwt(
         family,
     } = spec;
     let record = Token {
-        id: new_id(),
+        id: new_id().into(),
         account_id: account_id.to_owned(),
         kind,
         name,
@@ -78,7 +78,7 @@ pub fn issue_jwt(
 }
 
 /// Whether the token `id` is still live: not revoked, not expired.
-pub fn is_live(conn: &mut DbConnection, id: &str, now: Millis) -> Result<bool, ApiError> {
+pub fn is_live(conn: &mut DbConnection, id: &TokenId, now: Millis) -> Result<bool, ApiError> {
     Ok(token::find_live(conn, id, now)?.is_some())
 }
 

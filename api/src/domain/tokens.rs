@@ -9,7 +9,7 @@ use crate::{
     error::{ApiError, Code},
     models::token::{self, Token},
     notify::{Outbox, token_signal},
-    stored::AccountId,
+    stored::{AccountId, TokenId},
     views::{CreateTokenRequest, Timestamp, TokenView},
 };
 
@@ -22,7 +22,7 @@ const LIFETIME_DAYS: std::ops::RangeInclusive<i64> = 1..=366;
 fn view(record: Token, jwt: Option<String>) -> TokenView {
     TokenView {
         scopes: record.scopes.into_values(),
-        id: record.id,
+        id: record.id.into(),
         name: record.name.unwrap_or_default(),
         created_at: Timestamp(record.created_at),
         expires_at: Timestamp(record.expires_at),
@@ -99,7 +99,7 @@ pub fn revoke(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
     account_id: &AccountId,
-    id: &str,
+    id: &TokenId,
     now: Millis,
 ) -> Result<bool, ApiError> {
     let revoked = token::revoke(conn, account_id, id, now)?;

@@ -14,7 +14,7 @@ use crate::{
     domain::webhook_targets,
     error::{ApiError, Code},
     models::event::{self, Attempt, DeliveryRow, FairlyDue, WebhookRow},
-    stored::{AccountId, KeyList},
+    stored::{AccountId, KeyList, WebhookId},
     views::{
         CreateWebhookRequest, DeliveryList, DeliveryStatus, DeliveryView, EventKind, EventView,
         Timestamp, WebhookList, WebhookView,
@@ -32,7 +32,7 @@ impl From<WebhookRow> for WebhookView {
     fn from(row: WebhookRow) -> WebhookView {
         WebhookView {
             events: row.kinds.into_values(),
-            id: row.id,
+            id: row.id.into(),
             url: row.url,
             created_at: Timestamp(row.created_at),
         }
@@ -92,7 +92,7 @@ pub fn create(
     kinds.sort_unstable_by_key(|kind| kind.key());
     kinds.dedup();
     let row = WebhookRow {
-        id: new_id(),
+        id: new_id().into(),
         account_id: account_id.to_owned(),
         url: request.url,
         secret: request.secret.expose().to_owned(),
@@ -107,7 +107,7 @@ pub fn create(
 pub fn owned(
     conn: &mut DbConnection,
     account_id: &AccountId,
-    id: &str,
+    id: &WebhookId,
 ) -> Result<WebhookRow, ApiError> {
     event::find_webhook(conn, id)?
         .filter(|hook| hook.account_id == *account_id)
@@ -126,7 +126,11 @@ pub fn list(conn: &mut DbConnection, account_id: &AccountId) -> Result<WebhookLi
 }
 
 /// Removes one of the account's webhooks, with its pending deliveries.
-pub fn delete(conn: &mut DbConnection, account_id: &AccountId, id: &str) -> Result<(), ApiError> {
+pub fn delete(
+    conn: &mut DbConnection,
+    account_id: &AccountId,
+    id: &WebhookId,
+) -> Result<(), ApiError> {
     owned(conn, account_id, id)?;
     Ok(event::delete_webhook(conn, id)?)
 }
@@ -135,7 +139,7 @@ pub fn delete(conn: &mut DbConnection, account_id: &AccountId, id: &str) -> Resu
 pub fn deliveries(
     conn: &mut DbConnection,
     account_id: &AccountId,
-    id: &str,
+    id: &WebhookId,
 ) -> Result<DeliveryList, ApiError> {
     owned(conn, account_id, id)?;
     let rows = event::deliveries_of(conn, id, DELIVERIES_LISTED)?;
@@ -163,7 +167,7 @@ pub fn signature(secret: &str, body: &[u8]) -> String {
 pub struct Due {
     pub delivery: DeliveryRow,
     /// Whose webhook it is for.
-    pub account_id: String,
+    pub account_id: AccountId,
     pub url: String,
     pub secret: String,
     pub kind: EventKind,

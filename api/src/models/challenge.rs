@@ -8,14 +8,14 @@ use crate::{
         schema::{challenges, ratings},
     },
     models::game::StartKind,
-    stored::{AccountId, GameId},
+    stored::{AccountId, ChallengeId, GameId},
     views::{ChallengeStatus, ColorChoice, RuleKey},
 };
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
 #[diesel(table_name = challenges)]
 pub struct ChallengeRow {
-    pub id: String,
+    pub id: ChallengeId,
     pub challenger_id: AccountId,
     pub opponent_id: Option<AccountId>,
     pub rules: RuleKey,
@@ -43,7 +43,7 @@ pub fn insert(conn: &mut DbConnection, row: &ChallengeRow) -> QueryResult<()> {
         .map(|_| ())
 }
 
-pub fn find(conn: &mut DbConnection, id: &str) -> QueryResult<Option<ChallengeRow>> {
+pub fn find(conn: &mut DbConnection, id: &ChallengeId) -> QueryResult<Option<ChallengeRow>> {
     challenges::table
         .find(id)
         .select(ChallengeRow::as_select())
@@ -55,9 +55,9 @@ pub fn find(conn: &mut DbConnection, id: &str) -> QueryResult<Option<ChallengeRo
 /// two accepts racing cannot both create a game).
 pub fn close(
     conn: &mut DbConnection,
-    id: &str,
+    id: &ChallengeId,
     status: ChallengeStatus,
-    game_id: Option<&str>,
+    game_id: Option<&GameId>,
     now: i64,
 ) -> QueryResult<bool> {
     diesel::update(

@@ -8,7 +8,7 @@ use crate::{
         schema::{accounts, deliveries, events, webhooks},
     },
     models::account::Account,
-    stored::{AccountId, GameId, KeyList},
+    stored::{AccountId, GameId, KeyList, WebhookId},
     views::{DeliveryStatus, EventKind},
 };
 
@@ -38,7 +38,7 @@ pub struct NewEvent<'a> {
 #[derive(Clone, Queryable, Selectable, Insertable)]
 #[diesel(table_name = webhooks)]
 pub struct WebhookRow {
-    pub id: String,
+    pub id: WebhookId,
     pub account_id: AccountId,
     pub url: String,
     pub secret: String,
@@ -60,7 +60,7 @@ impl std::fmt::Debug for WebhookRow {
 #[diesel(table_name = deliveries, treat_none_as_default_value = false)]
 pub struct DeliveryRow {
     pub id: String,
-    pub webhook_id: String,
+    pub webhook_id: WebhookId,
     pub event_id: i64,
     pub status: DeliveryStatus,
     pub attempts: i32,
@@ -180,7 +180,7 @@ pub fn webhooks_of(
         .load(conn)
 }
 
-pub fn find_webhook(conn: &mut DbConnection, id: &str) -> QueryResult<Option<WebhookRow>> {
+pub fn find_webhook(conn: &mut DbConnection, id: &WebhookId) -> QueryResult<Option<WebhookRow>> {
     webhooks::table
         .find(id)
         .select(WebhookRow::as_select())
@@ -188,7 +188,7 @@ pub fn find_webhook(conn: &mut DbConnection, id: &str) -> QueryResult<Option<Web
         .optional()
 }
 
-pub fn delete_webhook(conn: &mut DbConnection, id: &str) -> QueryResult<()> {
+pub fn delete_webhook(conn: &mut DbConnection, id: &WebhookId) -> QueryResult<()> {
     diesel::delete(deliveries::table.filter(deliveries::webhook_id.eq(id))).execute(conn)?;
     diesel::delete(webhooks::table.find(id))
         .execute(conn)
@@ -208,7 +208,7 @@ pub struct FairlyDue {
     #[diesel(embed)]
     pub delivery: DeliveryRow,
     #[diesel(sql_type = diesel::sql_types::Text)]
-    pub account_id: String,
+    pub account_id: AccountId,
 }
 
 /// Up to `limit` deliveries due by `now`, in turns across accounts: each
@@ -281,7 +281,7 @@ pub fn record_attempt(conn: &mut DbConnection, id: &str, attempt: &Attempt) -> Q
 /// A webhook's deliveries, newest first.
 pub fn deliveries_of(
     conn: &mut DbConnection,
-    webhook_id: &str,
+    webhook_id: &WebhookId,
     limit: i64,
 ) -> QueryResult<Vec<DeliveryRow>> {
     deliveries::table

@@ -9,13 +9,13 @@ use crate::{
         DbConnection,
         schema::{accounts, refresh_tokens, tokens},
     },
-    stored::{AccountId, KeyList},
+    stored::{AccountId, KeyList, TokenId},
 };
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
 #[diesel(table_name = tokens)]
 pub struct Token {
-    pub id: String,
+    pub id: TokenId,
     pub account_id: AccountId,
     pub kind: TokenKind,
     pub name: Option<String>,
@@ -59,7 +59,11 @@ pub struct LiveToken {
 }
 
 /// The token with this `jti` and its owner, if neither revoked nor expired.
-pub fn find_live(conn: &mut DbConnection, id: &str, now: Millis) -> QueryResult<Option<LiveToken>> {
+pub fn find_live(
+    conn: &mut DbConnection,
+    id: &TokenId,
+    now: Millis,
+) -> QueryResult<Option<LiveToken>> {
     tokens::table
         .inner_join(accounts::table.on(accounts::id.eq(tokens::account_id)))
         .filter(tokens::id.eq(id))
@@ -90,7 +94,7 @@ pub fn list_personal(
 pub fn revoke(
     conn: &mut DbConnection,
     account_id: &AccountId,
-    id: &str,
+    id: &TokenId,
     now: Millis,
 ) -> QueryResult<bool> {
     diesel::update(

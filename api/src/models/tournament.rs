@@ -8,14 +8,14 @@ use crate::{
         schema::{accounts, tournament_games, tournament_players, tournaments},
     },
     models::game::StartKind,
-    stored::{AccountId, GameId},
+    stored::{AccountId, GameId, TournamentId},
     views::{RuleKey, TournamentStatus},
 };
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
 #[diesel(table_name = tournaments)]
 pub struct TournamentRow {
-    pub id: String,
+    pub id: TournamentId,
     pub organiser_id: AccountId,
     pub name: String,
     pub rules: RuleKey,
@@ -41,7 +41,7 @@ pub struct TournamentRow {
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
 #[diesel(table_name = tournament_players)]
 pub struct PlayerRow {
-    pub tournament_id: String,
+    pub tournament_id: TournamentId,
     pub account_id: AccountId,
     pub joined_at: i64,
     pub seat: Option<i32>,
@@ -53,7 +53,7 @@ pub struct PlayerRow {
 #[diesel(table_name = tournament_games)]
 pub struct TournamentGameRow {
     pub game_id: GameId,
-    pub tournament_id: String,
+    pub tournament_id: TournamentId,
     pub round: i32,
     pub board: i32,
 }
@@ -65,7 +65,7 @@ pub fn insert(conn: &mut DbConnection, row: &TournamentRow) -> QueryResult<()> {
         .map(|_| ())
 }
 
-pub fn find(conn: &mut DbConnection, id: &str) -> QueryResult<Option<TournamentRow>> {
+pub fn find(conn: &mut DbConnection, id: &TournamentId) -> QueryResult<Option<TournamentRow>> {
     tournaments::table
         .find(id)
         .select(TournamentRow::as_select())
@@ -75,7 +75,10 @@ pub fn find(conn: &mut DbConnection, id: &str) -> QueryResult<Option<TournamentR
 
 /// The tournament, locked until the transaction ends against joins and
 /// starts racing on Postgres (SQLite's writer holds the database).
-pub fn find_for_update(conn: &mut DbConnection, id: &str) -> QueryResult<Option<TournamentRow>> {
+pub fn find_for_update(
+    conn: &mut DbConnection,
+    id: &TournamentId,
+) -> QueryResult<Option<TournamentRow>> {
     match conn {
         DbConnection::Postgresql(pg) => tournaments::table
             .find(id)
@@ -100,7 +103,7 @@ pub fn unfinished_of(conn: &mut DbConnection, organiser: &AccountId) -> QueryRes
 /// that of two instances starting it at its deadline one does).
 pub fn close_signup(
     conn: &mut DbConnection,
-    id: &str,
+    id: &TournamentId,
     status: TournamentStatus,
     now: i64,
 ) -> QueryResult<bool> {
@@ -119,7 +122,7 @@ pub fn close_signup(
 }
 
 /// Marks a tournament under way finished; whether it was under way.
-pub fn finish(conn: &mut DbConnection, id: &str, now: i64) -> QueryResult<bool> {
+pub fn finish(conn: &mut DbConnection, id: &TournamentId, now: i64) -> QueryResult<bool> {
     diesel::update(
         tournaments::table
             .filter(tournaments::id.eq(id))
@@ -162,7 +165,11 @@ pub fn list(
 }
 
 /// Open tournaments whose sign-up deadline has passed, the earliest first.
-pub fn due_to_start(conn: &mut DbConnection, now: i64, limit: i64) -> QueryResult<Vec<String>> {
+pub fn due_to_start(
+    conn: &mut DbConnection,
+    now: i64,
+    limit: i64,
+) -> QueryResult<Vec<TournamentId>> {
     tournaments::table
         .filter(tournaments::status.eq(TournamentStatus::Open))
         .filter(tournaments::signup_deadline.le(now))
@@ -180,14 +187,21 @@ pub fn add_player(conn: &mut DbConnection, row: &PlayerRow) -> QueryResult<()> {
 }
 
 /// Takes a player off an open tournament; whether they were on it.
-pub fn remove_player(conn: &mut DbConnection, id: &str, account: &AccountId) -> QueryResult<bool> {
+pub fn remove_player(
+    conn: &mut DbConnection,
+    id: &TournamentId,
+    account: &AccountId,
+) -> QueryResult<bool> {
     diesel::delete(tournament_players::table.find((id, account)))
         .execute(conn)
         .map(|n| n == 1)
 }
 
 /// The players with their usernames, in the order they joined.
-pub fn players_of(conn: &mut DbConnection, id: &str) -> QueryResult<Vec<(PlayerRow, String)>> {
+pub fn players_of(
+    conn: &mut DbConnection,
+    id: &TournamentId,
+) -> QueryResult<Vec<(PlayerRow, String)>> {
     tournament_players::table
         .inner_join(accounts::table)
         .filter(tournament_players::tournament_id.eq(id))
@@ -200,7 +214,10 @@ pub fn players_of(conn: &mut DbConnection, id: &str) -> QueryResult<Vec<(PlayerR
 }
 
 /// How many players each of these tournaments has.
-pub fn counts(conn: &mut DbConnection, ids: &[&str]) -> QueryResult<Vec<(String, i64)>> {
+pub fn counts(
+    conn: &mut DbConnection,
+    ids: &[&TournamentId],
+) -> QueryResult<Vec<(TournamentId, i64)>> {
     tournament_players::table
         .filter(tournament_players::tournament_id.eq_any(ids))
         .group_by(tournament_players::tournament_id)
@@ -210,7 +227,7 @@ pub fn counts(conn: &mut DbConnection, ids: &[&str]) -> QueryResult<Vec<(String,
 
 pub fn set_seat(
     conn: &mut DbConnection,
-    id: &str,
+    id: &TournamentId,
     account: &AccountId,
     seat: i32,
 ) -> QueryResult<()> {
@@ -222,7 +239,7 @@ pub fn set_seat(
 
 pub fn withdraw(
     conn: &mut DbConnection,
-    id: &str,
+    id: &TournamentId,
     account: &AccountId,
     finished: i32,
     now: i64,
@@ -244,7 +261,7 @@ pub fn add_game(conn: &mut DbConnection, row: &TournamentGameRow) -> QueryResult
 }
 
 /// The tournament's games, by round and board.
-pub fn games_of(conn: &mut DbConnection, id: &str) -> QueryResult<Vec<TournamentGameRow>> {
+pub fn games_of(conn: &mut DbConnection, id: &TournamentId) -> QueryResult<Vec<TournamentGameRow>> {
     tournament_games::table
         .filter(tournament_games::tournament_id.eq(id))
         .order((tournament_games::round, tournament_games::board))

@@ -9,6 +9,7 @@ use crate::{
     error::{ApiError, Problem},
     routes::{Query, page_limit},
     state::AppState,
+    stored::ChallengeId,
     views::{
         ChallengeList, ChallengeView, CreateChallengeRequest, GameView, IncomingChallenges,
         IncomingQuery, SeekList, SeekQuery,
@@ -128,7 +129,7 @@ pub async fn list_seeks(
 pub async fn get_challenge(
     state: web::Data<AppState>,
     auth: Auth,
-    id: web::Path<String>,
+    id: web::Path<ChallengeId>,
 ) -> Result<web::Json<ChallengeView>, ApiError> {
     let id = id.into_inner();
     Ok(web::Json(
@@ -154,7 +155,7 @@ pub async fn get_challenge(
 pub async fn accept_challenge(
     state: web::Data<AppState>,
     auth: Auth,
-    id: web::Path<String>,
+    id: web::Path<ChallengeId>,
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::ChallengeWrite)?;
     let now = state.clock.now();
@@ -184,7 +185,7 @@ pub async fn accept_challenge(
 pub async fn decline_challenge(
     state: web::Data<AppState>,
     auth: Auth,
-    id: web::Path<String>,
+    id: web::Path<ChallengeId>,
 ) -> Result<web::Json<ChallengeView>, ApiError> {
     auth.require(Scope::ChallengeWrite)?;
     let now = state.clock.now();
@@ -214,7 +215,7 @@ pub async fn decline_challenge(
 pub async fn cancel_challenge(
     state: web::Data<AppState>,
     auth: Auth,
-    id: web::Path<String>,
+    id: web::Path<ChallengeId>,
 ) -> Result<web::Json<ChallengeView>, ApiError> {
     auth.require(Scope::ChallengeWrite)?;
     let now = state.clock.now();

@@ -20,6 +20,7 @@ use crate::{
     error::{ApiError, Code, Problem},
     routes::Query,
     state::AppState,
+    stored::WebhookId,
     streams::{Follower, Next},
     views::{
         CreateWebhookRequest, DeliveryList, EventStreamText, EventView, WebhookList, WebhookView,
@@ -219,7 +220,7 @@ pub async fn list_webhooks(
 pub async fn delete_webhook(
     state: web::Data<AppState>,
     auth: Auth,
-    id: web::Path<String>,
+    id: web::Path<WebhookId>,
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::GameRead)?;
     let id = id.into_inner();
@@ -243,7 +244,7 @@ pub async fn delete_webhook(
 pub async fn list_webhook_deliveries(
     state: web::Data<AppState>,
     auth: Auth,
-    id: web::Path<String>,
+    id: web::Path<WebhookId>,
 ) -> Result<web::Json<DeliveryList>, ApiError> {
     auth.require(Scope::GameRead)?;
     let id = id.into_inner();

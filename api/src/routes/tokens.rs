@@ -7,6 +7,7 @@ use crate::{
     domain::tokens,
     error::{ApiError, Problem},
     state::AppState,
+    stored::TokenId,
     views::{CreateTokenRequest, TokenList, TokenView},
 };
 
@@ -74,7 +75,7 @@ pub async fn list_personal_tokens(
 pub async fn revoke_token(
     state: web::Data<AppState>,
     auth: Auth,
-    id: web::Path<String>,
+    id: web::Path<TokenId>,
 ) -> Result<HttpResponse, ApiError> {
     let now = state.clock.now();
     let id = id.into_inner();

@@ -10,6 +10,7 @@ use crate::{
     openapi::PGN,
     routes::{Query, page_limit},
     state::AppState,
+    stored::TournamentId,
     views::{CreateTournamentRequest, PgnText, TournamentList, TournamentQuery, TournamentView},
 };
 
@@ -81,7 +82,7 @@ pub async fn list_tournaments(
 #[get("/tournaments/{id}")]
 pub async fn get_tournament(
     state: web::Data<AppState>,
-    id: web::Path<String>,
+    id: web::Path<TournamentId>,
 ) -> Result<web::Json<TournamentView>, ApiError> {
     let id = id.into_inner();
     let view = state.db(move |conn| view::view(conn, &id)).await?;
@@ -105,7 +106,7 @@ pub async fn get_tournament(
 pub async fn join_tournament(
     state: web::Data<AppState>,
     auth: Auth,
-    id: web::Path<String>,
+    id: web::Path<TournamentId>,
 ) -> Result<web::Json<TournamentView>, ApiError> {
     auth.require(Scope::ChallengeWrite)?;
     let now = state.clock.now();
@@ -137,7 +138,7 @@ pub async fn join_tournament(
 pub async fn leave_tournament(
     state: web::Data<AppState>,
     auth: Auth,
-    id: web::Path<String>,
+    id: web::Path<TournamentId>,
 ) -> Result<web::Json<TournamentView>, ApiError> {
     auth.require(Scope::ChallengeWrite)?;
     let now = state.clock.now();
@@ -164,7 +165,7 @@ pub async fn leave_tournament(
 #[get("/tournaments/{id}/games.pgn")]
 pub async fn export_tournament_pgn(
     state: web::Data<AppState>,
-    id: web::Path<String>,
+    id: web::Path<TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
     let text = state.db(move |conn| view::pgn(conn, &id)).await?;

@@ -14,7 +14,7 @@ use crate::{
     error::ApiError,
     feeds::{self, FeedItem},
     state::AppState,
-    stored::AccountId,
+    stored::{AccountId, TokenId},
     views::EventView,
 };
 
@@ -34,7 +34,7 @@ pub enum Next {
 pub struct Follower {
     state: web::Data<AppState>,
     account: AccountId,
-    token_id: String,
+    token_id: TokenId,
     expires_at: Millis,
     /// The last event yielded.
     after: i64,

@@ -101,7 +101,7 @@ async fn forged_and_expired_tokens(db: Db) {
         ),
         ("wrong issuer", resign(&|c| c.iss = "mallory".to_owned())),
         ("not yet valid", resign(&|c| c.iat += 3600)),
-        ("unknown jti", resign(&|c| c.jti = "forged".to_owned())),
+        ("unknown jti", resign(&|c| c.jti = "forged".into())),
         ("another subject", resign(&|c| c.sub = "someone".to_owned())),
     ];
     for (what, token) in forgeries {
@@ -427,7 +427,7 @@ async fn every_operation_asks_what_its_spec_says(db: Db) {
         .await;
     let hook = hook.assert_status(201)["id"].as_str().unwrap().to_owned();
     let readers_own = claims_of(reader).jti;
-    for id in ids.iter().filter(|id| **id != readers_own) {
+    for id in ids.iter().filter(|id| **id != *readers_own) {
         delete(format!("/api/v1/tokens/{id}"))
             .token(reader)
             .send(&app)

@@ -920,7 +920,10 @@ async fn one_accounts_backlog_delays_only_its_own(db: Db) {
         webhooks::claim_due(&mut conn, clock.now(), in_flight).unwrap()
     };
     let owners = |claimed: &[webhooks::Due]| -> (usize, usize) {
-        let noisy = claimed.iter().filter(|d| d.account_id == noisy_id).count();
+        let noisy = claimed
+            .iter()
+            .filter(|d| d.account_id.as_str() == noisy_id)
+            .count();
         (noisy, claimed.len() - noisy)
     };
     let mut in_flight = webhooks::InFlight::default();

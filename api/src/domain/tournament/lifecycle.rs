@@ -23,7 +23,7 @@ use crate::{
         tournament::{self, PlayerRow, TournamentGameRow, TournamentRow},
     },
     notify::Outbox,
-    stored::{AccountId, GameId},
+    stored::{AccountId, GameId, TournamentId},
     views::{CreateTournamentRequest, EventKind, RatingRange, StartSpec, TournamentStatus},
 };
 
@@ -65,7 +65,7 @@ pub fn create(
     now: Millis,
     organiser: &AccountId,
     request: &CreateTournamentRequest,
-) -> Result<String, ApiError> {
+) -> Result<TournamentId, ApiError> {
     let name = request.name.trim();
     if name.is_empty() || name.chars().count() > 80 || name.chars().any(char::is_control) {
         return Err(invalid(
@@ -91,7 +91,7 @@ pub fn create(
         .filter(|&at| at > now && at <= now + LONGEST_SIGNUP)
         .ok_or_else(|| invalid("signup_deadline is a time (RFC 3339) within the coming year"))?;
     let row = TournamentRow {
-        id: new_id(),
+        id: new_id().into(),
         organiser_id: organiser.clone(),
         name: name.to_owned(),
         rules: rules.into(),
@@ -126,7 +126,7 @@ pub fn create(
     })
 }
 
-fn locked(conn: &mut DbConnection, id: &str) -> Result<TournamentRow, ApiError> {
+fn locked(conn: &mut DbConnection, id: &TournamentId) -> Result<TournamentRow, ApiError> {
     tournament::find_for_update(conn, id)?
         .ok_or_else(|| ApiError::NotFound(format!("tournament {id}")))
 }
@@ -143,7 +143,7 @@ pub fn join(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
     now: Millis,
-    id: &str,
+    id: &TournamentId,
     account_id: &AccountId,
 ) -> Result<(), ApiError> {
     write_transaction(conn, |conn| {
@@ -213,7 +213,7 @@ pub fn leave(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
     now: Millis,
-    id: &str,
+    id: &TournamentId,
     account_id: &AccountId,
 ) -> Result<(), ApiError> {
     let not_joined = || ApiError::Refused {
@@ -279,7 +279,7 @@ pub fn leave(
 /// The games of a tournament that `account_id` plays, as read now.
 fn games_of_player(
     conn: &mut DbConnection,
-    id: &str,
+    id: &TournamentId,
     account_id: &AccountId,
 ) -> Result<Vec<game_rows::GameRow>, ApiError> {
     let ids: Vec<GameId> = tournament::games_of(conn, id)?

@@ -16,7 +16,7 @@ use crate::{
         game::{self, GameResult, GameStatus},
         tournament::{self, TournamentRow},
     },
-    stored::AccountId,
+    stored::{AccountId, TournamentId},
     views::{
         ClockSpec, PlayerView, RatingRange, StandingView, Timestamp, TournamentGameView,
         TournamentList, TournamentQuery, TournamentStatus, TournamentSummary, TournamentView,
@@ -38,7 +38,7 @@ fn summary(
     let clock: Option<ClockSpec> =
         clock::parse(row.clock.as_deref(), format_args!("tournament {}", row.id))?;
     Ok(TournamentSummary {
-        id: row.id.clone(),
+        id: row.id.to_string(),
         name: row.name.clone(),
         organiser: PlayerView {
             username: organiser,
@@ -68,7 +68,7 @@ fn organiser_name(conn: &mut DbConnection, row: &TournamentRow) -> Result<String
 }
 
 /// One tournament: players, standings by the tie-breaks, games, winners.
-pub fn view(conn: &mut DbConnection, id: &str) -> Result<TournamentView, ApiError> {
+pub fn view(conn: &mut DbConnection, id: &TournamentId) -> Result<TournamentView, ApiError> {
     let row = tournament::find(conn, id)?
         .ok_or_else(|| ApiError::NotFound(format!("tournament {id}")))?;
     let players = tournament::players_of(conn, id)?;
@@ -192,8 +192,8 @@ pub fn list(
     let mut rows = tournament::list(conn, query.status, query.rules, after, limit + 1)?;
     let more = rows.len() as i64 > limit;
     rows.truncate(limit as usize);
-    let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
-    let counts: HashMap<String, i64> = tournament::counts(conn, &ids)?.into_iter().collect();
+    let ids: Vec<&TournamentId> = rows.iter().map(|r| &r.id).collect();
+    let counts: HashMap<TournamentId, i64> = tournament::counts(conn, &ids)?.into_iter().collect();
     let next_cursor = rows
         .last()
         .filter(|_| more)
@@ -212,7 +212,7 @@ pub fn list(
 
 /// Every game of the tournament as PGN, by round and board, each with the
 /// tournament's name as `Event` and its `Round` and `Board`.
-pub fn pgn(conn: &mut DbConnection, id: &str) -> Result<String, ApiError> {
+pub fn pgn(conn: &mut DbConnection, id: &TournamentId) -> Result<String, ApiError> {
     if tournament::find(conn, id)?.is_none() {
         return Err(ApiError::NotFound(format!("tournament {id}")));
     }

@@ -12,6 +12,7 @@ use crate::{
     error::{ApiError, Code},
     middleware::JSON_LIMIT,
     state::AppState,
+    stored::ChallengeId,
     views::lichess::{Challenge, ChallengeRequest, DeclineRequest},
 };
 
@@ -84,7 +85,7 @@ async fn shown(
     state: &web::Data<AppState>,
     auth: &Auth,
     req: &HttpRequest,
-    id: String,
+    id: ChallengeId,
 ) -> Result<Challenge, LichessError> {
     let (now, base, me) = (state.clock.now(), base_url(req), auth.username.clone());
     let account = auth.account_id.clone();
@@ -125,7 +126,7 @@ pub async fn create(
 pub async fn show(
     state: web::Data<AppState>,
     auth: Result<Auth, ApiError>,
-    id: web::Path<String>,
+    id: web::Path<ChallengeId>,
     req: HttpRequest,
 ) -> Answer {
     let auth = caller(auth, Some(Scope::GameRead))?;
@@ -138,7 +139,7 @@ pub async fn show(
 pub async fn accept(
     state: web::Data<AppState>,
     auth: Result<Auth, ApiError>,
-    id: web::Path<String>,
+    id: web::Path<ChallengeId>,
     req: HttpRequest,
 ) -> Answer {
     let auth = caller(auth, Some(Scope::ChallengeWrite))?;
@@ -159,7 +160,7 @@ pub async fn accept(
 pub async fn decline(
     state: web::Data<AppState>,
     auth: Result<Auth, ApiError>,
-    id: web::Path<String>,
+    id: web::Path<ChallengeId>,
     req: HttpRequest,
     body: web::Payload,
 ) -> Answer {
@@ -178,7 +179,7 @@ pub async fn decline(
 pub async fn cancel(
     state: web::Data<AppState>,
     auth: Result<Auth, ApiError>,
-    id: web::Path<String>,
+    id: web::Path<ChallengeId>,
 ) -> Answer {
     let auth = caller(auth, Some(Scope::ChallengeWrite))?;
     let now = state.clock.now();

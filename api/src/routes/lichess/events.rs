@@ -19,7 +19,7 @@ use crate::{
     error::ApiError,
     models::game::Listing,
     state::AppState,
-    stored::GameId,
+    stored::{ChallengeId, GameId},
     streams::{Follower, Next},
     views::{EventKind, EventView, lichess::Event},
 };
@@ -56,7 +56,11 @@ impl Reader {
 
     /// `challenge` or `challengeDeclined` of a challenge, unless lichess
     /// clients cannot play it.
-    async fn challenge_event(&self, id: String, declined: bool) -> Result<Option<Event>, ApiError> {
+    async fn challenge_event(
+        &self,
+        id: ChallengeId,
+        declined: bool,
+    ) -> Result<Option<Event>, ApiError> {
         let (me, base, now) = (self.auth.username.clone(), self.base.clone(), self.now());
         let account = self.auth.account_id.clone();
         let shown = self
@@ -104,7 +108,7 @@ impl Reader {
         if of_game {
             self.game_event(GameId::from(id), ended).await
         } else {
-            self.challenge_event(id, ended).await
+            self.challenge_event(ChallengeId::from(id), ended).await
         }
     }
 
