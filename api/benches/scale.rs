@@ -316,6 +316,7 @@ fn moves(conn: &mut DbConnection, games: &[(GameRow, String)]) -> Figures {
             text: uci.clone(),
             ply: row.ply,
             offer_draw: false,
+            message: None,
         };
         // Its last activity unknown, as no token was read: noted as before.
         let player = Player {

@@ -39,6 +39,7 @@ text_enum! {
         InvalidWebhook = "invalid_webhook",
         InvalidCollectionName = "invalid_collection_name",
         InvalidAnnotation = "invalid_annotation",
+        InvalidMessage = "invalid_message",
         UnknownRules = "unknown_rules",
         SelfChallenge = "self_challenge",
         UnratedStart = "unrated_start",

@@ -289,7 +289,27 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    messages (id) {
+        id -> BigInt,
+        game_id -> Text,
+        author_id -> Text,
+        ply -> Integer,
+        body -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    mutes (account_id, muted_id) {
+        account_id -> Text,
+        muted_id -> Text,
+        created_at -> BigInt,
+    }
+}
+
 diesel::joinable!(annotations -> accounts (author_id));
+diesel::joinable!(messages -> accounts (author_id));
 diesel::joinable!(tournament_players -> accounts (account_id));
 diesel::joinable!(tournament_games -> games (game_id));
 diesel::joinable!(ratings -> accounts (account_id));
@@ -317,5 +337,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     moves,
     challenges,
     settings,
-    conditionals
+    conditionals,
+    messages,
+    mutes
 );

@@ -15,7 +15,7 @@ use crate::{
             self as play, Players, Setup, clock, core_start, spec_from_parts, stored_start,
             variant_name,
         },
-        ratings,
+        messages, ratings,
     },
     error::{ApiError, Code},
     models::{
@@ -128,6 +128,11 @@ pub fn create(
                     Code::SelfChallenge,
                     "you cannot challenge yourself",
                 ));
+            }
+            if messages::has_muted(conn, &opponent.id, challenger_id)? {
+                return Err(ApiError::Forbidden(format!(
+                    "{username} does not accept challenges from you"
+                )));
             }
             Some(opponent.id)
         }

@@ -22,6 +22,7 @@ use crate::{
     request_body = CreateChallengeRequest,
     responses(
         (status = 201, description = "The challenge", body = ChallengeView),
+        (status = 403, description = "The opponent has muted the caller (`forbidden`), or the token lacks `challenge:write`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such opponent", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Unknown rule set, start not of the rule set or over already, bad FEN, bad days per move; a rated game or a rating range from a FEN start (`unrated_start`, `invalid_rating_range`); as many open challenges or seeks as an account may have (`too_many_challenges`)", body = Problem, content_type = "application/problem+json"),
     ),

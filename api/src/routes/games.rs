@@ -18,6 +18,7 @@ use crate::{
         cursor,
         game::{self, Action, Play, listing},
         history::{self},
+        messages,
     },
     error::{ApiError, Code, Problem},
     models::game::Listing,
@@ -227,7 +228,8 @@ pub async fn get_game(
 /// Play a move. Checked against the rules, stored, and answered with the
 /// new state and the moves played (not the whole move list: append them to
 /// the moves read before); the game's `ply` guards against stale and
-/// repeated requests.
+/// repeated requests. A `message` goes to the opponent with the move, in
+/// the same transaction.
 #[utoipa::path(
     tag = "games",
     params(("id" = String, Path, description = "The game")),
@@ -237,7 +239,8 @@ pub async fn get_game(
         (status = 403, description = "Not the caller's game or turn (`not_a_player`, `not_your_turn`), or the token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Stale or repeated `ply` (`stale_ply`, with `current_ply`), or the game is over (`game_finished`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The move does not parse (`invalid_move_syntax`) or is illegal (`illegal_move`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The move does not parse (`invalid_move_syntax`) or is illegal (`illegal_move`), or a bad `message` (`invalid_message`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "A `message` past 30 in the last hour (`rate_limited`): the move was not played", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["game:play"]))
 )]
@@ -255,11 +258,14 @@ pub async fn play_move(
         text,
         ply,
         offer_draw: with_offer,
+        message,
     } = body.into_inner();
     let play = Play {
         text,
         ply,
         offer_draw: with_offer,
+        // Checked before the game is touched: a bad message changes nothing.
+        message: message.as_deref().map(messages::checked).transpose()?,
     };
     let answer = state
         .write_then(

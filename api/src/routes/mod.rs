@@ -10,6 +10,7 @@ pub mod docs;
 pub mod events;
 pub mod games;
 pub mod lichess;
+pub mod messages;
 pub mod pgn;
 pub mod positions;
 pub mod query;
@@ -60,6 +61,9 @@ pub fn configure(cfg: &mut ServiceConfig<'_>) {
         .service(accounts::get_vacation)
         .service(accounts::start_vacation)
         .service(accounts::end_vacation)
+        .service(messages::list_mutes)
+        .service(messages::add_mute)
+        .service(messages::delete_mute)
         .service(session::create_session_token)
         .service(session::refresh_session_token)
         .service(tokens::create_personal_token)
@@ -97,6 +101,8 @@ pub fn configure(cfg: &mut ServiceConfig<'_>) {
         .service(games::get_conditionals)
         .service(games::replace_conditionals)
         .service(games::delete_conditionals)
+        .service(messages::list_messages)
+        .service(messages::create_message)
         .service(annotations::get_annotations)
         .service(annotations::annotate_ply)
         .service(annotations::delete_annotation)

@@ -34,6 +34,8 @@ text_enum! {
         TournamentStarted = "tournament_started",
         /// A tournament the account plays in finished, with its winners.
         TournamentFinished = "tournament_finished",
+        /// The opponent said something in a game: the message.
+        MessageReceived = "message_received",
     }
 }
 

@@ -371,6 +371,9 @@ pub struct MoveRequest {
     /// Offer a draw with the move.
     #[serde(default)]
     pub offer_draw: bool,
+    /// A message to the opponent with the move: plain text, 1 to 500
+    /// characters. Only the game's players read it; it is not in the PGN.
+    pub message: Option<String>,
 }
 
 /// Which games to list.

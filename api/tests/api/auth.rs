@@ -278,6 +278,7 @@ fn body_for<'a>(call: crate::support::Call<'a>, operation: &str) -> crate::suppo
     let json = match operation {
         "play_move" => json!({"move": "e4", "ply": 0}),
         "annotate_ply" => json!({"comment": "probe"}),
+        "create_message" => json!({"text": "probe"}),
         "replace_conditionals" => json!({"lines": []}),
         "create_challenge" => json!({"rules": "standard", "days_per_move": 3}),
         "create_tournament" => json!({"name": "probe", "rules": "standard", "days_per_move": 3,

@@ -8,7 +8,7 @@ use serde_json::json;
 use crate::{
     clock::Millis,
     db::{DbConnection, write_transaction},
-    domain::{conditionals, tournament},
+    domain::{conditionals, messages, tournament},
     error::{ApiError, Code},
     models::{
         account,
@@ -60,6 +60,7 @@ fn carry_out(
                 ref text,
                 ply,
                 offer_draw,
+                ref message,
             }) => {
                 if ply != game.row.ply {
                     return Err(ApiError::StalePly {
@@ -77,6 +78,12 @@ fn carry_out(
                     }
                 })?;
                 game.apply(conn, m, now)?;
+                if let Some(text) = message {
+                    let said = messages::store(conn, &game.row, account_id, text, now)?;
+                    if said.tell.is_some() {
+                        game.tell(!color, EventKind::MessageReceived, said.event_data());
+                    }
+                }
                 if offer_draw && game.row.status == GameStatus::Started {
                     game.row.draw_offer_by = Some(account_id.to_owned());
                     game.tell(
@@ -208,6 +215,8 @@ pub struct Play {
     pub ply: i32,
     /// Offer a draw with it.
     pub offer_draw: bool,
+    /// A message to the opponent with it, already checked.
+    pub message: Option<String>,
 }
 
 /// The actions on a game besides moves, by their route names.

@@ -181,6 +181,7 @@ pub async fn make_move(
                 text,
                 ply,
                 offer_draw,
+                message: None,
             };
             game::play_move(conn, outbox, now, &id, auth.player(), &play).map(drop)
         })

@@ -1,0 +1,2 @@
+DROP TABLE mutes;
+DROP TABLE messages;
