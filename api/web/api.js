@@ -138,6 +138,7 @@ export async function signIn(username, password, remember = false) {
     auth: false,
   });
   session.clear();
+  stopListening();
   session.set({ ...body, username, remember });
 }
 
@@ -148,6 +149,7 @@ export async function signUp(username, password, remember = false) {
 
 export function signOut() {
   session.clear();
+  stopListening();
 }
 
 /**
@@ -156,7 +158,7 @@ export function signOut() {
  * event seen, so none is missed. `onOpen` is called each time the stream
  * is open: every event after that moment will arrive.
  */
-export async function followEvents(signal, onEvent, onOpen = () => {}) {
+async function followEvents(signal, onEvent, onOpen = () => {}) {
   let since = null;
   while (!signal.aborted) {
     try {
@@ -187,4 +189,33 @@ export async function followEvents(signal, onEvent, onOpen = () => {}) {
     }
     await new Promise((resolve) => setTimeout(resolve, 3000));
   }
+}
+
+// The tab's one event stream, shared by every view that listens: a page
+// that follows its lists and a game's messages holds one connection, not
+// one for each view visited.
+const listeners = new Set();
+let stream = null; // { controller, open } while the session's stream runs
+
+/**
+ * Calls `onEvent` with each of the account's events until `signal` aborts;
+ * resolves once the stream is open (every event after that arrives).
+ */
+export function listen(signal, onEvent) {
+  listeners.add(onEvent);
+  signal.addEventListener("abort", () => listeners.delete(onEvent));
+  if (!stream) {
+    const controller = new AbortController();
+    const open = new Promise((resolve) =>
+      followEvents(controller.signal, (event) => listeners.forEach((l) => l(event)), resolve),
+    );
+    stream = { controller, open };
+  }
+  return stream.open;
+}
+
+/** Ends the stream: the session it was opened for has ended. */
+function stopListening() {
+  stream?.controller.abort();
+  stream = null;
 }

@@ -5,7 +5,7 @@
 // #/users/{name} a profile and #/leaderboard a pool's leaderboard;
 // #/tournaments and #/tournaments/{id} the round robins.
 
-import { ApiError, act, call, followEvents, session, signIn, signOut, signUp } from "./api.js";
+import { ApiError, act, call, listen, session, signIn, signOut, signUp } from "./api.js";
 import { announce, h, nextVisit, show } from "./dom.js";
 import { GameView } from "./game.js";
 import { leaderboardPage, profileLink, profilePage } from "./players.js";
@@ -174,7 +174,7 @@ async function showLobby(signal) {
   // the form, which may be half filled in). The lists are read once the
   // stream is open, so that nothing falls between the two; a stream that
   // does not open in a few seconds leaves the lists without live updates.
-  const open = new Promise((resolve) => followEvents(signal, refresh, resolve));
+  const open = listen(signal, refresh);
   await Promise.race([open, new Promise((resolve) => setTimeout(resolve, 5000))]);
   await refreshLists(lists, signal);
   const vacation = h("section", { class: "vacation", "aria-labelledby": "vacation-title" });

@@ -1,9 +1,9 @@
 // A game's page: the board, picking and confirming a move, the move list
 // with each position a click away, the variant's rights, the actions of
-// correspondence play (draws, resignation, conditional moves), all
-// followed live.
+// correspondence play (draws, resignation, conditional moves), the
+// players' messages, all followed live.
 
-import { ApiError, act, call, session } from "./api.js";
+import { ApiError, act, call, listen, session } from "./api.js";
 import { drawSquares } from "./board.js";
 import { announce, h, main, show } from "./dom.js";
 import { Picker, colorOf, kingSquare, parseFen, rightsOf, squareOrder, withPlayed } from "./moves.js";
@@ -50,6 +50,8 @@ export class GameView {
     this.conditionals = null;
     this.loading = 0; // reads under way besides the game's own
     this.typed = ""; // a move being typed: kept when the page redraws
+    this.messages = null; // the players' conversation, read when the viewer plays
+    this.draft = ""; // a message being written: kept when the page redraws
   }
 
   /** Runs a read the page waits for, counting it while under way. */
@@ -66,6 +68,34 @@ export class GameView {
   async load() {
     await this.reload();
     this.watch();
+    if (this.myColor()) {
+      this.loadMessages();
+      listen(this.signal, (event) => this.hear(event));
+    }
+  }
+
+  /** Reads the game's messages: the players' alone. */
+  loadMessages() {
+    return this.loadWhile(async () => {
+      try {
+        const { body } = await call("GET", `/games/${this.id}/messages?limit=200`, {
+          signal: this.signal,
+        });
+        this.messages = body.messages;
+      } catch (error) {
+        if (!this.signal.aborted) announce(describe(error));
+      }
+    });
+  }
+
+  /** An event of the account: the opponent's messages in this game are shown as they come. */
+  hear(event) {
+    if (event.type !== "message_received" || event.game_id !== this.id || !this.messages) return;
+    const message = event.data.message;
+    if (this.messages.some((m) => m.id === message.id)) return;
+    this.messages.push(message);
+    announce(`${message.from} says: ${message.text}`);
+    this.render();
   }
 
   /** Long-polls the game: the server answers when it changes. */
@@ -290,8 +320,9 @@ export class GameView {
     // Keep the keyboard on the board across a redraw, but never pull it
     // away from elsewhere (the move entry) when the opponent's move arrives.
     const onBoard = document.activeElement?.dataset?.square !== undefined;
-    // A move being typed keeps its text and the keyboard across a redraw.
-    const typing = document.activeElement?.name === "move";
+    // A move or a message being typed keeps its text and the keyboard
+    // across a redraw.
+    const typing = document.activeElement?.name;
     show(
       h(
         "section",
@@ -336,12 +367,14 @@ export class GameView {
             this.moveList(),
             this.actions(),
             this.conditionalMoves(),
+            this.messagePanel(),
           ),
         ),
       ),
     );
     if (onBoard && this.focus) main.querySelector(`[data-square="${this.focus}"]`)?.focus();
-    if (typing) main.querySelector('input[name="move"]')?.focus();
+    if (typing === "move" || typing === "message")
+      main.querySelector(`[name="${typing}"]`)?.focus();
   }
 
   stateLine() {
@@ -710,6 +743,48 @@ export class GameView {
   }
 
   /** Lines "if they play X, I reply Y", stored while the opponent is to move. */
+  /** The players' messages, oldest first, and one to send. */
+  messagePanel() {
+    if (this.messages === null) return null;
+    const text = h("textarea", {
+      name: "message",
+      rows: 2,
+      maxlength: 500,
+      "aria-label": "Message to your opponent",
+    });
+    text.value = this.draft;
+    text.addEventListener("input", () => (this.draft = text.value));
+    const send = async (event) => {
+      event.preventDefault();
+      if (!text.value.trim()) return;
+      try {
+        const { body } = await act(`/games/${this.id}/messages`, { text: text.value });
+        this.messages.push(body);
+        this.draft = "";
+        announce("Message sent.");
+        this.render();
+      } catch (error) {
+        announce(describe(error));
+      }
+    };
+    const list = this.messages.length
+      ? h(
+          "ol",
+          { class: "message-list" },
+          ...this.messages.map((m) =>
+            h("li", { class: m.from === this.me ? "mine" : "theirs" }, h("strong", {}, m.from), `: ${m.text}`),
+          ),
+        )
+      : h("p", {}, "No messages yet. Only the two of you read them.");
+    return h(
+      "section",
+      { class: "messages", "aria-labelledby": "messages-title" },
+      h("h3", { id: "messages-title" }, "Messages"),
+      list,
+      h("form", { onsubmit: send }, text, h("button", { type: "submit" }, "Send")),
+    );
+  }
+
   conditionalMoves() {
     if (this.conditionals === null || !this.myColor() || this.myTurn()) return null;
     const text = h("textarea", {

@@ -432,6 +432,16 @@ await alice.page.getByRole("dialog").getByRole("button", { name: "Promote to que
 await confirm(alice);
 await bothSee(alice, bob, "e8=Q+");
 await bob.page.locator(`[data-square="a8"].check`).waitFor();
+// A message, seen live by the opponent, with its line break.
+await alice.page.getByLabel("Message to your opponent").fill("Good luck!\nYou will need it.");
+await alice.page.getByRole("button", { name: "Send" }).click();
+const heard = bob.page.locator("ol.message-list li.theirs");
+await heard.getByText("Good luck!").waitFor();
+assert.equal(await heard.innerText(), "alice: Good luck!\nYou will need it.");
+await bob.page.getByLabel("Message to your opponent").fill("Thanks.");
+await bob.page.getByRole("button", { name: "Send" }).click();
+await alice.page.locator("ol.message-list li.theirs").getByText("Thanks.").waitFor();
+await screenshot("messages", alice, bob);
 await typeMove(bob, "Kb7", alice, { confirmed: false });
 await alice.page.getByRole("button", { name: "Offer a draw" }).click();
 await bob.page.getByRole("status").getByText("White offers a draw.").waitFor();
