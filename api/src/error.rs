@@ -32,6 +32,8 @@ text_enum! {
         InvalidIdempotencyKey = "invalid_idempotency_key",
         InvalidLifetime = "invalid_lifetime",
         InvalidPassword = "invalid_password",
+        /// A password given to confirm a change is not the account's.
+        WrongPassword = "wrong_password",
         InvalidScopes = "invalid_scopes",
         InvalidStart = "invalid_start",
         InvalidTokenName = "invalid_token_name",

@@ -1,13 +1,18 @@
-//! Accounts: what a username and a password must be, and registering one.
+//! Accounts: what a username and a password must be, registering one, and
+//! changing its password.
 
 use crate::{
     clock::Millis,
     credentials::new_id,
-    db::DbConnection,
+    db::{DbConnection, write_transaction},
     domain::vacation,
     error::{ApiError, Code},
-    models::account::{self, Account, username_key},
-    stored::AccountId,
+    models::{
+        account::{self, Account, username_key},
+        token,
+    },
+    notify::{Outbox, token_signal},
+    stored::{AccountId, TokenId},
     views::{AccountView, Timestamp},
 };
 
@@ -91,6 +96,29 @@ pub fn check_password(username: &str, password: &str) -> Result<(), ApiError> {
         return invalid("this password is among the first anyone would try");
     }
     Ok(())
+}
+
+/// Gives the account the password of hash `new_hash`, and signs out every
+/// other sign-in (its sessions and refresh tokens) but the caller's, that
+/// of `token_id`: whoever knew the old password is out. Personal tokens,
+/// made and named by the owner, stay.
+pub fn change_password(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    account_id: &AccountId,
+    token_id: &TokenId,
+    new_hash: &str,
+    now: Millis,
+) -> Result<(), ApiError> {
+    write_transaction(conn, |conn| {
+        let caller = token::find_live(conn, token_id, now)?
+            .ok_or_else(|| ApiError::Unauthorized("the token was revoked".to_owned()))?;
+        account::set_password_hash(conn, account_id, new_hash)?;
+        let keep = caller.token.family.unwrap_or_default();
+        token::revoke_other_sign_ins(conn, account_id, &keep, now)?;
+        outbox.push(token_signal(account_id));
+        Ok(())
+    })
 }
 
 /// The account `id`, or `404`.

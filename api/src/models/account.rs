@@ -127,3 +127,11 @@ pub fn touch(conn: &mut DbConnection, id: &AccountId, now: i64) -> QueryResult<(
         .execute(conn)
         .map(|_| ())
 }
+
+/// Sets an account's password hash.
+pub fn set_password_hash(conn: &mut DbConnection, id: &AccountId, hash: &str) -> QueryResult<()> {
+    diesel::update(accounts::table.find(id))
+        .set(accounts::password_hash.eq(hash))
+        .execute(conn)
+        .map(|_| ())
+}

@@ -154,3 +154,31 @@ pub fn revoke_family(conn: &mut DbConnection, family: &str, now: Millis) -> Quer
     .execute(conn)?;
     Ok(refresh + access)
 }
+
+/// Revokes every sign-in of an account but the one of family `keep`: their
+/// refresh tokens and their sessions' access tokens. Personal tokens stay.
+pub fn revoke_other_sign_ins(
+    conn: &mut DbConnection,
+    account_id: &AccountId,
+    keep: &str,
+    now: Millis,
+) -> QueryResult<usize> {
+    let refresh = diesel::update(
+        refresh_tokens::table
+            .filter(refresh_tokens::account_id.eq(account_id))
+            .filter(refresh_tokens::family.ne(keep))
+            .filter(refresh_tokens::revoked_at.is_null()),
+    )
+    .set(refresh_tokens::revoked_at.eq(now))
+    .execute(conn)?;
+    let access = diesel::update(
+        tokens::table
+            .filter(tokens::account_id.eq(account_id))
+            .filter(tokens::kind.eq(TokenKind::Session))
+            .filter(tokens::family.ne(keep).or(tokens::family.is_null()))
+            .filter(tokens::revoked_at.is_null()),
+    )
+    .set(tokens::revoked_at.eq(now))
+    .execute(conn)?;
+    Ok(refresh + access)
+}

@@ -1,18 +1,19 @@
 //! `/api/v1/accounts` and `/api/v1/account`.
 
-use actix_web::{HttpResponse, delete, get, http::header, post, web};
+use actix_web::{HttpRequest, HttpResponse, delete, get, http::header, post, put, web};
 
 use crate::{
     auth::Auth,
+    budgets::refusal,
     domain::{
         accounts,
         vacation::{self},
     },
-    error::{ApiError, Problem},
-    models::account::Account,
+    error::{ApiError, Code, Problem},
+    models::account::{self as account_rows, Account},
     passwords,
     state::AppState,
-    views::{AccountView, CreateAccountRequest, VacationView},
+    views::{AccountView, ChangePasswordRequest, CreateAccountRequest, VacationView},
 };
 
 /// Register an account.
@@ -42,6 +43,70 @@ pub async fn create_account(
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, "/api/v1/account"))
         .json(AccountView::from(created)))
+}
+
+/// Change the password, from a signed-in session: every other sign-in of
+/// the account (its sessions and refresh tokens, on any device) is signed
+/// out; this one and the personal tokens stay. Wrong current passwords count
+/// against the username's failed sign-ins, as at sign-in.
+#[utoipa::path(
+    tag = "accounts",
+    request_body = ChangePasswordRequest,
+    responses(
+        (status = 204, description = "Changed; the other sign-ins are signed out"),
+        (status = 403, description = "A personal token, not a signed-in session (`forbidden`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The current password is wrong (`wrong_password`), or the new one is not one an account may have (`invalid_password`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many wrong passwords for this username from this address (`rate_limited`)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["session"]))
+)]
+#[put("/account/password")]
+pub async fn change_password(
+    state: web::Data<AppState>,
+    auth: Auth,
+    body: web::Json<ChangePasswordRequest>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    auth.require_session()?;
+    let ChangePasswordRequest {
+        current_password,
+        new_password,
+    } = body.into_inner();
+    let address = state.client_address(req.peer_addr(), req.headers());
+    let throttle = format!(
+        "failed:{}:{address}",
+        account_rows::username_key(&auth.username)
+    );
+    let standing = state.limiter.check(&throttle, state.limits.failed_sign_ins);
+    if !standing.allowed {
+        return Err(refusal(standing, "failed sign-ins for this username"));
+    }
+    let id = auth.account_id.clone();
+    let account = state.db(move |conn| accounts::find(conn, &id)).await?;
+    if !passwords::verify(current_password, account.password_hash).await? {
+        state.limiter.spend(&throttle, state.limits.failed_sign_ins);
+        // Not a 401: the session is good, and a client signs out on a 401.
+        return Err(ApiError::invalid(
+            Code::WrongPassword,
+            "the current password is not this account's",
+        ));
+    }
+    accounts::check_password(&auth.username, new_password.expose())?;
+    let new_hash = passwords::hash(new_password).await?;
+    let now = state.clock.now();
+    state
+        .write(move |conn, outbox| {
+            accounts::change_password(
+                conn,
+                outbox,
+                &auth.account_id,
+                &auth.token_id,
+                &new_hash,
+                now,
+            )
+        })
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
 }
 
 /// The caller's account.

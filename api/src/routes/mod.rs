@@ -58,6 +58,7 @@ pub fn json_body(req: &actix_web::HttpRequest) -> bool {
 pub fn configure(cfg: &mut ServiceConfig<'_>) {
     cfg.service(accounts::create_account)
         .service(accounts::get_account)
+        .service(accounts::change_password)
         .service(accounts::get_vacation)
         .service(accounts::start_vacation)
         .service(accounts::end_vacation)

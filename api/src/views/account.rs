@@ -6,6 +6,19 @@ use utoipa::ToSchema;
 use super::Timestamp;
 use crate::{credentials::Scope, secret::Secret};
 
+/// A new password for the caller's account.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChangePasswordRequest {
+    /// The password the account has now.
+    #[schema(value_type = String)]
+    pub current_password: Secret,
+    /// 8 to 128 characters, not containing the username, not one of the
+    /// most common passwords.
+    #[schema(value_type = String)]
+    pub new_password: Secret,
+}
+
 /// A new account.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

@@ -22,7 +22,8 @@ on_both_databases!(
     forged_and_expired_tokens,
     personal_tokens_and_scopes,
     every_operation_asks_what_its_spec_says,
-    refresh_rotation
+    refresh_rotation,
+    a_password_change_signs_out_the_other_sign_ins
 );
 
 /// The claims of a token, read without checking it.
@@ -279,6 +280,7 @@ fn body_for<'a>(call: crate::support::Call<'a>, operation: &str) -> crate::suppo
         "play_move" => json!({"move": "e4", "ply": 0}),
         "annotate_ply" => json!({"comment": "probe"}),
         "create_message" => json!({"text": "probe"}),
+        "change_password" => json!({"current_password": "probe", "new_password": "probe"}),
         "replace_conditionals" => json!({"lines": []}),
         "create_challenge" => json!({"rules": "standard", "days_per_move": 3}),
         "create_tournament" => json!({"name": "probe", "rules": "standard", "days_per_move": 3,
@@ -465,4 +467,97 @@ async fn every_operation_asks_what_its_spec_says(db: Db) {
         .send(&app)
         .await
         .assert_problem(401, "unauthorized");
+}
+
+// README, accounts: a password changed from a session signs out every other
+// sign-in of the account; that session and the personal tokens stay, and a
+// wrong current password counts as a failed sign-in.
+async fn a_password_change_signs_out_the_other_sign_ins(db: Db) {
+    let (app, [laptop]) = TestApp::on(&db).with_users(["alice"]).await;
+    let phone = sign_in(&app, "alice", crate::support::PASSWORD).await;
+    let bot = post("/api/v1/tokens")
+        .token(&laptop)
+        .json(json!({"name": "bot", "scopes": ["game:read"]}))
+        .send(&app)
+        .await;
+    let bot = bot.assert_status(201)["token"].as_str().unwrap().to_owned();
+    fn change<'a>(token: &'a str, current: &str, new: &str) -> crate::support::Call<'a> {
+        put("/api/v1/account/password")
+            .token(token)
+            .json(json!({"current_password": current, "new_password": new}))
+    }
+    const NEW: &str = "a longer passphrase of mine";
+
+    change(&laptop, "not my password", NEW)
+        .send(&app)
+        .await
+        .assert_problem(422, "wrong_password");
+    change(&laptop, crate::support::PASSWORD, "alice1234")
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_password");
+    change(&bot, crate::support::PASSWORD, NEW)
+        .send(&app)
+        .await
+        .assert_problem(403, "forbidden");
+    // Nothing changed yet: every credential works.
+    for token in [&laptop, phone["access_token"].as_str().unwrap(), &bot] {
+        get("/api/v1/account")
+            .token(token)
+            .send(&app)
+            .await
+            .assert_status(200);
+    }
+
+    change(&laptop, crate::support::PASSWORD, NEW)
+        .send(&app)
+        .await
+        .assert_status(204);
+    get("/api/v1/account")
+        .token(&laptop)
+        .send(&app)
+        .await
+        .assert_status(200);
+    get("/api/v1/account")
+        .token(&bot)
+        .send(&app)
+        .await
+        .assert_status(200);
+    get("/api/v1/account")
+        .token(phone["access_token"].as_str().unwrap())
+        .send(&app)
+        .await
+        .assert_problem(401, "unauthorized");
+    post("/api/v1/auth/refresh")
+        .json(json!({"refresh_token": phone["refresh_token"]}))
+        .send(&app)
+        .await
+        .assert_status(401);
+    post("/api/v1/auth/token")
+        .json(json!({"grant_type": "password", "username": "alice", "password": crate::support::PASSWORD}))
+        .send(&app)
+        .await
+        .assert_problem(401, "invalid_credentials");
+    sign_in(&app, "alice", NEW).await;
+
+    // Wrong current passwords are failed sign-ins of the username: the
+    // fifth locks it for the window, even from a session.
+    let (locked, [session]) = TestApp::on(&db)
+        .limits(kingpost_api::budgets::RateLimits::default())
+        .with_users(["bob"])
+        .await;
+    for _ in 0..5 {
+        change(&session, "wrong", NEW)
+            .send(&locked)
+            .await
+            .assert_problem(422, "wrong_password");
+    }
+    change(&session, crate::support::PASSWORD, NEW)
+        .send(&locked)
+        .await
+        .assert_problem(429, "rate_limited");
+}
+
+fn put(path: &str) -> crate::support::Call<'static> {
+    crate::support::Call::new(actix_web::http::Method::PUT, path.to_owned())
 }
