@@ -18,6 +18,7 @@ use crate::{
     auth::verified_claims,
     budgets::{ExpensiveRead, Standing, refusal, seconds},
     error::ApiError,
+    models::account::username_key,
     state::AppState,
 };
 
@@ -119,4 +120,38 @@ pub async fn limit_requests(
         set_headers(response.headers_mut(), standing);
     }
     Ok(response.map_into_left_body())
+}
+
+/// A username's failed sign-ins from one client address: a username that
+/// keeps failing from one address is locked there for a while, and a
+/// stranger elsewhere cannot lock its owner out. Checked before a password
+/// is verified (signing in, or confirming a change), spent when it is wrong.
+#[derive(Debug)]
+pub struct FailedSignIns<'a> {
+    state: &'a AppState,
+    key: String,
+}
+
+impl<'a> FailedSignIns<'a> {
+    /// The budget of `username` from the client of `req`: `429` when spent.
+    pub fn check(
+        state: &'a AppState,
+        username: &str,
+        req: &HttpRequest,
+    ) -> Result<FailedSignIns<'a>, ApiError> {
+        let address = state.client_address(req.peer_addr(), req.headers());
+        let key = format!("failed:{}:{address}", username_key(username));
+        let standing = state.limiter.check(&key, state.limits.failed_sign_ins);
+        if !standing.allowed {
+            return Err(refusal(standing, "failed sign-ins for this username"));
+        }
+        Ok(FailedSignIns { state, key })
+    }
+
+    /// Counts a wrong password.
+    pub fn spend(&self) {
+        self.state
+            .limiter
+            .spend(&self.key, self.state.limits.failed_sign_ins);
+    }
 }

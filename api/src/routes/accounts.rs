@@ -4,13 +4,13 @@ use actix_web::{HttpRequest, HttpResponse, delete, get, http::header, post, put,
 
 use crate::{
     auth::Auth,
-    budgets::refusal,
     domain::{
         accounts,
         vacation::{self},
     },
     error::{ApiError, Code, Problem},
-    models::account::{self as account_rows, Account},
+    middleware::limits::FailedSignIns,
+    models::account::Account,
     passwords,
     state::AppState,
     views::{AccountView, ChangePasswordRequest, CreateAccountRequest, VacationView},
@@ -72,19 +72,11 @@ pub async fn change_password(
         current_password,
         new_password,
     } = body.into_inner();
-    let address = state.client_address(req.peer_addr(), req.headers());
-    let throttle = format!(
-        "failed:{}:{address}",
-        account_rows::username_key(&auth.username)
-    );
-    let standing = state.limiter.check(&throttle, state.limits.failed_sign_ins);
-    if !standing.allowed {
-        return Err(refusal(standing, "failed sign-ins for this username"));
-    }
+    let failures = FailedSignIns::check(&state, &auth.username, &req)?;
     let id = auth.account_id.clone();
     let account = state.db(move |conn| accounts::find(conn, &id)).await?;
     if !passwords::verify(current_password, account.password_hash).await? {
-        state.limiter.spend(&throttle, state.limits.failed_sign_ins);
+        failures.spend();
         // Not a 401: the session is good, and a client signs out on a 401.
         return Err(ApiError::invalid(
             Code::WrongPassword,

@@ -3,9 +3,9 @@
 use actix_web::{HttpRequest, post, web};
 
 use crate::{
-    budgets::refusal,
     domain::session::{self},
     error::{ApiError, Problem},
+    middleware::limits::FailedSignIns,
     models::account,
     passwords,
     state::AppState,
@@ -31,14 +31,7 @@ pub async fn create_session_token(
         username, password, ..
     } = body.into_inner();
     let now = state.clock.now();
-    // A username that keeps failing from one address is locked there for a
-    // while: a stranger elsewhere cannot lock its owner out.
-    let address = state.client_address(req.peer_addr(), req.headers());
-    let throttle = format!("failed:{}:{address}", account::username_key(&username));
-    let standing = state.limiter.check(&throttle, state.limits.failed_sign_ins);
-    if !standing.allowed {
-        return Err(refusal(standing, "failed sign-ins for this username"));
-    }
+    let failures = FailedSignIns::check(&state, &username, &req)?;
     let found = state
         .db(move |conn| Ok(account::find_by_username(conn, &username)?))
         .await?;
@@ -59,7 +52,7 @@ pub async fn create_session_token(
         _ => Err(ApiError::InvalidCredentials),
     };
     if let Err(ApiError::InvalidCredentials) = result {
-        state.limiter.spend(&throttle, state.limits.failed_sign_ins);
+        failures.spend();
     }
     Ok(web::Json(result?))
 }
