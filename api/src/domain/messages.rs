@@ -7,7 +7,7 @@ use kingpost_core::Color;
 use serde_json::json;
 
 use crate::{
-    clock::{HOUR, Millis},
+    clock::{HOUR, Millis, SECOND},
     db::{DbConnection, write_transaction},
     domain::{events, game::find_game},
     error::{ApiError, Code},
@@ -81,8 +81,11 @@ pub fn store(
         Color::Black => &game.black_name,
     };
     if message::count_since(conn, author, now - HOUR)? >= PER_HOUR {
+        // Free again when the hour's first message leaves the window.
+        let first = message::first_since(conn, author, now - HOUR)?.unwrap_or(now);
+        let wait = (first + HOUR - now).max(SECOND);
         return Err(ApiError::RateLimited {
-            retry_after: 600,
+            retry_after: u64::try_from(wait).map_or(1, |ms| ms.div_ceil(SECOND as u64)),
             detail: format!("at most {PER_HOUR} messages an hour; nothing was changed"),
         });
     }

@@ -74,6 +74,19 @@ pub fn count_since(conn: &mut DbConnection, author: &AccountId, since: i64) -> Q
         .get_result(conn)
 }
 
+/// When the first message `author` wrote at or after `since` was written.
+pub fn first_since(
+    conn: &mut DbConnection,
+    author: &AccountId,
+    since: i64,
+) -> QueryResult<Option<i64>> {
+    messages::table
+        .filter(messages::author_id.eq(author))
+        .filter(messages::created_at.ge(since))
+        .select(diesel::dsl::min(messages::created_at))
+        .get_result(conn)
+}
+
 /// Whether `account` has muted `other`.
 pub fn mutes(conn: &mut DbConnection, account: &AccountId, other: &AccountId) -> QueryResult<bool> {
     diesel::select(diesel::dsl::exists(

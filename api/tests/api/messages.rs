@@ -97,11 +97,12 @@ async fn players_speak_with_moves_and_alone(db: Db) {
         "Thanks, you too"
     );
 
-    // Each was told of the other's message, with it.
+    // Each was told of the other's message, with it, in the game.
     let heard = |events: &[Value]| -> Vec<String> {
         events
             .iter()
             .filter(|e| e["type"] == "message_received")
+            .inspect(|e| assert_eq!(e["game_id"], game["id"]))
             .map(|e| e["data"]["message"]["text"].as_str().unwrap().to_owned())
             .collect()
     };
@@ -193,12 +194,14 @@ async fn a_bad_message_changes_nothing(db: Db) {
             .await
             .assert_status(201);
     }
-    post(format!("{path}/messages"))
+    let refused = post(format!("{path}/messages"))
         .token(&alice)
         .json(json!({"text": "one too many"}))
         .send(&app)
-        .await
-        .assert_problem(429, "rate_limited");
+        .await;
+    refused.assert_problem(429, "rate_limited");
+    // The test's clock stands still: free again in the hour.
+    assert_eq!(refused.headers.get("retry-after").unwrap(), "3600");
     post(format!("{path}/moves"))
         .token(&alice)
         .json(json!({"move": "e4", "ply": 0, "message": "and with a move"}))
