@@ -42,6 +42,11 @@ text_enum! {
         InvalidCollectionName = "invalid_collection_name",
         InvalidAnnotation = "invalid_annotation",
         InvalidMessage = "invalid_message",
+        InvalidEmail = "invalid_email",
+        /// A link's token that is used, expired or unknown.
+        InvalidToken = "invalid_token",
+        /// The server sends no e-mail.
+        EmailOff = "email_off",
         UnknownRules = "unknown_rules",
         SelfChallenge = "self_challenge",
         UnratedStart = "unrated_start",

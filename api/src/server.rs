@@ -18,7 +18,9 @@ use crate::{
     credentials::{JwtKeys, new_secret},
     db::{self, Backend, DbPool},
     domain::{
-        game, tournament,
+        game,
+        mail::{self, Mailer},
+        tournament,
         webhooks::{self, Due},
     },
     error::ApiError,
@@ -166,6 +168,50 @@ async fn deliver_forever(state: web::Data<AppState>) {
     }
 }
 
+/// Sends the outbox's due mails every few seconds, each leased to this
+/// instance while it is sent: a mail server that is down or slow delays
+/// mail and nothing else.
+async fn mail_forever(state: web::Data<AppState>) {
+    let Some(mailer) = state.mailer.clone() else {
+        return;
+    };
+    let mut ticks = actix_web::rt::time::interval(Duration::from_secs(2));
+    loop {
+        ticks.tick().await;
+        let now = state.clock.now();
+        let claimed = state.db(move |conn| mail::claim_due(conn, now, 20)).await;
+        let claimed = match claimed {
+            Ok(claimed) => claimed,
+            Err(error) => {
+                tracing::error!(%error, "claiming mail failed");
+                continue;
+            }
+        };
+        for due in claimed {
+            let sender = mailer.clone();
+            let span = tracing::debug_span!("mail", id = due.id);
+            let (outcome, due) = match web::block(move || (sender.send(&due), due)).await {
+                Ok(sent) => sent,
+                Err(error) => {
+                    tracing::error!(%error, "sending mail failed");
+                    continue;
+                }
+            };
+            if let Err(error) = &outcome {
+                tracing::warn!(parent: &span, %error, attempt = due.attempts, "mail not sent; it is retried");
+            }
+            let now = state.clock.now();
+            if let Err(error) = state
+                .db(move |conn| mail::record(conn, &due, outcome, now))
+                .await
+            {
+                // Its lease runs out, and it is sent again.
+                tracing::error!(%error, "recording a mail's sending failed");
+            }
+        }
+    }
+}
+
 /// Sweeps every `interval` until the process stops. Every instance may run
 /// one: each game is ended by a write conditional on its state.
 async fn sweep_forever(state: web::Data<AppState>, interval: Duration) {
@@ -200,6 +246,28 @@ fn keep_allocations_from_piling_up() {
     }
 }
 
+/// How mail is sent.
+#[derive(Clone)]
+pub struct MailOptions {
+    /// `smtp://`, `smtp://...?tls=required` (STARTTLS) or `smtps://`, with
+    /// `user:password@` when the server asks for them.
+    pub smtp_url: String,
+    /// The sender every mail names: `kingpost <noreply@example.org>`.
+    pub from: String,
+    /// Where players reach the web client: the links in mails point there.
+    pub public_url: String,
+}
+
+impl std::fmt::Debug for MailOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The URL may hold the SMTP password.
+        f.debug_struct("MailOptions")
+            .field("from", &self.from)
+            .field("public_url", &self.public_url)
+            .finish_non_exhaustive()
+    }
+}
+
 /// How to serve.
 #[derive(Debug, Clone)]
 pub struct ServeOptions {
@@ -211,6 +279,8 @@ pub struct ServeOptions {
     pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Let webhooks reach private and loopback addresses: development only.
     pub allow_private_webhooks: bool,
+    /// How mail is sent: none, and the server sends no e-mail.
+    pub mail: Option<MailOptions>,
     /// SQLite's page cache a connection, in MiB (see [`db::PoolSettings`]).
     pub sqlite_cache_mib: Option<u32>,
 }
@@ -256,6 +326,7 @@ pub fn serve(options: ServeOptions) -> anyhow::Result<()> {
         limits,
         trusted_proxies,
         allow_private_webhooks,
+        mail,
         sqlite_cache_mib,
     } = options;
     keep_allocations_from_piling_up();
@@ -290,6 +361,20 @@ pub fn serve(options: ServeOptions) -> anyhow::Result<()> {
         held = held.capacity(),
         "open descriptors allowed, and requests that may be held open"
     );
+    let mailer = match mail {
+        Some(mail) => {
+            let mailer = Mailer::new(&mail.smtp_url, &mail.from, &mail.public_url)?;
+            tracing::info!(from = %mail.from, "e-mail is sent through SMTP");
+            Some(Arc::new(mailer))
+        }
+        None => {
+            tracing::warn!(
+                "e-mail is off: no --smtp-url. Players cannot give an address; set \
+                 KINGPOST_SMTP_URL and KINGPOST_MAIL_FROM to send mail."
+            );
+            None
+        }
+    };
     let state = web::Data::new(AppState {
         pool,
         keys,
@@ -303,9 +388,11 @@ pub fn serve(options: ServeOptions) -> anyhow::Result<()> {
         feeds: Default::default(),
         trusted_proxies: trusted_proxies.clone(),
         allow_private_webhooks,
+        mailer,
         sqlite_writer: Default::default(),
     });
     let sweeper_state = state.clone();
+    let mailing = sweeper_state.mailer.is_some();
     let connections = Arc::new(ConnectionSlots::default());
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
     // Each worker stops accepting at its share of the descriptors: past
@@ -324,6 +411,9 @@ pub fn serve(options: ServeOptions) -> anyhow::Result<()> {
     actix_web::rt::System::new()
         .block_on(async move {
             actix_web::rt::spawn(deliver_forever(sweeper_state.clone()));
+            if mailing {
+                actix_web::rt::spawn(mail_forever(sweeper_state.clone()));
+            }
             actix_web::rt::spawn(sweep_forever(sweeper_state, sweep_interval));
             server.run().await
         })

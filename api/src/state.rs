@@ -19,7 +19,7 @@ use crate::{
     clock::{Clock, Millis},
     credentials::JwtKeys,
     db::{self, DbConnection, DbPool, NeverYield, Yield, timing},
-    domain::game,
+    domain::{game, mail::Mailer},
     error::ApiError,
     feeds::Feeds,
     notify::{Hub, Outbox},
@@ -52,6 +52,9 @@ pub struct AppState {
     /// Whether webhooks may name private and loopback addresses
     /// (development and tests only; see `domain::webhook_targets`).
     pub allow_private_webhooks: bool,
+    /// How mail is sent; none when the operator set up no SMTP server, and
+    /// the routes that need mail say so.
+    pub mailer: Option<Arc<Mailer>>,
     /// Takes turns among this process's writers on SQLite, which has one
     /// writer at a time: waiting here is prompt, where SQLite's own busy
     /// handler sleeps in steps of up to 100 ms.

@@ -37,8 +37,11 @@ async function route() {
   const leaderboard = hash.match(/^#\/leaderboard(?:\?(.*))?$/);
   const tournaments = hash.match(/^#\/tournaments(?:\?(.*))?$/);
   const tournament = hash.match(/^#\/tournaments\/([A-Za-z0-9_-]+)$/);
+  const verification = hash.match(/^#\/verify-email\/([A-Za-z0-9]+)$/);
   try {
     if (rules) show(...(await rulesPage(rules[1], signal)));
+    else if (verification) await verifyEmailPage(verification[1]);
+    else if (session.get() && hash === "#/account") await accountPage(signal);
     else if (!session.get()) showSignIn();
     else if (game) await new GameView(game[1], signal, countMyTurns).load();
     else if (hash === "#/collections") await collectionsPage(signal);
@@ -85,6 +88,8 @@ function renderHeader() {
           {},
           " Signed in as ",
           profileLink(current.username),
+          " ",
+          h("a", { href: "#/account" }, "Account"),
           " ",
           h("button", { type: "button", onclick: () => (signOut(), route()) }, "Sign out"),
         )
@@ -443,6 +448,53 @@ function challengeForm(variants) {
 }
 
 /** The vacation balance, and starting or ending a vacation. */
+/** The account's settings: where mail goes. */
+async function accountPage(signal) {
+  const mail = h("section", { class: "email", "aria-labelledby": "email-title" });
+  await showEmail(mail, signal);
+  show(h("h2", {}, "Your account"), mail);
+}
+
+/** The address mail goes to, and a form to give one (a link confirms it). */
+async function showEmail(section, signal) {
+  const current = (await call("GET", "/account/email", { signal })).body;
+  const address = h("input", { type: "email", name: "email", autocomplete: "email", required: true });
+  address.value = current.address ?? "";
+  const save = async (event) => {
+    event.preventDefault();
+    try {
+      await call("PUT", "/account/email", { body: { address: address.value } });
+      announce(`A link is on its way to ${address.value}: open it to confirm the address.`);
+      await showEmail(section, signal);
+    } catch (error) {
+      announce(describe(error));
+    }
+  };
+  section.replaceChildren(
+    h("h2", { id: "email-title" }, "E-mail"),
+    h(
+      "p",
+      {},
+      current.address === null
+        ? "No address yet. Mail is sent to an address only once you have confirmed it."
+        : current.verified
+          ? `Mail goes to ${current.address}.`
+          : `${current.address} waits for you to open the link mailed to it; nothing else is sent there until then.`,
+    ),
+    h("form", { onsubmit: save }, h("label", {}, "Address ", address), h("button", { type: "submit" }, "Save")),
+  );
+}
+
+/** A verification link followed: the address it was mailed to is confirmed. */
+async function verifyEmailPage(token) {
+  try {
+    await call("POST", "/account/email/verify", { body: { token }, auth: false });
+    show(h("h2", {}, "Address confirmed"), h("p", {}, "Thank you: kingpost's mail will reach you there."), h("p", {}, h("a", { href: "#/" }, "To your games")));
+  } catch (error) {
+    show(h("h2", {}, "Not confirmed"), h("p", { class: "error", role: "alert" }, describe(error)));
+  }
+}
+
 async function showVacation(section, signal) {
   const { body } = await call("GET", "/account/vacation", { signal });
   const change = (method, done) => async () => {

@@ -600,6 +600,20 @@ assert.equal(await carol.page.locator("table.crosstable tbody tr").count(), 3);
 assert.equal(await carol.page.locator("ul.tournament-games li").count(), 3);
 await carol.page.screenshot({ path: `${OUT}/tournament-carol.png`, fullPage: true });
 
+step("the account page: this server sends no mail, and says so when an address is given");
+{
+  // A page of its own, whose refused save is the point, not a problem.
+  const frank = await player("frank", { width: 1200, height: 900 }, "198.51.100.6");
+  await authenticate(frank, "Create account");
+  await frank.page.getByRole("link", { name: "Account" }).click();
+  await frank.page.getByText("No address yet.", { exact: false }).waitFor();
+  await frank.page.getByLabel("Address").fill("frank@example.org");
+  await frank.page.getByRole("button", { name: "Save" }).click();
+  await frank.page.getByRole("status").getByText("this server sends no e-mail", { exact: false }).waitFor();
+  await frank.page.screenshot({ path: `${OUT}/account-frank.png`, fullPage: true });
+  await frank.context.close();
+}
+
 const problems = [...alice.problems, ...bob.problems, ...carol.problems, ...dave.problems, ...erin.problems];
 assert.deepEqual(problems, [], "no script errors or refused loads in either page");
 await browser.close();

@@ -49,6 +49,24 @@ enum Command {
         /// and tests only, never where accounts are not all trusted.
         #[arg(long)]
         allow_private_webhooks: bool,
+        /// The SMTP server mail goes through: `smtp://host:25`,
+        /// `smtp://user:password@host:587?tls=required` (STARTTLS) or
+        /// `smtps://user:password@host:465`. Without it the server sends no
+        /// e-mail, and says so.
+        #[arg(
+            long,
+            env = "KINGPOST_SMTP_URL",
+            hide_env_values = true,
+            requires = "mail_from"
+        )]
+        smtp_url: Option<String>,
+        /// The sender of every mail: `kingpost <noreply@example.org>`.
+        #[arg(long, env = "KINGPOST_MAIL_FROM")]
+        mail_from: Option<String>,
+        /// Where players reach this server (the links in mails point there):
+        /// `https://chess.example.org`. The address it listens on when left out.
+        #[arg(long, env = "KINGPOST_PUBLIC_URL")]
+        public_url: Option<String>,
         /// SQLite's page cache for each of the server's connections, in MiB
         /// (SQLite's default is 2): for an archive whose indexes outgrow it.
         #[arg(long, env = "KINGPOST_SQLITE_CACHE_MIB",
@@ -192,8 +210,16 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             no_rate_limits,
             trusted_proxies,
             allow_private_webhooks,
+            smtp_url,
+            mail_from,
+            public_url,
             sqlite_cache_mib,
         } => Ok(service::serve(server::ServeOptions {
+            mail: smtp_url.map(|smtp_url| server::MailOptions {
+                smtp_url,
+                from: mail_from.unwrap_or_default(),
+                public_url: public_url.unwrap_or_else(|| format!("http://{bind}")),
+            }),
             bind,
             database_url: database.database_url,
             jwt_secret: jwt_secret.as_deref().map(Secret::from),

@@ -308,6 +308,34 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    account_emails (account_id) {
+        account_id -> Text,
+        address -> Text,
+        verified_at -> Nullable<BigInt>,
+        token_digest -> Nullable<Text>,
+        token_expires_at -> Nullable<BigInt>,
+        updated_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    mail_outbox (id) {
+        id -> BigInt,
+        account_id -> Text,
+        to_address -> Text,
+        subject -> Text,
+        text_body -> Text,
+        html_body -> Text,
+        created_at -> BigInt,
+        status -> Text,
+        attempts -> Integer,
+        next_attempt_at -> BigInt,
+        sent_at -> Nullable<BigInt>,
+        last_error -> Nullable<Text>,
+    }
+}
+
 diesel::joinable!(annotations -> accounts (author_id));
 diesel::joinable!(messages -> accounts (author_id));
 diesel::joinable!(tournament_players -> accounts (account_id));
@@ -339,5 +367,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     settings,
     conditionals,
     messages,
-    mutes
+    mutes,
+    account_emails,
+    mail_outbox
 );

@@ -11,6 +11,7 @@ pub mod events;
 pub mod game;
 pub mod history;
 pub mod lichess;
+pub mod mail;
 pub mod messages;
 pub mod openings;
 pub mod pgn;

@@ -9,6 +9,7 @@ pub mod conditional;
 pub mod event;
 pub mod game;
 pub mod idempotency;
+pub mod mail;
 pub mod message;
 pub mod rating;
 pub mod search;

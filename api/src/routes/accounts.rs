@@ -5,7 +5,7 @@ use actix_web::{HttpRequest, HttpResponse, delete, get, http::header, post, put,
 use crate::{
     auth::Auth,
     domain::{
-        accounts,
+        accounts, mail,
         vacation::{self},
     },
     error::{ApiError, Code, Problem},
@@ -13,7 +13,10 @@ use crate::{
     models::account::Account,
     passwords,
     state::AppState,
-    views::{AccountView, ChangePasswordRequest, CreateAccountRequest, VacationView},
+    views::{
+        AccountView, ChangePasswordRequest, CreateAccountRequest, EmailView, SetEmailRequest,
+        VacationView, VerifyEmailRequest,
+    },
 };
 
 /// Register an account.
@@ -189,4 +192,87 @@ pub async fn end_vacation(
         vacation::settle(conn, account, now, true)
     })
     .await
+}
+
+/// The caller's e-mail address, and whether it is verified.
+#[utoipa::path(
+    tag = "accounts",
+    responses(
+        (status = 200, description = "The address (none yet: `null`)", body = EmailView),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/account/email")]
+pub async fn get_email(
+    state: web::Data<AppState>,
+    auth: Auth,
+) -> Result<web::Json<EmailView>, ApiError> {
+    let shown = state
+        .db(move |conn| mail::address(conn, &auth.account_id))
+        .await?;
+    Ok(web::Json(shown))
+}
+
+/// Give the address mail goes to (or another one): a mail with a link goes
+/// to it, and nothing else does until the link is followed (within a day).
+/// At most five such mails an hour to one address.
+#[utoipa::path(
+    tag = "accounts",
+    request_body = SetEmailRequest,
+    responses(
+        (status = 202, description = "The address, unverified: the link is on its way", body = EmailView),
+        (status = 403, description = "A personal token, not a signed-in session (`forbidden`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "This server sends no e-mail (`email_off`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Not an e-mail address (`invalid_email`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Five verification mails to this address in the last hour (`rate_limited`)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["session"]))
+)]
+#[put("/account/email")]
+pub async fn set_email(
+    state: web::Data<AppState>,
+    auth: Auth,
+    body: web::Json<SetEmailRequest>,
+) -> Result<HttpResponse, ApiError> {
+    auth.require_session()?;
+    let mailer = state.mailer.clone().ok_or_else(mail::off)?;
+    let now = state.clock.now();
+    let address = body.into_inner().address;
+    let view = state
+        .write(move |conn, _| {
+            mail::set_address(
+                conn,
+                &mailer,
+                &auth.account_id,
+                &auth.username,
+                &address,
+                now,
+            )
+        })
+        .await?;
+    Ok(HttpResponse::Accepted().json(view))
+}
+
+/// Follow a verification link: the token it carries verifies the address
+/// it was sent to. Once, within a day; a used, late or unknown token is
+/// refused alike.
+#[utoipa::path(
+    tag = "accounts",
+    request_body = VerifyEmailRequest,
+    responses(
+        (status = 204, description = "The address is verified"),
+        (status = 422, description = "The link is used, expired or unknown (`invalid_token`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/account/email/verify")]
+pub async fn verify_email(
+    state: web::Data<AppState>,
+    body: web::Json<VerifyEmailRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let now = state.clock.now();
+    let token = body.into_inner().token;
+    state
+        .write(move |conn, _| mail::verify(conn, &token, now))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
 }

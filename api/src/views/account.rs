@@ -129,3 +129,28 @@ pub struct VacationView {
     pub yearly_allowance_days: i64,
     pub cap_days: i64,
 }
+
+/// The caller's e-mail address.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EmailView {
+    /// None given yet.
+    pub address: Option<String>,
+    /// Whether its verification link has been followed: nothing else is
+    /// sent to it before.
+    pub verified: bool,
+}
+
+/// An address to receive mail at.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetEmailRequest {
+    /// `name@example.org`, at most 254 characters.
+    pub address: String,
+}
+
+/// The token of a verification link.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VerifyEmailRequest {
+    pub token: String,
+}

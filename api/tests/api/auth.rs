@@ -281,6 +281,7 @@ fn body_for<'a>(call: crate::support::Call<'a>, operation: &str) -> crate::suppo
         "annotate_ply" => json!({"comment": "probe"}),
         "create_message" => json!({"text": "probe"}),
         "change_password" => json!({"current_password": "probe", "new_password": "probe"}),
+        "set_email" => json!({"address": "probe@example.org"}),
         "replace_conditionals" => json!({"lines": []}),
         "create_challenge" => json!({"rules": "standard", "days_per_move": 3}),
         "create_tournament" => json!({"name": "probe", "rules": "standard", "days_per_move": 3,

@@ -21,6 +21,7 @@ mod flows;
 mod games;
 mod hardening;
 mod lichess;
+mod mail;
 mod messages;
 mod migrations;
 mod openapi;

@@ -109,6 +109,7 @@ pub struct TestApp<'a> {
     limits: RateLimits,
     trusted_proxies: Vec<std::net::IpAddr>,
     pool: Option<kingpost_api::db::DbPool>,
+    mailer: Option<Arc<kingpost_api::domain::mail::Mailer>>,
 }
 
 impl<'a> TestApp<'a> {
@@ -121,7 +122,20 @@ impl<'a> TestApp<'a> {
             limits: RateLimits::unlimited(),
             trusted_proxies: Vec::new(),
             pool: None,
+            mailer: None,
         }
+    }
+
+    /// Sends mail through the SMTP server at `smtp_url`.
+    pub fn mail(mut self, smtp_url: &str) -> Self {
+        let mailer = kingpost_api::domain::mail::Mailer::new(
+            smtp_url,
+            "kingpost <noreply@kingpost.test>",
+            "http://kingpost.test",
+        )
+        .expect("a mailer");
+        self.mailer = Some(Arc::new(mailer));
+        self
     }
 
     pub fn clock(mut self, clock: Arc<ManualClock>) -> Self {
@@ -186,6 +200,7 @@ impl<'a> TestApp<'a> {
             trusted_proxies: self.trusted_proxies,
             // The tests' webhook receivers listen on loopback.
             allow_private_webhooks: true,
+            mailer: self.mailer,
             sqlite_writer: Default::default(),
         }
     }

@@ -1,0 +1,296 @@
+//! E-mail: an account's address, verified by a link before anything else
+//! is sent to it, and the outbox every mail goes through. A mail is queued
+//! in the transaction of the change that causes it, so that no change is
+//! acknowledged without its mail, and sent after the commit by the delivery
+//! loop of whichever instance leases it; a mail server that is down delays
+//! mail and fails nothing else.
+
+use std::time::Duration;
+
+use lettre::{
+    Address, Message, SmtpTransport, Transport,
+    message::{Mailbox, MultiPart},
+};
+
+use crate::{
+    clock::{DAY, HOUR, MINUTE, Millis, SECOND},
+    credentials::{digest, new_secret},
+    db::{DbConnection, write_transaction},
+    error::{ApiError, Code},
+    models::mail::{self, AccountEmail, FAILED, MailRow, NewMail, PENDING, SENT},
+    stored::AccountId,
+    views::EmailView,
+};
+
+/// How long a verification link serves.
+pub const LINK_LIFETIME: Millis = DAY;
+/// Verification mails to one address in an hour, whoever asks.
+pub const VERIFICATIONS_PER_HOUR: i64 = 5;
+/// How long one instance holds a mail it is sending.
+const LEASE: Millis = 5 * MINUTE;
+/// Attempts before a mail is given up: the waits between them add up to
+/// about a day.
+const MOST_ATTEMPTS: i32 = 16;
+
+/// How the server sends mail: SMTP (`smtp://` plain or with STARTTLS by
+/// `?tls=required`, `smtps://` TLS from the start, credentials in the URL)
+/// and the sender every mail names.
+pub struct Mailer {
+    transport: SmtpTransport,
+    from: Mailbox,
+    /// Where the web client is served: the links in mails point there.
+    public_url: String,
+}
+
+impl std::fmt::Debug for Mailer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The URL may hold the SMTP password: only the sender is shown.
+        f.debug_struct("Mailer")
+            .field("from", &self.from)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Mailer {
+    pub fn new(smtp_url: &str, from: &str, public_url: &str) -> anyhow::Result<Mailer> {
+        let transport = SmtpTransport::from_url(smtp_url)
+            .map_err(|e| anyhow::anyhow!("--smtp-url: {e}"))?
+            .timeout(Some(Duration::from_secs(20)))
+            .build();
+        let from = from
+            .parse()
+            .map_err(|e| anyhow::anyhow!("--mail-from `{from}`: {e}"))?;
+        Ok(Mailer {
+            transport,
+            from,
+            public_url: public_url.trim_end_matches('/').to_owned(),
+        })
+    }
+
+    /// Sends one mail of the outbox.
+    pub fn send(&self, mail: &MailRow) -> Result<(), String> {
+        let to: Mailbox = mail.to_address.parse().map_err(|e| format!("{e}"))?;
+        let message = Message::builder()
+            .from(self.from.clone())
+            .to(to)
+            .subject(&mail.subject)
+            .multipart(MultiPart::alternative_plain_html(
+                mail.text_body.clone(),
+                mail.html_body.clone(),
+            ))
+            .map_err(|e| e.to_string())?;
+        self.transport
+            .send(&message)
+            .map(drop)
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// `text` as an address mail can go to, or a 422.
+pub fn checked_address(text: &str) -> Result<String, ApiError> {
+    let text = text.trim();
+    let refuse = || {
+        ApiError::invalid(
+            Code::InvalidEmail,
+            format!("`{text}` is not an e-mail address (name@example.org)"),
+        )
+    };
+    if text.len() > 254 {
+        return Err(refuse());
+    }
+    let address: Address = text.parse().map_err(|_| refuse())?;
+    Ok(address.to_string())
+}
+
+/// The refusal of a request that needs mail on a server that sends none.
+pub fn off() -> ApiError {
+    ApiError::Refused {
+        code: Code::EmailOff,
+        detail: "this server sends no e-mail: its operator has not set it up".to_owned(),
+    }
+}
+
+/// Sets `account`'s address (unverified) and queues the mail with its
+/// verification link; nothing else is sent to it until the link is
+/// followed. Answers the address as it stands.
+pub fn set_address(
+    conn: &mut DbConnection,
+    mailer: &Mailer,
+    account: &AccountId,
+    username: &str,
+    address: &str,
+    now: Millis,
+) -> Result<EmailView, ApiError> {
+    let address = checked_address(address)?;
+    let token = new_secret();
+    let link = format!("{}/#/verify-email/{token}", mailer.public_url);
+    write_transaction(conn, |conn| {
+        if mail::count_to_since(conn, &address, now - HOUR)? >= VERIFICATIONS_PER_HOUR {
+            return Err(ApiError::RateLimited {
+                retry_after: u64::try_from(HOUR / 1000).unwrap_or(3600),
+                detail: format!(
+                    "at most {VERIFICATIONS_PER_HOUR} verification mails an hour to one address"
+                ),
+            });
+        }
+        mail::set_pending(
+            conn,
+            &AccountEmail {
+                account_id: account.clone(),
+                address: address.clone(),
+                verified_at: None,
+                token_digest: Some(digest(&token)),
+                token_expires_at: Some(now + LINK_LIFETIME),
+                updated_at: now,
+            },
+        )?;
+        let text = format!(
+            "Hello {username},\n\nto receive kingpost's mail at this address, open this link \
+             within a day:\n\n{link}\n\nIf you did not ask for it, ignore this mail: nothing \
+             will be sent to you.\n"
+        );
+        let html = format!(
+            "<p>Hello {username},</p><p>to receive kingpost's mail at this address, open \
+             <a href=\"{link}\">this link</a> within a day.</p><p>If you did not ask for it, \
+             ignore this mail: nothing will be sent to you.</p>",
+            username = escape(username),
+        );
+        queue(
+            conn,
+            account,
+            &address,
+            "Confirm your address for kingpost",
+            &text,
+            &html,
+            now,
+        )?;
+        Ok(EmailView {
+            address: Some(address),
+            verified: false,
+        })
+    })
+}
+
+/// Follows a verification link: its token verifies the address it was sent
+/// to, once, within its lifetime. Nothing says whether a refused token ever
+/// existed.
+pub fn verify(conn: &mut DbConnection, token: &str, now: Millis) -> Result<(), ApiError> {
+    match mail::verify(conn, &digest(token), now)? {
+        Some(_) => Ok(()),
+        None => Err(ApiError::invalid(
+            Code::InvalidToken,
+            "the link is used, expired or not one this server sent",
+        )),
+    }
+}
+
+/// The caller's address, if any.
+pub fn address(conn: &mut DbConnection, account: &AccountId) -> Result<EmailView, ApiError> {
+    let row = mail::find(conn, account)?;
+    Ok(EmailView {
+        verified: row.as_ref().is_some_and(|row| row.verified_at.is_some()),
+        address: row.map(|row| row.address),
+    })
+}
+
+/// Queues a mail, in the caller's transaction.
+pub fn queue(
+    conn: &mut DbConnection,
+    account: &AccountId,
+    to: &str,
+    subject: &str,
+    text: &str,
+    html: &str,
+    now: Millis,
+) -> Result<(), ApiError> {
+    mail::insert(
+        conn,
+        &NewMail {
+            account_id: account,
+            to_address: to,
+            subject,
+            text_body: text,
+            html_body: html,
+            created_at: now,
+            status: PENDING,
+            attempts: 0,
+            next_attempt_at: now,
+            sent_at: None,
+            last_error: None,
+        },
+    )?;
+    Ok(())
+}
+
+/// Leases the mails due now for this instance to send (up to `limit`).
+pub fn claim_due(
+    conn: &mut DbConnection,
+    now: Millis,
+    limit: i64,
+) -> Result<Vec<MailRow>, ApiError> {
+    let mut claimed = Vec::new();
+    for row in mail::due(conn, now, limit)? {
+        if mail::lease(conn, &row, now + LEASE)? {
+            claimed.push(MailRow {
+                attempts: row.attempts + 1,
+                ..row
+            });
+        }
+    }
+    Ok(claimed)
+}
+
+/// Records how an attempt ended: sent, or retried after a wait that grows
+/// with the attempts (ten seconds, then doubling up to six hours), or given
+/// up after the last.
+pub fn record(
+    conn: &mut DbConnection,
+    mail: &MailRow,
+    outcome: Result<(), String>,
+    now: Millis,
+) -> Result<(), ApiError> {
+    match outcome {
+        Ok(()) => mail::record(conn, mail.id, SENT, now, None, now)?,
+        Err(error) if mail.attempts >= MOST_ATTEMPTS => {
+            mail::record(conn, mail.id, FAILED, now, Some(&error), now)?
+        }
+        Err(error) => {
+            let wait = ((10 * SECOND) << (mail.attempts - 1).clamp(0, 20)).min(6 * HOUR);
+            mail::record(conn, mail.id, PENDING, now + wait, Some(&error), now)?
+        }
+    }
+    Ok(())
+}
+
+/// Text as HTML shows it.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_are_read_as_mail_reads_them() {
+        assert_eq!(
+            checked_address(" ana@example.org ").unwrap(),
+            "ana@example.org"
+        );
+        for bad in [
+            "",
+            "ana",
+            "ana@",
+            "@example.org",
+            "ana example@org",
+            "a@b@c",
+        ] {
+            assert!(checked_address(bad).is_err(), "{bad:?}");
+        }
+        let long = format!("{}@example.org", "a".repeat(250));
+        assert!(checked_address(&long).is_err());
+    }
+}

@@ -1,0 +1,203 @@
+//! E-mail addresses, verified by a link, and the outbox every mail goes
+//! through. The real SMTP exchange is `scripts/mail-test.py`'s.
+
+use diesel::prelude::*;
+use kingpost_api::{db::schema::mail_outbox, domain::mail};
+use serde_json::json;
+
+use crate::support::{Call, Db, TestApp, get, init, post, sign_up};
+
+crate::on_both_databases!(
+    without_smtp_the_server_says_it_sends_no_mail,
+    an_address_is_verified_by_its_link,
+    a_mail_is_leased_once_and_retried_with_backoff
+);
+
+fn put(path: &str) -> Call<'static> {
+    Call::new(actix_web::http::Method::PUT, path.to_owned())
+}
+
+/// Nothing listens on the discard port: what is queued stays queued.
+const NOWHERE: &str = "smtp://127.0.0.1:9";
+
+// README, e-mail: without an SMTP server the routes that need one say so.
+async fn without_smtp_the_server_says_it_sends_no_mail(db: Db) {
+    let (app, [alice]) = TestApp::on(&db).with_users(["alice"]).await;
+    put("/api/v1/account/email")
+        .token(&alice)
+        .json(json!({"address": "alice@example.org"}))
+        .send(&app)
+        .await
+        .assert_problem(409, "email_off");
+    let shown = get("/api/v1/account/email").token(&alice).send(&app).await;
+    assert_eq!(
+        shown.assert_status(200),
+        &json!({"address": null, "verified": false})
+    );
+}
+
+/// The outbox's mails, oldest first: address, subject, text.
+fn outbox(state: &kingpost_api::state::AppState) -> Vec<(String, String, String)> {
+    let mut conn = state.pool.get().unwrap();
+    mail_outbox::table
+        .order(mail_outbox::id)
+        .select((
+            mail_outbox::to_address,
+            mail_outbox::subject,
+            mail_outbox::text_body,
+        ))
+        .load(&mut **conn)
+        .unwrap()
+}
+
+/// The token of the verification link in a mail's text.
+fn token_in(text: &str) -> String {
+    let at = text.find("/#/verify-email/").expect("a link") + "/#/verify-email/".len();
+    text[at..].split_whitespace().next().unwrap().to_owned()
+}
+
+// README, e-mail: an address receives its verification mail (queued with
+// the change, in its transaction) and nothing else until the link is
+// followed; a link serves once; five mails an hour to an address at most.
+async fn an_address_is_verified_by_its_link(db: Db) {
+    let state = TestApp::on(&db).mail(NOWHERE).state();
+    let app = init(state.clone()).await;
+    let alice = sign_up(&app, "alice").await;
+    for bad in ["alice", "alice@", "a l@example.org"] {
+        put("/api/v1/account/email")
+            .token(&alice)
+            .json(json!({"address": bad}))
+            .send(&app)
+            .await
+            .assert_problem(422, "invalid_email");
+    }
+    assert!(outbox(&state).is_empty());
+    let set = put("/api/v1/account/email")
+        .token(&alice)
+        .json(json!({"address": " alice@example.org "}))
+        .send(&app)
+        .await;
+    assert_eq!(
+        set.assert_status(202),
+        &json!({"address": "alice@example.org", "verified": false})
+    );
+    let queued = outbox(&state);
+    assert_eq!(queued.len(), 1);
+    let (to, subject, text) = &queued[0];
+    assert_eq!(to, "alice@example.org");
+    assert_eq!(subject, "Confirm your address for kingpost");
+    assert!(text.starts_with("Hello alice,"), "{text}");
+    let token = token_in(text);
+
+    post("/api/v1/account/email/verify")
+        .json(json!({"token": "not-one-we-sent"}))
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_token");
+    post("/api/v1/account/email/verify")
+        .json(json!({"token": token}))
+        .send(&app)
+        .await
+        .assert_status(204);
+    post("/api/v1/account/email/verify")
+        .json(json!({"token": token}))
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_token");
+    let shown = get("/api/v1/account/email").token(&alice).send(&app).await;
+    assert_eq!(
+        shown.assert_status(200),
+        &json!({"address": "alice@example.org", "verified": true})
+    );
+
+    // A new address is unverified again, with a new link; the old one is dead.
+    put("/api/v1/account/email")
+        .token(&alice)
+        .json(json!({"address": "alice@example.net"}))
+        .send(&app)
+        .await
+        .assert_status(202);
+    let shown = get("/api/v1/account/email").token(&alice).send(&app).await;
+    assert_eq!(shown.assert_status(200)["verified"], false);
+    // Four more to it make five in the hour; the sixth is refused.
+    for _ in 0..4 {
+        put("/api/v1/account/email")
+            .token(&alice)
+            .json(json!({"address": "alice@example.net"}))
+            .send(&app)
+            .await
+            .assert_status(202);
+    }
+    put("/api/v1/account/email")
+        .token(&alice)
+        .json(json!({"address": "alice@example.net"}))
+        .send(&app)
+        .await
+        .assert_problem(429, "rate_limited");
+    assert_eq!(outbox(&state).len(), 6);
+
+    // A personal token cannot change where mail goes.
+    let bot = post("/api/v1/tokens")
+        .token(&alice)
+        .json(json!({"name": "bot", "scopes": ["game:play"]}))
+        .send(&app)
+        .await;
+    let bot = bot.assert_status(201)["token"].as_str().unwrap().to_owned();
+    put("/api/v1/account/email")
+        .token(&bot)
+        .json(json!({"address": "thief@example.org"}))
+        .send(&app)
+        .await
+        .assert_problem(403, "forbidden");
+}
+
+// README, e-mail: one instance at a time leases a due mail; a failed
+// attempt is retried after a wait that grows.
+async fn a_mail_is_leased_once_and_retried_with_backoff(db: Db) {
+    let state = TestApp::on(&db).mail(NOWHERE).state();
+    let app = init(state.clone()).await;
+    let alice = sign_up(&app, "alice").await;
+    put("/api/v1/account/email")
+        .token(&alice)
+        .json(json!({"address": "alice@example.org"}))
+        .send(&app)
+        .await
+        .assert_status(202);
+    let now = state.clock.now();
+    let mut conn = state.pool.get().unwrap();
+    let claimed = mail::claim_due(&mut conn, now, 10).unwrap();
+    assert_eq!(claimed.len(), 1);
+    assert_eq!(claimed[0].attempts, 1);
+    // Leased: another claim, as another instance would make, finds nothing.
+    assert!(mail::claim_due(&mut conn, now, 10).unwrap().is_empty());
+    // A failure: due again ten seconds on, then twenty after the next.
+    mail::record(&mut conn, &claimed[0], Err("refused".to_owned()), now).unwrap();
+    assert!(
+        mail::claim_due(&mut conn, now + 9_999, 10)
+            .unwrap()
+            .is_empty()
+    );
+    let again = mail::claim_due(&mut conn, now + 10_000, 10).unwrap();
+    assert_eq!(again[0].attempts, 2);
+    mail::record(
+        &mut conn,
+        &again[0],
+        Err("refused".to_owned()),
+        now + 10_000,
+    )
+    .unwrap();
+    assert!(
+        mail::claim_due(&mut conn, now + 29_999, 10)
+            .unwrap()
+            .is_empty()
+    );
+    let third = mail::claim_due(&mut conn, now + 30_000, 10).unwrap();
+    assert_eq!(third.len(), 1);
+    mail::record(&mut conn, &third[0], Ok(()), now + 30_000).unwrap();
+    // Sent: never again.
+    assert!(
+        mail::claim_due(&mut conn, now + 1_000_000_000, 10)
+            .unwrap()
+            .is_empty()
+    );
+}

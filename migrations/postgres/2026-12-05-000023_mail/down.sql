@@ -1,0 +1,2 @@
+DROP TABLE mail_outbox;
+DROP TABLE account_emails;

@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""E-mail through a real SMTP server: aiosmtpd receives what a release or
+debug `kingpost serve` sends, and the mails are read with Python's own
+e-mail parser.
+
+    .venv/bin/python scripts/mail-test.py --database sqlite
+    .venv/bin/python scripts/mail-test.py --database postgres://postgres@127.0.0.1:5432/test
+
+Checks: the verification mail (sender, recipient, subject, a text and an
+HTML part, the link) and the link verifying the address once; a mail
+server that is down leaves the request that queued a mail unharmed; a mail
+queued while it is down survives a SIGKILL of the server and is delivered
+once after the restart.
+"""
+
+import argparse
+import email
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from email import policy
+
+from aiosmtpd.controller import Controller
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PASSWORD = "mail test password"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Sink:
+    """An SMTP server's end: every message received, as sent."""
+
+    def __init__(self):
+        self.received = []
+
+    async def handle_DATA(self, server, session, envelope):
+        self.received.append(email.message_from_bytes(envelope.content, policy=policy.default))
+        return "250 OK"
+
+
+def smtp_server(sink, port):
+    controller = Controller(sink, hostname="127.0.0.1", port=port)
+    controller.start()
+    return controller
+
+
+class Server:
+    def __init__(self, binary, url, smtp_port):
+        self.binary, self.url, self.smtp_port = binary, url, smtp_port
+        self.port, self.process = free_port(), None
+
+    def start(self):
+        self.process = subprocess.Popen(
+            [
+                self.binary, "serve", "--bind", f"127.0.0.1:{self.port}", "--database-url", self.url,
+                "--smtp-url", f"smtp://127.0.0.1:{self.smtp_port}",
+                "--mail-from", "kingpost <noreply@kingpost.test>",
+                "--public-url", "https://chess.kingpost.test",
+            ],
+            env={**os.environ, "KINGPOST_JWT_SECRET": "mail-test-secret", "RUST_LOG": "warn"},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                self.call("GET", "/variants")
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise SystemExit("the server did not start")
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def call(self, method, path, token=None, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}/api/v1{path}", data=data, method=method)
+        request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+
+def wait_for(sink, count, seconds):
+    deadline = time.time() + seconds
+    while len(sink.received) < count and time.time() < deadline:
+        time.sleep(0.1)
+    assert len(sink.received) >= count, f"{len(sink.received)} mails of {count} after {seconds} s"
+
+
+def check_verification_mail(mail, address):
+    assert mail["From"] == "kingpost <noreply@kingpost.test>", mail["From"]
+    assert mail["To"] == address, mail["To"]
+    assert mail["Subject"] == "Confirm your address for kingpost", mail["Subject"]
+    assert mail.get_content_type() == "multipart/alternative", mail.get_content_type()
+    text = mail.get_body(("plain",)).get_content()
+    html = mail.get_body(("html",)).get_content()
+    marker = "https://chess.kingpost.test/#/verify-email/"
+    assert marker in text and f'href="{marker}' in html, (text, html)
+    return text.split(marker, 1)[1].split()[0]
+
+
+def database_url(kind, work):
+    if kind == "sqlite":
+        return os.path.join(work, "mail.sqlite3"), None
+    schema = f"mail_{os.getpid()}_{int(time.time())}"
+    subprocess.run(["psql", kind, "-q", "-c", f"CREATE SCHEMA {schema}"], check=True)
+    separator = "&" if "?" in kind else "?"
+    return f"{kind}{separator}options=-csearch_path%3D{schema}", schema
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--database", default="sqlite", help="sqlite, or a postgres:// URL")
+    parser.add_argument("--binary", default=os.environ.get("KINGPOST", os.path.join(ROOT, "target", "debug", "kingpost")))
+    args = parser.parse_args()
+    work = tempfile.mkdtemp(prefix="kingpost-mail-")
+    url, schema = database_url(args.database, work)
+    sink, smtp_port = Sink(), free_port()
+    smtp = smtp_server(sink, smtp_port)
+    server = Server(args.binary, url, smtp_port)
+    server.start()
+    try:
+        server.call("POST", "/accounts", body={"username": "alice", "password": PASSWORD})
+        status, session = server.call("POST", "/auth/token", body={"grant_type": "password", "username": "alice", "password": PASSWORD})
+        assert status == 200, session
+        token = session["access_token"]
+
+        print("- the verification mail arrives, and its link verifies the address once")
+        status, shown = server.call("PUT", "/account/email", token, {"address": "alice@example.org"})
+        assert status == 202 and shown == {"address": "alice@example.org", "verified": False}, (status, shown)
+        wait_for(sink, 1, 15)
+        link = check_verification_mail(sink.received[0], "alice@example.org")
+        status, _ = server.call("POST", "/account/email/verify", body={"token": link})
+        assert status == 204, status
+        status, problem = server.call("POST", "/account/email/verify", body={"token": link})
+        assert status == 422 and problem["code"] == "invalid_token", (status, problem)
+        status, shown = server.call("GET", "/account/email", token)
+        assert shown == {"address": "alice@example.org", "verified": True}, shown
+
+        print("- the mail server down: the request is answered, the mail waits")
+        smtp.stop()
+        status, shown = server.call("PUT", "/account/email", token, {"address": "alice@example.net"})
+        assert status == 202, (status, shown)
+        time.sleep(4)  # an attempt fails; the next is ten seconds on
+
+        print("- the server killed, the mail server back: the mail is sent once")
+        server.kill()
+        smtp = smtp_server(sink, smtp_port)
+        server.start()
+        wait_for(sink, 2, 40)
+        check_verification_mail(sink.received[1], "alice@example.net")
+        time.sleep(5)
+        assert len(sink.received) == 2, f"{len(sink.received)} mails: one was sent twice"
+        print(f"mail test ({args.database.split(':')[0]}): every step passed")
+    finally:
+        if server.process.poll() is None:
+            server.kill()
+        smtp.stop()
+        if schema:
+            subprocess.run(["psql", args.database, "-q", "-c", f"SET client_min_messages = warning; DROP SCHEMA {schema} CASCADE"], check=False)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
