@@ -26,6 +26,9 @@ use crate::{
 pub const LINK_LIFETIME: Millis = DAY;
 /// Verification mails to one address in an hour, whoever asks.
 pub const VERIFICATIONS_PER_HOUR: i64 = 5;
+/// Verification mails one account may have sent in an hour, to any
+/// addresses: an account is no way to mail strangers.
+pub const VERIFICATIONS_PER_ACCOUNT_HOUR: i64 = 10;
 /// How long one instance holds a mail it is sending.
 const LEASE: Millis = 5 * MINUTE;
 /// Attempts before a mail is given up: the waits between them add up to
@@ -125,13 +128,19 @@ pub fn set_address(
     let token = new_secret();
     let link = format!("{}/#/verify-email/{token}", mailer.public_url);
     write_transaction(conn, |conn| {
+        let refuse = |detail: String| ApiError::RateLimited {
+            retry_after: u64::try_from(HOUR / SECOND).unwrap_or(3600),
+            detail,
+        };
         if mail::count_to_since(conn, &address, now - HOUR)? >= VERIFICATIONS_PER_HOUR {
-            return Err(ApiError::RateLimited {
-                retry_after: u64::try_from(HOUR / 1000).unwrap_or(3600),
-                detail: format!(
-                    "at most {VERIFICATIONS_PER_HOUR} verification mails an hour to one address"
-                ),
-            });
+            return Err(refuse(format!(
+                "at most {VERIFICATIONS_PER_HOUR} verification mails an hour to one address"
+            )));
+        }
+        if mail::count_for_since(conn, account, now - HOUR)? >= VERIFICATIONS_PER_ACCOUNT_HOUR {
+            return Err(refuse(format!(
+                "at most {VERIFICATIONS_PER_ACCOUNT_HOUR} verification mails an hour from one account"
+            )));
         }
         mail::set_pending(
             conn,

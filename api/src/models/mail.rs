@@ -164,6 +164,19 @@ pub fn record(
         .map(|_| ())
 }
 
+/// How many mails were queued for `account` (to any address) since `since`.
+pub fn count_for_since(
+    conn: &mut DbConnection,
+    account: &AccountId,
+    since: i64,
+) -> QueryResult<i64> {
+    mail_outbox::table
+        .filter(mail_outbox::account_id.eq(account))
+        .filter(mail_outbox::created_at.ge(since))
+        .count()
+        .get_result(conn)
+}
+
 /// How many mails went to `address` (of any account) since `since`.
 pub fn count_to_since(conn: &mut DbConnection, address: &str, since: i64) -> QueryResult<i64> {
     mail_outbox::table

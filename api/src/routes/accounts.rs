@@ -215,7 +215,7 @@ pub async fn get_email(
 
 /// Give the address mail goes to (or another one): a mail with a link goes
 /// to it, and nothing else does until the link is followed (within a day).
-/// At most five such mails an hour to one address.
+/// At most five such mails an hour to one address, ten from one account.
 #[utoipa::path(
     tag = "accounts",
     request_body = SetEmailRequest,
@@ -224,7 +224,7 @@ pub async fn get_email(
         (status = 403, description = "A personal token, not a signed-in session (`forbidden`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "This server sends no e-mail (`email_off`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Not an e-mail address (`invalid_email`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Five verification mails to this address in the last hour (`rate_limited`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Five verification mails to this address, or ten from this account, in the last hour (`rate_limited`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["session"]))
 )]

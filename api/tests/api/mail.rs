@@ -135,6 +135,21 @@ async fn an_address_is_verified_by_its_link(db: Db) {
         .await
         .assert_problem(429, "rate_limited");
     assert_eq!(outbox(&state).len(), 6);
+    // Four more addresses make ten mails from the account in the hour.
+    for n in 0..4 {
+        put("/api/v1/account/email")
+            .token(&alice)
+            .json(json!({"address": format!("alice{n}@example.com")}))
+            .send(&app)
+            .await
+            .assert_status(202);
+    }
+    put("/api/v1/account/email")
+        .token(&alice)
+        .json(json!({"address": "stranger@example.com"}))
+        .send(&app)
+        .await
+        .assert_problem(429, "rate_limited");
 
     // A personal token cannot change where mail goes.
     let bot = post("/api/v1/tokens")

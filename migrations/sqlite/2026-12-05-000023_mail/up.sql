@@ -29,5 +29,7 @@ CREATE TABLE mail_outbox (
     last_error TEXT
 );
 CREATE INDEX mail_outbox_due ON mail_outbox (status, next_attempt_at);
--- The rate at which an address is written to is counted along this one.
+-- The rates at which an address is written to, and an account has mail
+-- sent, are counted along these.
 CREATE INDEX mail_outbox_by_address ON mail_outbox (to_address, created_at);
+CREATE INDEX mail_outbox_by_account ON mail_outbox (account_id, created_at);
