@@ -10,7 +10,8 @@ use crate::support::{Call, Db, TestApp, get, init, post, sign_up};
 crate::on_both_databases!(
     without_smtp_the_server_says_it_sends_no_mail,
     an_address_is_verified_by_its_link,
-    a_mail_is_leased_once_and_retried_with_backoff
+    a_mail_is_leased_once_and_retried_with_backoff,
+    two_instances_claim_each_mail_once
 );
 
 fn put(path: &str) -> Call<'static> {
@@ -215,4 +216,47 @@ async fn a_mail_is_leased_once_and_retried_with_backoff(db: Db) {
             .unwrap()
             .is_empty()
     );
+}
+
+// README, e-mail: every instance runs the mail loop; each mail is leased by
+// one of them, so two instances never send one mail twice.
+async fn two_instances_claim_each_mail_once(db: Db) {
+    let one = TestApp::on(&db).mail(NOWHERE).state();
+    let two = TestApp::on(&db).mail(NOWHERE).state();
+    let app = init(one.clone()).await;
+    for n in 0..10 {
+        let token = sign_up(&app, &format!("player{n}")).await;
+        for address in ["a", "b"] {
+            put("/api/v1/account/email")
+                .token(&token)
+                .json(json!({"address": format!("{address}{n}@example.org")}))
+                .send(&app)
+                .await
+                .assert_status(202);
+        }
+    }
+    assert_eq!(outbox(&one).len(), 20);
+    let now = one.clock.now();
+    // Both instances claim at once, a few at a time, until none is left.
+    let claim = |state: actix_web::web::Data<kingpost_api::state::AppState>| {
+        std::thread::spawn(move || {
+            let mut mine = Vec::new();
+            loop {
+                let mut conn = state.pool.get().unwrap();
+                let claimed = mail::claim_due(&mut conn, now, 3).unwrap();
+                if claimed.is_empty() {
+                    return mine;
+                }
+                mine.extend(claimed.into_iter().map(|m| m.id));
+            }
+        })
+    };
+    let (first, second) = (claim(one.clone()), claim(two.clone()));
+    let mut ids: Vec<i64> = first.join().unwrap();
+    ids.extend(second.join().unwrap());
+    ids.sort_unstable();
+    let count = ids.len();
+    ids.dedup();
+    assert_eq!(ids.len(), count, "a mail was claimed twice");
+    assert_eq!(count, 20, "every mail was claimed");
 }
