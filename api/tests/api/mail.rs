@@ -14,8 +14,14 @@ crate::on_both_databases!(
     two_instances_claim_each_mail_once
 );
 
-fn put(path: &str) -> Call<'static> {
-    Call::new(actix_web::http::Method::PUT, path.to_owned())
+/// `PUT /api/v1/account/email` of `address`, with `token`.
+fn set_email<'a>(token: &'a str, address: &str) -> Call<'a> {
+    Call::new(
+        actix_web::http::Method::PUT,
+        "/api/v1/account/email".to_owned(),
+    )
+    .token(token)
+    .json(json!({"address": address}))
 }
 
 /// Nothing listens on the discard port: what is queued stays queued.
@@ -24,9 +30,7 @@ const NOWHERE: &str = "smtp://127.0.0.1:9";
 // README, e-mail: without an SMTP server the routes that need one say so.
 async fn without_smtp_the_server_says_it_sends_no_mail(db: Db) {
     let (app, [alice]) = TestApp::on(&db).with_users(["alice"]).await;
-    put("/api/v1/account/email")
-        .token(&alice)
-        .json(json!({"address": "alice@example.org"}))
+    set_email(&alice, "alice@example.org")
         .send(&app)
         .await
         .assert_problem(409, "email_off");
@@ -65,19 +69,13 @@ async fn an_address_is_verified_by_its_link(db: Db) {
     let app = init(state.clone()).await;
     let alice = sign_up(&app, "alice").await;
     for bad in ["alice", "alice@", "a l@example.org"] {
-        put("/api/v1/account/email")
-            .token(&alice)
-            .json(json!({"address": bad}))
+        set_email(&alice, bad)
             .send(&app)
             .await
             .assert_problem(422, "invalid_email");
     }
     assert!(outbox(&state).is_empty());
-    let set = put("/api/v1/account/email")
-        .token(&alice)
-        .json(json!({"address": " alice@example.org "}))
-        .send(&app)
-        .await;
+    let set = set_email(&alice, " alice@example.org ").send(&app).await;
     assert_eq!(
         set.assert_status(202),
         &json!({"address": "alice@example.org", "verified": false})
@@ -112,9 +110,7 @@ async fn an_address_is_verified_by_its_link(db: Db) {
     );
 
     // A new address is unverified again, with a new link; the old one is dead.
-    put("/api/v1/account/email")
-        .token(&alice)
-        .json(json!({"address": "alice@example.net"}))
+    set_email(&alice, "alice@example.net")
         .send(&app)
         .await
         .assert_status(202);
@@ -122,32 +118,24 @@ async fn an_address_is_verified_by_its_link(db: Db) {
     assert_eq!(shown.assert_status(200)["verified"], false);
     // Four more to it make five in the hour; the sixth is refused.
     for _ in 0..4 {
-        put("/api/v1/account/email")
-            .token(&alice)
-            .json(json!({"address": "alice@example.net"}))
+        set_email(&alice, "alice@example.net")
             .send(&app)
             .await
             .assert_status(202);
     }
-    put("/api/v1/account/email")
-        .token(&alice)
-        .json(json!({"address": "alice@example.net"}))
+    set_email(&alice, "alice@example.net")
         .send(&app)
         .await
         .assert_problem(429, "rate_limited");
     assert_eq!(outbox(&state).len(), 6);
     // Four more addresses make ten mails from the account in the hour.
     for n in 0..4 {
-        put("/api/v1/account/email")
-            .token(&alice)
-            .json(json!({"address": format!("alice{n}@example.com")}))
+        set_email(&alice, &format!("alice{n}@example.com"))
             .send(&app)
             .await
             .assert_status(202);
     }
-    put("/api/v1/account/email")
-        .token(&alice)
-        .json(json!({"address": "stranger@example.com"}))
+    set_email(&alice, "stranger@example.com")
         .send(&app)
         .await
         .assert_problem(429, "rate_limited");
@@ -159,9 +147,7 @@ async fn an_address_is_verified_by_its_link(db: Db) {
         .send(&app)
         .await;
     let bot = bot.assert_status(201)["token"].as_str().unwrap().to_owned();
-    put("/api/v1/account/email")
-        .token(&bot)
-        .json(json!({"address": "thief@example.org"}))
+    set_email(&bot, "thief@example.org")
         .send(&app)
         .await
         .assert_problem(403, "forbidden");
@@ -173,9 +159,7 @@ async fn a_mail_is_leased_once_and_retried_with_backoff(db: Db) {
     let state = TestApp::on(&db).mail(NOWHERE).state();
     let app = init(state.clone()).await;
     let alice = sign_up(&app, "alice").await;
-    put("/api/v1/account/email")
-        .token(&alice)
-        .json(json!({"address": "alice@example.org"}))
+    set_email(&alice, "alice@example.org")
         .send(&app)
         .await
         .assert_status(202);
@@ -227,9 +211,7 @@ async fn two_instances_claim_each_mail_once(db: Db) {
     for n in 0..10 {
         let token = sign_up(&app, &format!("player{n}")).await;
         for address in ["a", "b"] {
-            put("/api/v1/account/email")
-                .token(&token)
-                .json(json!({"address": format!("{address}{n}@example.org")}))
+            set_email(&token, &format!("{address}{n}@example.org"))
                 .send(&app)
                 .await
                 .assert_status(202);
