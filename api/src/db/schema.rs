@@ -333,6 +333,31 @@ diesel::table! {
         next_attempt_at -> BigInt,
         sent_at -> Nullable<BigInt>,
         last_error -> Nullable<Text>,
+        kind -> Text,
+        event_id -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    notification_settings (account_id) {
+        account_id -> Text,
+        email_events -> Text,
+        email_digest -> Bool,
+        digest_hour -> Integer,
+        time_zone -> Text,
+        next_digest_at -> Nullable<BigInt>,
+        digest_since -> BigInt,
+        updated_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    password_resets (token_digest) {
+        token_digest -> Text,
+        account_id -> Text,
+        expires_at -> BigInt,
+        used_at -> Nullable<BigInt>,
+        created_at -> BigInt,
     }
 }
 
@@ -369,5 +394,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     messages,
     mutes,
     account_emails,
-    mail_outbox
+    mail_outbox,
+    notification_settings,
+    password_resets
 );

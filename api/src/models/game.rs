@@ -442,27 +442,25 @@ pub fn past_deadline(
     })
 }
 
+/// When a game's deadline warning falls due, in SQL: `sweep::warning_window`
+/// before the deadline (a quarter of the turn, at most a day), in the
+/// very words of the index `games_by_warning`, which the planners use only
+/// for the same expression.
+const WARNING_TIME: &str = "deadline_at - CASE WHEN (deadline_at - turn_started_at) / 4 < 86400000 \
+     THEN (deadline_at - turn_started_at) / 4 ELSE 86400000 END";
+
 /// Games under way whose side to move has not been warned at this ply,
-/// whose deadline (before vacations) is ahead and whose warning time has
-/// come: the deadline less one `fraction` of the turn's time (from its
-/// start to the deadline). A page in order of warning time and id, after
-/// the cursor `after` of the last.
+/// whose deadline (before vacations) is ahead and whose warning time
+/// ([`WARNING_TIME`]) has come. A page in order of warning time and id,
+/// after the cursor `after` of the last.
 pub fn warnings_due(
     conn: &mut DbConnection,
     now: i64,
-    fraction: i64,
     after: Option<&(i64, String)>,
     limit: i64,
 ) -> QueryResult<Vec<GameRow>> {
     use diesel::{dsl::sql, sql_types::BigInt};
-    // Written into the statement, not bound: the planners read along the
-    // index `games_by_warning` only for the very expression it was made on
-    // (a quarter: `/ 4`).
-    let warning_time = || {
-        sql::<BigInt>(&format!(
-            "deadline_at - (deadline_at - turn_started_at) / {fraction}"
-        ))
-    };
+    let warning_time = || sql::<BigInt>(WARNING_TIME);
     let after = after.map(|(key, id)| (*key, id.as_str()));
     load_games(conn, || {
         let query = games::table

@@ -24,7 +24,8 @@ text_enum! {
         OpponentMoved = "opponent_moved",
         DrawOffered = "draw_offered",
         GameFinished = "game_finished",
-        /// A quarter of the time for the move is left.
+        /// The deadline is a day away, or a quarter of the time for the move
+        /// when that is shorter (never while the player is on vacation).
         DeadlineNear = "deadline_near",
         /// A rated game finished and moved the account's rating.
         RatingChanged = "rating_changed",

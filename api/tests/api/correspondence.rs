@@ -33,6 +33,7 @@ on_both_databases!(
     conditional_lines_deleted_and_continued,
     two_instances_sweep_each_game_once,
     deadline_warnings_reach_every_game_due,
+    short_controls_are_warned_at_their_last_quarter,
     sweep_reaches_games_behind_vacations,
     sweep_ends_games_a_step_at_a_time,
     deadline_warnings_go_out_a_step_at_a_time,
@@ -622,9 +623,10 @@ fn store_game(conn: &mut DbConnection, id: &str, players: &Players, days: i32, n
     rows::insert(conn, &row).unwrap();
 }
 
-/// A `deadline_near` event goes out once a quarter of a turn's time is left
-/// (README, correspondence): five hundred games with earlier deadlines but
-/// not yet in their quarter do not hold back one that is.
+/// A `deadline_near` event goes out a day before the deadline, or a
+/// quarter of the turn's time before it when that is shorter (README,
+/// correspondence): five hundred games with earlier deadlines but not yet
+/// in their window do not hold back one that is.
 async fn deadline_warnings_reach_every_game_due(db: Db) {
     let clock = clock();
     let state = TestApp::on(&db).clock(clock.clone()).state();
@@ -633,21 +635,49 @@ async fn deadline_warnings_reach_every_game_due(db: Db) {
     sign_up_for_a_year(&app, "bob").await;
     let mut conn = state.pool.get().unwrap();
     let players = players(&mut conn, "alice", "bob");
-    // 14 days a move, 11 days and an hour gone: 2 days 23 hours left, in
+    // 14 days a move: its warning comes a day before the deadline, not at
     // its last quarter (3.5 days).
     store_game(&mut conn, "slow", &players, 14, clock.now());
-    clock.advance(11 * DAY + HOUR);
-    // One day a move, just begun: their deadlines come first, their
-    // quarter (6 hours) not yet.
+    clock.advance(12 * DAY + 13 * HOUR);
+    let warned = |conn: &mut _, id: &str| rows::find(conn, &id.into()).unwrap().unwrap().warned_ply;
+    sweep_once(&state).await.unwrap();
+    assert_eq!(warned(&mut conn, "slow"), None, "a day and 11 hours left");
+    // One day a move: 12 hours on, their deadlines come before the slow
+    // game's, their quarter (6 hours) not yet.
     write_transaction(&mut conn, |conn| {
         (0..500).for_each(|i| store_game(conn, &format!("fast{i}"), &players, 1, clock.now()));
         Ok::<_, diesel::result::Error>(())
     })
     .unwrap();
+    clock.advance(12 * HOUR);
     sweep_once(&state).await.unwrap();
-    let warned = |conn: &mut _, id: &str| rows::find(conn, &id.into()).unwrap().unwrap().warned_ply;
-    assert_eq!(warned(&mut conn, "slow"), Some(0));
-    assert_eq!(warned(&mut conn, "fast0"), None);
+    assert_eq!(warned(&mut conn, "slow"), Some(0), "23 hours left");
+    assert_eq!(warned(&mut conn, "fast0"), None, "12 hours left");
+}
+
+/// A short control's warning comes at the last quarter of the turn (README,
+/// correspondence): six hours before the deadline of a day a move.
+async fn short_controls_are_warned_at_their_last_quarter(db: Db) {
+    let clock = clock();
+    let state = TestApp::on(&db).clock(clock.clone()).state();
+    let app = init(state.clone()).await;
+    sign_up_for_a_year(&app, "alice").await;
+    sign_up_for_a_year(&app, "bob").await;
+    let mut conn = state.pool.get().unwrap();
+    let players = players(&mut conn, "alice", "bob");
+    store_game(&mut conn, "fast", &players, 1, clock.now());
+    let warned = |conn: &mut _| {
+        rows::find(conn, &"fast".into())
+            .unwrap()
+            .unwrap()
+            .warned_ply
+    };
+    clock.advance(17 * HOUR + 59 * MINUTE);
+    sweep_once(&state).await.unwrap();
+    assert_eq!(warned(&mut conn), None, "6 hours and a minute left");
+    clock.advance(2 * MINUTE);
+    sweep_once(&state).await.unwrap();
+    assert_eq!(warned(&mut conn), Some(0), "5 hours 59 minutes left");
 }
 
 /// A game past its deadline is lost by the side to move (README,

@@ -21,5 +21,5 @@ pub use start::{
     Players, core_start, new_game, position_of, spec_from_parts, start_of, stored_start,
     variant_name,
 };
-pub use sweep::{SWEEP_STEP, Sweep, WARNING_FRACTION, sweep};
+pub use sweep::{SWEEP_STEP, Sweep, sweep, warning_window};
 pub use view::{etag, move_answer, view, view_of, view_unless_due};

@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use crate::{
-    clock::{Millis, SECOND, rfc3339},
+    clock::{DAY, Millis, SECOND, rfc3339},
     db::{DbConnection, write_transaction},
     domain::events::{self},
     error::ApiError,
@@ -92,13 +92,7 @@ impl Sweep {
                 );
             }
             Phase::Warn => {
-                let rows = game::warnings_due(
-                    conn,
-                    now,
-                    WARNING_FRACTION,
-                    self.after.as_ref(),
-                    self.step,
-                )?;
+                let rows = game::warnings_due(conn, now, self.after.as_ref(), self.step)?;
                 for row in &rows {
                     write_transaction(conn, |conn| warn_if_due(conn, outbox, now, row))?;
                 }
@@ -145,17 +139,19 @@ pub fn sweep(conn: &mut DbConnection, outbox: &mut Outbox, now: Millis) -> Resul
     Ok(sweep.ended())
 }
 
-/// The part of the time for a move left when a `deadline_near` event goes
-/// out: a quarter (of the turn's time, however long a control's carried
-/// time makes it). The index `games_by_warning` is made for a quarter.
-pub const WARNING_FRACTION: i64 = 4;
+/// How long before a deadline its `deadline_near` event goes out: a day,
+/// or a quarter of the turn's time (its days per move, or the bank the turn
+/// began with, however long a control's carried time makes it) when that
+/// is shorter.
+pub fn warning_window(turn: Millis) -> Millis {
+    (turn / 4).min(DAY)
+}
 
-/// When the warning of a game's turn falls due, before vacations: its
-/// deadline less a quarter of the turn's time, as `game::warnings_due`
-/// orders the games.
+/// When the warning of a game's turn falls due, before vacations, as
+/// `game::warnings_due` orders the games.
 fn warning_time(row: &GameRow) -> i64 {
     let deadline = row.deadline_at.unwrap_or_default();
-    deadline - (deadline - row.turn_started_at) / WARNING_FRACTION
+    deadline - warning_window(deadline - row.turn_started_at)
 }
 
 /// Tells the player to move in `candidate` that their deadline is near,
@@ -174,14 +170,12 @@ fn warn_if_due(
     let Some(deadline) = effective_deadline(&game.row, mover.as_ref(), now) else {
         return Ok(());
     };
-    // A quarter of the turn's time: its days per move, or the bank the turn
-    // began with (both from its start to its deadline, before vacations
-    // moved it).
+    // The turn from its start to its deadline, before vacations moved it.
     let turn = game
         .row
         .deadline_at
         .map_or(0, |d| d - game.row.turn_started_at);
-    let window = turn / WARNING_FRACTION;
+    let window = warning_window(turn);
     if game.row.warned_ply == Some(game.row.ply) || deadline - now > window || deadline <= now {
         return Ok(());
     }
