@@ -64,6 +64,8 @@ pub struct Claims {
 pub struct JwtKeys {
     encoding: EncodingKey,
     decoding: DecodingKey,
+    /// The secret, for the tags of links in mails ([`JwtKeys::link_tag`]).
+    secret: Vec<u8>,
 }
 
 impl fmt::Debug for JwtKeys {
@@ -80,7 +82,38 @@ impl JwtKeys {
         Ok(JwtKeys {
             encoding: EncodingKey::from_secret(secret).context("JWT secret")?,
             decoding: DecodingKey::from_secret(secret).context("JWT secret")?,
+            secret: secret.to_vec(),
         })
+    }
+
+    /// The tag that makes a link for `purpose` and `subject` (an account's
+    /// unsubscribe link) one this server wrote: an HMAC-SHA256 under the
+    /// JWT secret, base64url. Its input starts with `kingpost-link:`, which
+    /// no JWT's signed input does (they start with `eyJ`), so that a tag is
+    /// never a token's signature.
+    pub fn link_tag(&self, purpose: &str, subject: &str) -> String {
+        use base64::Engine;
+        use hmac::Mac;
+        let mac = self.link_mac(purpose, subject).finalize().into_bytes();
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(mac)
+    }
+
+    /// Whether `tag` is [`JwtKeys::link_tag`]'s for `purpose` and `subject`
+    /// (compared in constant time).
+    pub fn is_link_tag(&self, purpose: &str, subject: &str, tag: &str) -> bool {
+        use base64::Engine;
+        use hmac::Mac;
+        base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(tag)
+            .is_ok_and(|bytes| self.link_mac(purpose, subject).verify_slice(&bytes).is_ok())
+    }
+
+    fn link_mac(&self, purpose: &str, subject: &str) -> hmac::Hmac<sha2::Sha256> {
+        use hmac::Mac;
+        let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(&self.secret)
+            .expect("HMAC takes keys of any length");
+        mac.update(format!("kingpost-link:{purpose}:{subject}").as_bytes());
+        mac
     }
 
     pub fn sign(&self, claims: &Claims) -> Result<String, ApiError> {

@@ -43,6 +43,8 @@ text_enum! {
         InvalidAnnotation = "invalid_annotation",
         InvalidMessage = "invalid_message",
         InvalidEmail = "invalid_email",
+        /// An hour or a time zone the notification settings cannot take.
+        InvalidNotificationSettings = "invalid_notification_settings",
         /// A link's token that is used, expired or unknown.
         InvalidToken = "invalid_token",
         /// The server sends no e-mail.

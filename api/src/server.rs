@@ -20,7 +20,7 @@ use crate::{
     domain::{
         game,
         mail::{self, Mailer},
-        tournament,
+        notifications, tournament,
         webhooks::{self, Due},
     },
     error::ApiError,
@@ -179,7 +179,20 @@ async fn mail_forever(state: web::Data<AppState>) {
     loop {
         ticks.tick().await;
         let now = state.clock.now();
-        let claimed = state.db(move |conn| mail::claim_due(conn, now, 20)).await;
+        let (writer, digests) = (mailer.clone(), state.clone());
+        let digests = state
+            .db(move |conn| {
+                let links = writer.links(&digests.keys);
+                notifications::send_digests(conn, &links, now, 20)
+            })
+            .await;
+        if let Err(error) = digests {
+            tracing::error!(%error, "writing digests failed");
+        }
+        let (writer, claimer) = (mailer.clone(), state.clone());
+        let claimed = state
+            .db(move |conn| mail::claim_due(conn, &writer.links(&claimer.keys), now, 20))
+            .await;
         let claimed = match claimed {
             Ok(claimed) => claimed,
             Err(error) => {
@@ -187,10 +200,14 @@ async fn mail_forever(state: web::Data<AppState>) {
                 continue;
             }
         };
-        for due in claimed {
+        for (due, letter) in claimed {
             let sender = mailer.clone();
-            let span = tracing::debug_span!("mail", id = due.id);
-            let (outcome, due) = match web::block(move || (sender.send(&due), due)).await {
+            let span = tracing::debug_span!("mail", id = due.id, kind = %due.kind);
+            let sent = web::block(move || {
+                let outcome = letter.and_then(|letter| sender.send(&due.to_address, &letter));
+                (outcome, due)
+            });
+            let (outcome, due) = match sent.await {
                 Ok(sent) => sent,
                 Err(error) => {
                     tracing::error!(%error, "sending mail failed");

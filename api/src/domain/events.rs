@@ -1,6 +1,7 @@
 //! Events: what an account learns of its games and challenges, stored in
 //! order in the same transaction as the change, so that a stream resumes
-//! from the log without gaps and webhooks are delivered from a queue.
+//! from the log without gaps, and webhooks and notification mails are
+//! delivered from queues.
 
 use serde_json::Value;
 
@@ -8,8 +9,9 @@ use crate::{
     clock::{DAY, Millis},
     credentials::new_id,
     db::DbConnection,
+    domain::notifications,
     error::ApiError,
-    models::event::{self, DeliveryRow, EventRow, NewEvent, WebhookRow},
+    models::event::{self, DeliveryRow, EventRow, MailChannel, NewEvent, RecipientRow, WebhookRow},
     notify::{Outbox, account_signal},
     stored::{AccountId, GameId},
     views::{DeliveryStatus, EventKind, EventView, Timestamp},
@@ -46,19 +48,32 @@ pub fn record(
     game_id: Option<&GameId>,
     data: Value,
 ) -> Result<(), ApiError> {
-    let webhooks = event::webhooks_of(conn, account_id)?;
+    let read = event::recipients(conn, account_id, account_id)?;
     let to = Recipient {
         account_id,
-        webhooks: &webhooks,
+        webhooks: read.first().map_or(&[], |row| &row.webhooks),
+        mail: read.first().and_then(|row| row.mail.as_ref()),
     };
     record_for(conn, outbox, now, to, kind, game_id, data)
 }
 
-/// An account an event is for, with its webhooks as read.
+/// An account an event is for, with what it needs of it as read.
 #[derive(Debug, Clone, Copy)]
 pub struct Recipient<'a> {
     pub account_id: &'a AccountId,
     pub webhooks: &'a [WebhookRow],
+    /// Its verified address and notification settings, if it has one.
+    pub mail: Option<&'a MailChannel>,
+}
+
+impl<'a> Recipient<'a> {
+    pub fn of(row: &'a RecipientRow) -> Recipient<'a> {
+        Recipient {
+            account_id: &row.account.id,
+            webhooks: &row.webhooks,
+            mail: row.mail.as_ref(),
+        }
+    }
 }
 
 /// As [`record`], for an account whose webhooks were read with it.
@@ -101,6 +116,9 @@ pub fn record_for(
                 },
             )?;
         }
+    }
+    if let Some(channel) = to.mail {
+        notifications::queue_notice(conn, now, account_id, channel, kind, id)?;
     }
     outbox.push(account_signal(account_id));
     Ok(())

@@ -9,15 +9,19 @@ use std::time::Duration;
 
 use lettre::{
     Address, Message, SmtpTransport, Transport,
-    message::{Mailbox, MultiPart},
+    message::{
+        Mailbox, MultiPart,
+        header::{HeaderName, HeaderValue},
+    },
 };
 
 use crate::{
     clock::{DAY, HOUR, MINUTE, Millis, SECOND},
-    credentials::{digest, new_secret},
+    credentials::{JwtKeys, digest, new_secret},
     db::{DbConnection, write_transaction},
+    domain::notices::{self, Letter, Links, escape},
     error::{ApiError, Code},
-    models::mail::{self, AccountEmail, FAILED, MailRow, NewMail, PENDING, SENT},
+    models::mail::{self, AccountEmail, FAILED, MailRow, NewMail, PENDING, SENT, VERIFICATION},
     stored::AccountId,
     views::EmailView,
 };
@@ -70,16 +74,39 @@ impl Mailer {
         })
     }
 
-    /// Sends one mail of the outbox.
-    pub fn send(&self, mail: &MailRow) -> Result<(), String> {
-        let to: Mailbox = mail.to_address.parse().map_err(|e| format!("{e}"))?;
-        let message = Message::builder()
+    /// A page of the web client: `#/{hash}` under the public URL.
+    pub fn public_page(&self, hash: &str) -> String {
+        format!("{}/#/{hash}", self.public_url)
+    }
+
+    /// The links mails carry, signed with `keys` where they act.
+    pub fn links<'a>(&'a self, keys: &'a JwtKeys) -> Links<'a> {
+        Links::new(&self.public_url, keys)
+    }
+
+    /// Sends one mail to `to`.
+    pub fn send(&self, to: &str, letter: &Letter) -> Result<(), String> {
+        let to: Mailbox = to.parse().map_err(|e| format!("{e}"))?;
+        let mut message = Message::builder()
             .from(self.from.clone())
             .to(to)
-            .subject(&mail.subject)
+            .subject(&letter.subject);
+        if let Some(url) = &letter.unsubscribe {
+            // RFC 8058: a mail client unsubscribes with one POST of
+            // `List-Unsubscribe=One-Click` to the link, no page in between.
+            let header =
+                |name, value| HeaderValue::new(HeaderName::new_from_ascii_str(name), value);
+            message = message
+                .raw_header(header("List-Unsubscribe", format!("<{url}>")))
+                .raw_header(header(
+                    "List-Unsubscribe-Post",
+                    "List-Unsubscribe=One-Click".to_owned(),
+                ));
+        }
+        let message = message
             .multipart(MultiPart::alternative_plain_html(
-                mail.text_body.clone(),
-                mail.html_body.clone(),
+                letter.text.clone(),
+                letter.html.clone(),
             ))
             .map_err(|e| e.to_string())?;
         self.transport
@@ -126,18 +153,21 @@ pub fn set_address(
 ) -> Result<EmailView, ApiError> {
     let address = checked_address(address)?;
     let token = new_secret();
-    let link = format!("{}/#/verify-email/{token}", mailer.public_url);
+    let link = mailer.public_page(&format!("verify-email/{token}"));
     write_transaction(conn, |conn| {
         let refuse = |detail: String| ApiError::RateLimited {
             retry_after: u64::try_from(HOUR / SECOND).unwrap_or(3600),
             detail,
         };
-        if mail::count_to_since(conn, &address, now - HOUR)? >= VERIFICATIONS_PER_HOUR {
+        if mail::count_to_since(conn, &address, VERIFICATION, now - HOUR)? >= VERIFICATIONS_PER_HOUR
+        {
             return Err(refuse(format!(
                 "at most {VERIFICATIONS_PER_HOUR} verification mails an hour to one address"
             )));
         }
-        if mail::count_for_since(conn, account, now - HOUR)? >= VERIFICATIONS_PER_ACCOUNT_HOUR {
+        if mail::count_for_since(conn, account, VERIFICATION, now - HOUR)?
+            >= VERIFICATIONS_PER_ACCOUNT_HOUR
+        {
             return Err(refuse(format!(
                 "at most {VERIFICATIONS_PER_ACCOUNT_HOUR} verification mails an hour from one account"
             )));
@@ -164,15 +194,13 @@ pub fn set_address(
              ignore this mail: nothing will be sent to you.</p>",
             username = escape(username),
         );
-        queue(
-            conn,
-            account,
-            &address,
-            "Confirm your address for kingpost",
-            &text,
-            &html,
-            now,
-        )?;
+        let letter = Letter {
+            subject: "Confirm your address for kingpost".to_owned(),
+            text,
+            html,
+            unsubscribe: None,
+        };
+        queue(conn, account, &address, VERIFICATION, &letter, now)?;
         Ok(EmailView {
             address: Some(address),
             verified: false,
@@ -202,14 +230,51 @@ pub fn address(conn: &mut DbConnection, account: &AccountId) -> Result<EmailView
     })
 }
 
-/// Queues a mail, in the caller's transaction.
+/// Queues a mail of `kind`, written, in the caller's transaction.
 pub fn queue(
     conn: &mut DbConnection,
     account: &AccountId,
     to: &str,
-    subject: &str,
-    text: &str,
-    html: &str,
+    kind: &str,
+    letter: &Letter,
+    now: Millis,
+) -> Result<(), ApiError> {
+    insert(conn, account, to, kind, letter, None, now)
+}
+
+/// Queues a notice of event `event_id`, in the caller's transaction: its
+/// text is written when it is sent, from what stands then.
+pub fn queue_notice(
+    conn: &mut DbConnection,
+    account: &AccountId,
+    to: &str,
+    event_id: i64,
+    now: Millis,
+) -> Result<(), ApiError> {
+    let unwritten = Letter {
+        subject: String::new(),
+        text: String::new(),
+        html: String::new(),
+        unsubscribe: None,
+    };
+    insert(
+        conn,
+        account,
+        to,
+        mail::NOTICE,
+        &unwritten,
+        Some(event_id),
+        now,
+    )
+}
+
+fn insert(
+    conn: &mut DbConnection,
+    account: &AccountId,
+    to: &str,
+    kind: &str,
+    letter: &Letter,
+    event_id: Option<i64>,
     now: Millis,
 ) -> Result<(), ApiError> {
     mail::insert(
@@ -217,33 +282,42 @@ pub fn queue(
         &NewMail {
             account_id: account,
             to_address: to,
-            subject,
-            text_body: text,
-            html_body: html,
+            subject: &letter.subject,
+            text_body: &letter.text,
+            html_body: &letter.html,
             created_at: now,
             status: PENDING,
             attempts: 0,
             next_attempt_at: now,
             sent_at: None,
             last_error: None,
+            kind,
+            event_id,
         },
     )?;
     Ok(())
 }
 
-/// Leases the mails due now for this instance to send (up to `limit`).
+/// A mail leased for an attempt, with what it says or why it cannot say it.
+pub type Claimed = (MailRow, Result<Letter, String>);
+
+/// Leases the mails due now for this instance to send (up to `limit`),
+/// each with what it says (notices are written now) or why it cannot be.
 pub fn claim_due(
     conn: &mut DbConnection,
+    links: &Links<'_>,
     now: Millis,
     limit: i64,
-) -> Result<Vec<MailRow>, ApiError> {
+) -> Result<Vec<Claimed>, ApiError> {
     let mut claimed = Vec::new();
     for row in mail::due(conn, now, limit)? {
         if mail::lease(conn, &row, now + LEASE)? {
-            claimed.push(MailRow {
+            let letter = notices::compose(conn, links, &row).map_err(|e| e.to_string());
+            let row = MailRow {
                 attempts: row.attempts + 1,
                 ..row
-            });
+            };
+            claimed.push((row, letter));
         }
     }
     Ok(claimed)
@@ -269,14 +343,6 @@ pub fn record(
         }
     }
     Ok(())
-}
-
-/// Text as HTML shows it.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 #[cfg(test)]

@@ -5,9 +5,9 @@ use diesel::prelude::*;
 use crate::{
     db::{
         DbConnection,
-        schema::{accounts, deliveries, events, webhooks},
+        schema::{account_emails, accounts, deliveries, events, notification_settings, webhooks},
     },
-    models::account::Account,
+    models::{account::Account, notification::SettingsRow},
     stored::{AccountId, GameId, KeyList, WebhookId},
     views::{DeliveryStatus, EventKind},
 };
@@ -95,6 +95,25 @@ pub fn since(
 }
 
 /// The last event id of an account (0 when none).
+/// Up to `limit` of an account's events of `kinds` since `since`, oldest
+/// first.
+pub fn of_kinds_since(
+    conn: &mut DbConnection,
+    account_id: &AccountId,
+    kinds: &[EventKind],
+    since: i64,
+    limit: i64,
+) -> QueryResult<Vec<EventRow>> {
+    events::table
+        .filter(events::account_id.eq(account_id))
+        .filter(events::created_at.ge(since))
+        .filter(events::kind.eq_any(kinds))
+        .order(events::id)
+        .limit(limit)
+        .select(EventRow::as_select())
+        .load(conn)
+}
+
 pub fn last_id(conn: &mut DbConnection, account_id: &AccountId) -> QueryResult<i64> {
     events::table
         .filter(events::account_id.eq(account_id))
@@ -144,26 +163,72 @@ pub fn insert_webhook(conn: &mut DbConnection, row: &WebhookRow) -> QueryResult<
         .map(|_| ())
 }
 
-/// Two accounts (or one given twice), each with its webhooks, oldest
-/// first: what a change to a game needs of its players, in one read.
-pub fn accounts_with_webhooks(
+/// What recording an event for an account needs of it.
+#[derive(Debug)]
+pub struct RecipientRow {
+    pub account: Account,
+    /// Its webhooks, oldest first.
+    pub webhooks: Vec<WebhookRow>,
+    /// Its verified address, if any, with its notification settings.
+    pub mail: Option<MailChannel>,
+}
+
+/// Where an account's notices go by e-mail.
+#[derive(Debug, Clone)]
+pub struct MailChannel {
+    pub address: String,
+    /// None: the defaults.
+    pub settings: Option<SettingsRow>,
+}
+
+/// Two accounts (or one given twice), each with what its events need
+/// (webhooks, verified address, notification settings): what a change to a
+/// game needs of its players, in one read.
+pub fn recipients(
     conn: &mut DbConnection,
     first: &AccountId,
     second: &AccountId,
-) -> QueryResult<Vec<(Account, Vec<WebhookRow>)>> {
-    let rows: Vec<(Account, Option<WebhookRow>)> = accounts::table
+) -> QueryResult<Vec<RecipientRow>> {
+    type Row = (
+        Account,
+        Option<WebhookRow>,
+        Option<String>,
+        Option<SettingsRow>,
+    );
+    let rows: Vec<Row> = accounts::table
         .left_join(webhooks::table.on(webhooks::account_id.eq(accounts::id)))
+        .left_join(
+            account_emails::table.on(account_emails::account_id
+                .eq(accounts::id)
+                .and(account_emails::verified_at.is_not_null())),
+        )
+        .left_join(
+            notification_settings::table.on(notification_settings::account_id.eq(accounts::id)),
+        )
         .filter(accounts::id.eq(first).or(accounts::id.eq(second)))
         .order((accounts::id, webhooks::created_at, webhooks::id))
-        .select((Account::as_select(), Option::<WebhookRow>::as_select()))
+        .select((
+            Account::as_select(),
+            Option::<WebhookRow>::as_select(),
+            account_emails::address.nullable(),
+            Option::<SettingsRow>::as_select(),
+        ))
         .load(conn)?;
-    let mut found: Vec<(Account, Vec<WebhookRow>)> = Vec::new();
-    for (account, hook) in rows {
-        if found.last().is_none_or(|(last, _)| last.id != account.id) {
-            found.push((account, Vec::new()));
+    let mut found: Vec<RecipientRow> = Vec::new();
+    for (account, hook, address, settings) in rows {
+        if found
+            .last()
+            .is_none_or(|last| last.account.id != account.id)
+        {
+            let mail = address.map(|address| MailChannel { address, settings });
+            found.push(RecipientRow {
+                account,
+                webhooks: Vec::new(),
+                mail,
+            });
         }
-        if let (Some(hook), Some((_, hooks))) = (hook, found.last_mut()) {
-            hooks.push(hook);
+        if let (Some(hook), Some(last)) = (hook, found.last_mut()) {
+            last.webhooks.push(hook);
         }
     }
     Ok(found)

@@ -5,7 +5,7 @@ use diesel::{prelude::*, upsert::excluded};
 use crate::{
     db::{
         DbConnection, execute_natively,
-        schema::{account_emails, mail_outbox},
+        schema::{account_emails, accounts, mail_outbox},
     },
     stored::AccountId,
 };
@@ -69,6 +69,22 @@ pub fn verify(conn: &mut DbConnection, digest: &str, now: i64) -> QueryResult<Op
     Ok(Some(account))
 }
 
+/// The accounts whose verified address is `address`, with their usernames.
+pub fn verified_at_address(
+    conn: &mut DbConnection,
+    address: &str,
+    limit: i64,
+) -> QueryResult<Vec<(AccountId, String)>> {
+    account_emails::table
+        .inner_join(accounts::table.on(accounts::id.eq(account_emails::account_id)))
+        .filter(account_emails::address.eq(address))
+        .filter(account_emails::verified_at.is_not_null())
+        .order(accounts::username_key)
+        .limit(limit)
+        .select((accounts::id, accounts::username))
+        .load(conn)
+}
+
 /// A mail of the outbox.
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = mail_outbox)]
@@ -85,6 +101,9 @@ pub struct MailRow {
     pub next_attempt_at: i64,
     pub sent_at: Option<i64>,
     pub last_error: Option<String>,
+    pub kind: String,
+    /// The event a notice tells of: its text is written when it is sent.
+    pub event_id: Option<i64>,
 }
 
 /// A mail to queue.
@@ -102,11 +121,19 @@ pub struct NewMail<'a> {
     pub next_attempt_at: i64,
     pub sent_at: Option<i64>,
     pub last_error: Option<&'a str>,
+    pub kind: &'a str,
+    pub event_id: Option<i64>,
 }
 
 pub const PENDING: &str = "pending";
 pub const SENT: &str = "sent";
 pub const FAILED: &str = "failed";
+
+/// What a mail is: each kind has its own hourly bounds.
+pub const VERIFICATION: &str = "verification";
+pub const RESET: &str = "reset";
+pub const NOTICE: &str = "notice";
+pub const DIGEST: &str = "digest";
 
 pub fn insert(conn: &mut DbConnection, mail: &NewMail<'_>) -> QueryResult<()> {
     diesel::insert_into(mail_outbox::table)
@@ -164,23 +191,33 @@ pub fn record(
         .map(|_| ())
 }
 
-/// How many mails were queued for `account` (to any address) since `since`.
+/// How many mails of `kind` were queued for `account` (to any address)
+/// since `since`.
 pub fn count_for_since(
     conn: &mut DbConnection,
     account: &AccountId,
+    kind: &str,
     since: i64,
 ) -> QueryResult<i64> {
     mail_outbox::table
         .filter(mail_outbox::account_id.eq(account))
+        .filter(mail_outbox::kind.eq(kind))
         .filter(mail_outbox::created_at.ge(since))
         .count()
         .get_result(conn)
 }
 
-/// How many mails went to `address` (of any account) since `since`.
-pub fn count_to_since(conn: &mut DbConnection, address: &str, since: i64) -> QueryResult<i64> {
+/// How many mails of `kind` went to `address` (of any account) since
+/// `since`.
+pub fn count_to_since(
+    conn: &mut DbConnection,
+    address: &str,
+    kind: &str,
+    since: i64,
+) -> QueryResult<i64> {
     mail_outbox::table
         .filter(mail_outbox::to_address.eq(address))
+        .filter(mail_outbox::kind.eq(kind))
         .filter(mail_outbox::created_at.ge(since))
         .count()
         .get_result(conn)

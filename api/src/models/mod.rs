@@ -11,6 +11,7 @@ pub mod game;
 pub mod idempotency;
 pub mod mail;
 pub mod message;
+pub mod notification;
 pub mod rating;
 pub mod search;
 pub mod setting;

@@ -5,7 +5,7 @@ use actix_web::{HttpRequest, HttpResponse, delete, get, http::header, post, put,
 use crate::{
     auth::Auth,
     domain::{
-        accounts, mail,
+        accounts, mail, recovery,
         vacation::{self},
     },
     error::{ApiError, Code, Problem},
@@ -14,8 +14,8 @@ use crate::{
     passwords,
     state::AppState,
     views::{
-        AccountView, ChangePasswordRequest, CreateAccountRequest, EmailView, SetEmailRequest,
-        VacationView, VerifyEmailRequest,
+        AccountView, ChangePasswordRequest, CreateAccountRequest, EmailView, ForgotPasswordRequest,
+        ResetPasswordRequest, SetEmailRequest, VacationView, VerifyEmailRequest,
     },
 };
 
@@ -273,6 +273,65 @@ pub async fn verify_email(
     let token = body.into_inner().token;
     state
         .write(move |conn, _| mail::verify(conn, &token, now))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Forgot the password: give the username or the e-mail address, and a
+/// link to choose a new one goes to the account's verified address (it
+/// serves once, within an hour; three an hour at most). The answer is the
+/// same whether or not an account or an address was found.
+#[utoipa::path(
+    tag = "accounts",
+    request_body = ForgotPasswordRequest,
+    responses(
+        (status = 202, description = "If an account with a verified address matches, a link is on its way"),
+        (status = 409, description = "This server sends no e-mail (`email_off`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/account/password-reset")]
+pub async fn forgot_password(
+    state: web::Data<AppState>,
+    body: web::Json<ForgotPasswordRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let mailer = state.mailer.clone().ok_or_else(mail::off)?;
+    let now = state.clock.now();
+    let login = body.into_inner().login;
+    state
+        .write(move |conn, _| recovery::ask(conn, &mailer, &login, now))
+        .await?;
+    Ok(HttpResponse::Accepted().finish())
+}
+
+/// Choose a new password with the token of a reset link: every sign-in of
+/// the account is signed out (its personal tokens stay). A used, late or
+/// unknown token is refused alike.
+#[utoipa::path(
+    tag = "accounts",
+    request_body = ResetPasswordRequest,
+    responses(
+        (status = 204, description = "The password is changed: sign in with it"),
+        (status = 422, description = "The link is used, expired or unknown (`invalid_token`), or the password is not one an account may have (`invalid_password`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/account/password-reset/confirm")]
+pub async fn reset_password(
+    state: web::Data<AppState>,
+    body: web::Json<ResetPasswordRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let ResetPasswordRequest {
+        token,
+        new_password,
+    } = body.into_inner();
+    let now = state.clock.now();
+    let peeked = token.clone();
+    let username = state
+        .db(move |conn| recovery::username_for(conn, &peeked, now))
+        .await?;
+    accounts::check_password(&username, new_password.expose())?;
+    let new_hash = passwords::hash(new_password).await?;
+    state
+        .write(move |conn, outbox| recovery::reset(conn, outbox, &token, &new_hash, now))
         .await?;
     Ok(HttpResponse::NoContent().finish())
 }

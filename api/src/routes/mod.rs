@@ -11,6 +11,7 @@ pub mod events;
 pub mod games;
 pub mod lichess;
 pub mod messages;
+pub mod notifications;
 pub mod pgn;
 pub mod positions;
 pub mod query;
@@ -62,6 +63,12 @@ pub fn configure(cfg: &mut ServiceConfig<'_>) {
         .service(accounts::get_email)
         .service(accounts::set_email)
         .service(accounts::verify_email)
+        .service(accounts::forgot_password)
+        .service(accounts::reset_password)
+        .service(notifications::get_notification_settings)
+        .service(notifications::change_notification_settings)
+        .service(notifications::get_unsubscribe_page)
+        .service(notifications::unsubscribe_notifications)
         .service(accounts::get_vacation)
         .service(accounts::start_vacation)
         .service(accounts::end_vacation)

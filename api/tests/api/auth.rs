@@ -282,6 +282,7 @@ fn body_for<'a>(call: crate::support::Call<'a>, operation: &str) -> crate::suppo
         "create_message" => json!({"text": "probe"}),
         "change_password" => json!({"current_password": "probe", "new_password": "probe"}),
         "set_email" => json!({"address": "probe@example.org"}),
+        "change_notification_settings" => json!({"digest_hour": 8}),
         "replace_conditionals" => json!({"lines": []}),
         "create_challenge" => json!({"rules": "standard", "days_per_move": 3}),
         "create_tournament" => json!({"name": "probe", "rules": "standard", "days_per_move": 3,

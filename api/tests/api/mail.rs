@@ -2,7 +2,12 @@
 //! through. The real SMTP exchange is `scripts/mail-test.py`'s.
 
 use diesel::prelude::*;
-use kingpost_api::{db::schema::mail_outbox, domain::mail};
+use kingpost_api::{
+    db::{DbConnection, schema::mail_outbox},
+    domain::mail,
+    models::mail::MailRow,
+    state::AppState,
+};
 use serde_json::json;
 
 use crate::support::{Call, Db, TestApp, get, init, post, sign_up};
@@ -15,7 +20,7 @@ crate::on_both_databases!(
 );
 
 /// `PUT /api/v1/account/email` of `address`, with `token`.
-fn set_email<'a>(token: &'a str, address: &str) -> Call<'a> {
+pub(crate) fn set_email<'a>(token: &'a str, address: &str) -> Call<'a> {
     Call::new(
         actix_web::http::Method::PUT,
         "/api/v1/account/email".to_owned(),
@@ -25,7 +30,7 @@ fn set_email<'a>(token: &'a str, address: &str) -> Call<'a> {
 }
 
 /// Nothing listens on the discard port: what is queued stays queued.
-const NOWHERE: &str = "smtp://127.0.0.1:9";
+pub(crate) const NOWHERE: &str = "smtp://127.0.0.1:9";
 
 // README, e-mail: without an SMTP server the routes that need one say so.
 async fn without_smtp_the_server_says_it_sends_no_mail(db: Db) {
@@ -55,8 +60,16 @@ fn outbox(state: &kingpost_api::state::AppState) -> Vec<(String, String, String)
         .unwrap()
 }
 
+/// Claims the due mails as an instance's mail loop does, leaving out what
+/// they say.
+fn claim(state: &AppState, conn: &mut DbConnection, now: i64, limit: i64) -> Vec<MailRow> {
+    let links = state.mailer.as_ref().expect("a mailer").links(&state.keys);
+    let claimed = mail::claim_due(conn, &links, now, limit).unwrap();
+    claimed.into_iter().map(|(row, _)| row).collect()
+}
+
 /// The token of the verification link in a mail's text.
-fn token_in(text: &str) -> String {
+pub(crate) fn token_in(text: &str) -> String {
     let at = text.find("/#/verify-email/").expect("a link") + "/#/verify-email/".len();
     text[at..].split_whitespace().next().unwrap().to_owned()
 }
@@ -165,19 +178,15 @@ async fn a_mail_is_leased_once_and_retried_with_backoff(db: Db) {
         .assert_status(202);
     let now = state.clock.now();
     let mut conn = state.pool.get().unwrap();
-    let claimed = mail::claim_due(&mut conn, now, 10).unwrap();
+    let claimed = claim(&state, &mut conn, now, 10);
     assert_eq!(claimed.len(), 1);
     assert_eq!(claimed[0].attempts, 1);
     // Leased: another claim, as another instance would make, finds nothing.
-    assert!(mail::claim_due(&mut conn, now, 10).unwrap().is_empty());
+    assert!(claim(&state, &mut conn, now, 10).is_empty());
     // A failure: due again ten seconds on, then twenty after the next.
     mail::record(&mut conn, &claimed[0], Err("refused".to_owned()), now).unwrap();
-    assert!(
-        mail::claim_due(&mut conn, now + 9_999, 10)
-            .unwrap()
-            .is_empty()
-    );
-    let again = mail::claim_due(&mut conn, now + 10_000, 10).unwrap();
+    assert!(claim(&state, &mut conn, now + 9_999, 10).is_empty());
+    let again = claim(&state, &mut conn, now + 10_000, 10);
     assert_eq!(again[0].attempts, 2);
     mail::record(
         &mut conn,
@@ -186,20 +195,12 @@ async fn a_mail_is_leased_once_and_retried_with_backoff(db: Db) {
         now + 10_000,
     )
     .unwrap();
-    assert!(
-        mail::claim_due(&mut conn, now + 29_999, 10)
-            .unwrap()
-            .is_empty()
-    );
-    let third = mail::claim_due(&mut conn, now + 30_000, 10).unwrap();
+    assert!(claim(&state, &mut conn, now + 29_999, 10).is_empty());
+    let third = claim(&state, &mut conn, now + 30_000, 10);
     assert_eq!(third.len(), 1);
     mail::record(&mut conn, &third[0], Ok(()), now + 30_000).unwrap();
     // Sent: never again.
-    assert!(
-        mail::claim_due(&mut conn, now + 1_000_000_000, 10)
-            .unwrap()
-            .is_empty()
-    );
+    assert!(claim(&state, &mut conn, now + 1_000_000_000, 10).is_empty());
 }
 
 // README, e-mail: every instance runs the mail loop; each mail is leased by
@@ -220,12 +221,12 @@ async fn two_instances_claim_each_mail_once(db: Db) {
     assert_eq!(outbox(&one).len(), 20);
     let now = one.clock.now();
     // Both instances claim at once, a few at a time, until none is left.
-    let claim = |state: actix_web::web::Data<kingpost_api::state::AppState>| {
+    let claim_all = |state: actix_web::web::Data<AppState>| {
         std::thread::spawn(move || {
             let mut mine = Vec::new();
             loop {
                 let mut conn = state.pool.get().unwrap();
-                let claimed = mail::claim_due(&mut conn, now, 3).unwrap();
+                let claimed = claim(&state, &mut conn, now, 3);
                 if claimed.is_empty() {
                     return mine;
                 }
@@ -233,7 +234,7 @@ async fn two_instances_claim_each_mail_once(db: Db) {
             }
         })
     };
-    let (first, second) = (claim(one.clone()), claim(two.clone()));
+    let (first, second) = (claim_all(one.clone()), claim_all(two.clone()));
     let mut ids: Vec<i64> = first.join().unwrap();
     ids.extend(second.join().unwrap());
     ids.sort_unstable();

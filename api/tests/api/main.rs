@@ -24,6 +24,7 @@ mod lichess;
 mod mail;
 mod messages;
 mod migrations;
+mod notifications;
 mod openapi;
 mod pgn;
 mod ratings;

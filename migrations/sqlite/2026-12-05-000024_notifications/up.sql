@@ -37,6 +37,8 @@ CREATE TABLE password_resets (
     created_at BIGINT NOT NULL
 );
 CREATE INDEX password_resets_by_account ON password_resets (account_id, created_at);
+-- A reset asked for by address finds the accounts that verified it.
+CREATE INDEX account_emails_by_address ON account_emails (address);
 
 -- A deadline warning falls due 24 hours before the deadline, or a quarter
 -- of the turn's time before it when that is shorter. The expression is the

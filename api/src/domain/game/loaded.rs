@@ -173,26 +173,21 @@ impl Loaded {
     ) -> Result<(), ApiError> {
         let pending = std::mem::take(&mut self.events);
         let read = match player_pair(&self.row) {
-            Some((first, second)) if !pending.is_empty() => {
-                event::accounts_with_webhooks(conn, first, second)?
-            }
+            Some((first, second)) if !pending.is_empty() => event::recipients(conn, first, second)?,
             _ => Vec::new(),
         };
         let game_id = Some(&self.row.id);
         for (account_id, kind, data) in pending {
-            match read.iter().find(|(account, _)| account.id == account_id) {
-                Some((_, webhooks)) => {
-                    let to = Recipient {
-                        account_id: &account_id,
-                        webhooks,
-                    };
+            match read.iter().find(|row| row.account.id == account_id) {
+                Some(row) => {
+                    let to = Recipient::of(row);
                     events::record_for(conn, outbox, now, to, kind, game_id, data)?;
                 }
                 None => events::record(conn, outbox, now, &account_id, kind, game_id, data)?,
             }
         }
         if !read.is_empty() {
-            self.accounts = Some(read.into_iter().map(|(account, _)| account).collect());
+            self.accounts = Some(read.into_iter().map(|row| row.account).collect());
         }
         Ok(())
     }

@@ -1,0 +1,296 @@
+//! Notifications by e-mail: which events reach a player's verified
+//! address, and when: each at once (ten an hour at most: past them, the
+//! hour's other events wait for one digest at its end), or a daily digest
+//! at an hour of the player's time zone. A notice is queued in the
+//! transaction of the event it tells of; the digests go out from the mail
+//! loop.
+
+use jiff::{Timestamp, tz::TimeZone};
+
+use crate::{
+    clock::{HOUR, Millis},
+    credentials::JwtKeys,
+    db::{DbConnection, write_transaction},
+    domain::{
+        mail,
+        notices::{self, Links},
+    },
+    error::{ApiError, Code},
+    models::{
+        event::MailChannel,
+        mail::{DIGEST, NOTICE, count_for_since},
+        notification::{self, SettingsRow},
+    },
+    stored::{AccountId, KeyList},
+    views::{
+        EmailDelivery, EventKind, NotificationSettingsRequest, NotificationSettingsView,
+        Timestamp as At,
+    },
+};
+
+/// The events mailed to an account that chose none: what a correspondence
+/// player acts on.
+pub const DEFAULT_EMAIL_EVENTS: &[EventKind] = &[
+    EventKind::GameStarted,
+    EventKind::OpponentMoved,
+    EventKind::DrawOffered,
+    EventKind::GameFinished,
+    EventKind::DeadlineNear,
+    EventKind::ChallengeReceived,
+    EventKind::MessageReceived,
+    EventKind::TournamentStarted,
+];
+pub const DEFAULT_DIGEST_HOUR: i32 = 8;
+pub const DEFAULT_TIME_ZONE: &str = "UTC";
+/// Notices mailed to one account in an hour: a player with two hundred
+/// games under way gets a digest, not two hundred mails.
+pub const NOTICES_PER_HOUR: i64 = 10;
+
+/// An account's settings, the defaults where it has none.
+fn settings_or_default(row: Option<SettingsRow>, account: &AccountId, now: Millis) -> SettingsRow {
+    row.unwrap_or_else(|| SettingsRow {
+        account_id: account.clone(),
+        email_events: KeyList::new(DEFAULT_EMAIL_EVENTS.to_vec()),
+        email_digest: false,
+        digest_hour: DEFAULT_DIGEST_HOUR,
+        time_zone: DEFAULT_TIME_ZONE.to_owned(),
+        next_digest_at: None,
+        digest_since: now,
+        updated_at: now,
+    })
+}
+
+fn view(row: &SettingsRow) -> NotificationSettingsView {
+    NotificationSettingsView {
+        email_events: row.email_events.values().to_vec(),
+        email_delivery: if row.email_digest {
+            EmailDelivery::Digest
+        } else {
+            EmailDelivery::Immediate
+        },
+        digest_hour: u8::try_from(row.digest_hour).unwrap_or_default(),
+        time_zone: row.time_zone.clone(),
+        next_digest_at: row.next_digest_at.map(At),
+    }
+}
+
+/// The zone a setting names, UTC if it no longer names one.
+pub fn zone(name: &str) -> TimeZone {
+    TimeZone::get(name).unwrap_or(TimeZone::UTC)
+}
+
+/// The caller's settings.
+pub fn settings(
+    conn: &mut DbConnection,
+    account: &AccountId,
+    now: Millis,
+) -> Result<NotificationSettingsView, ApiError> {
+    let row = notification::find(conn, account)?;
+    Ok(view(&settings_or_default(row, account, now)))
+}
+
+/// Changes the caller's settings: the fields given.
+pub fn change(
+    conn: &mut DbConnection,
+    account: &AccountId,
+    request: NotificationSettingsRequest,
+    now: Millis,
+) -> Result<NotificationSettingsView, ApiError> {
+    let refuse = |detail: String| ApiError::invalid(Code::InvalidNotificationSettings, detail);
+    if let Some(hour) = request.digest_hour
+        && hour > 23
+    {
+        return Err(refuse(format!("digest_hour {hour}: an hour is 0 to 23")));
+    }
+    if let Some(name) = &request.time_zone
+        && TimeZone::get(name).is_err()
+    {
+        return Err(refuse(format!(
+            "`{name}` is not a time zone: an IANA name such as Europe/Paris or UTC"
+        )));
+    }
+    write_transaction(conn, |conn| {
+        let mut row = settings_or_default(notification::find(conn, account)?, account, now);
+        let was_digest = row.email_digest;
+        if let Some(mut events) = request.email_events {
+            let mut seen = std::collections::HashSet::new();
+            events.retain(|kind| seen.insert(*kind));
+            row.email_events = KeyList::new(events);
+        }
+        if let Some(delivery) = request.email_delivery {
+            row.email_digest = delivery == EmailDelivery::Digest;
+        }
+        if let Some(hour) = request.digest_hour {
+            row.digest_hour = i32::from(hour);
+        }
+        if let Some(name) = request.time_zone {
+            row.time_zone = name;
+        }
+        if row.email_digest {
+            if !was_digest {
+                row.digest_since = now;
+            }
+            row.next_digest_at = Some(next_hour(now, row.digest_hour, &zone(&row.time_zone)));
+        } else if was_digest {
+            // Back to a mail an event: the digest under way is dropped
+            // (what it would tell stays in the event log).
+            row.next_digest_at = None;
+        }
+        row.updated_at = now;
+        notification::put(conn, &row)?;
+        Ok(view(&row))
+    })
+}
+
+/// The first moment after `now` when it is `hour`:00 in `zone` (on a day
+/// whose clocks skip that hour, the moment the skip lands on).
+pub fn next_hour(now: Millis, hour: i32, zone: &TimeZone) -> Millis {
+    let Ok(now_at) = Timestamp::from_millisecond(now) else {
+        return now + 24 * HOUR;
+    };
+    let today = now_at.to_zoned(zone.clone()).date();
+    let hour = i8::try_from(hour).unwrap_or(0);
+    for day in [today, today.tomorrow().unwrap_or(today)] {
+        if let Ok(at) = day.at(hour, 0, 0, 0).to_zoned(zone.clone())
+            && at.timestamp() > now_at
+        {
+            return at.timestamp().as_millisecond();
+        }
+    }
+    now + 24 * HOUR
+}
+
+/// Queues the notice of event `event_id` (of `kind`) for `account`, in the
+/// event's transaction, if its settings mail that kind at once; past the
+/// hourly bound, schedules one digest at the hour's end instead.
+pub fn queue_notice(
+    conn: &mut DbConnection,
+    now: Millis,
+    account: &AccountId,
+    channel: &MailChannel,
+    kind: EventKind,
+    event_id: i64,
+) -> Result<(), ApiError> {
+    let chosen = match &channel.settings {
+        Some(row) => row.email_events.values().contains(&kind),
+        None => DEFAULT_EMAIL_EVENTS.contains(&kind),
+    };
+    if !chosen {
+        return Ok(());
+    }
+    if let Some(row) = &channel.settings
+        && (row.email_digest || row.next_digest_at.is_some())
+    {
+        // A digest is due: it tells of this event.
+        return Ok(());
+    }
+    if count_for_since(conn, account, NOTICE, now - HOUR)? >= NOTICES_PER_HOUR {
+        let mut row = settings_or_default(channel.settings.clone(), account, now);
+        row.next_digest_at = Some(now + HOUR);
+        row.digest_since = now;
+        notification::put(conn, &row)?;
+        return Ok(());
+    }
+    mail::queue_notice(conn, account, &channel.address, event_id, now)
+}
+
+/// Writes and queues the digests due by `now` (up to `limit`): how many
+/// accounts were served. An account without a verified address, or with
+/// nothing to tell, gets none, and its next digest is scheduled all the same.
+pub fn send_digests(
+    conn: &mut DbConnection,
+    links: &Links<'_>,
+    now: Millis,
+    limit: i64,
+) -> Result<usize, ApiError> {
+    let due = notification::digests_due(conn, now, limit)?;
+    for row in &due {
+        write_transaction(conn, |conn| {
+            let zone = zone(&row.time_zone);
+            let next = row
+                .email_digest
+                .then(|| next_hour(now, row.digest_hour, &zone));
+            let Some(at) = row.next_digest_at else {
+                return Ok(());
+            };
+            if !notification::advance_digest(conn, &row.account_id, at, next, now)? {
+                return Ok(()); // another instance took it
+            }
+            let Some(address) = crate::models::mail::find(conn, &row.account_id)?
+                .filter(|email| email.verified_at.is_some())
+                .map(|email| email.address)
+            else {
+                return Ok(());
+            };
+            let kinds = row.email_events.values();
+            if let Some(letter) =
+                notices::digest(conn, links, &row.account_id, kinds, row.digest_since, &zone)?
+            {
+                mail::queue(conn, &row.account_id, &address, DIGEST, &letter, now)?;
+            }
+            Ok::<_, ApiError>(())
+        })?;
+    }
+    Ok(due.len())
+}
+
+/// Follows a one-click unsubscribe link: no more notification mails for
+/// the account it names (its other settings kept). Refused without saying
+/// more for a token this server did not make.
+pub fn unsubscribe(
+    conn: &mut DbConnection,
+    keys: &JwtKeys,
+    token: &str,
+    now: Millis,
+) -> Result<(), ApiError> {
+    let Some(account) = notices::unsubscribing(keys, token) else {
+        return Err(ApiError::invalid(
+            Code::InvalidToken,
+            "the link is not one this server sent",
+        ));
+    };
+    write_transaction(conn, |conn| {
+        let mut row = settings_or_default(notification::find(conn, &account)?, &account, now);
+        row.email_events = KeyList::new(Vec::new());
+        row.next_digest_at = None;
+        row.updated_at = now;
+        // An account deleted since has nothing to unsubscribe.
+        if crate::models::account::find(conn, &account)?.is_some() {
+            notification::put(conn, &row)?;
+        }
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(text: &str) -> Millis {
+        text.parse::<Timestamp>().unwrap().as_millisecond()
+    }
+
+    #[test]
+    fn the_next_digest_is_at_the_local_hour_through_summer_time() {
+        let paris = zone("Europe/Paris");
+        // Winter: 08:00 in Paris is 07:00 UTC; already past today, so tomorrow.
+        assert_eq!(
+            next_hour(at("2026-12-05T06:59:00Z"), 8, &paris),
+            at("2026-12-05T07:00:00Z")
+        );
+        assert_eq!(
+            next_hour(at("2026-12-05T07:00:00Z"), 8, &paris),
+            at("2026-12-06T07:00:00Z")
+        );
+        // The night the clocks go forward (29 March 2026), 08:00 is 06:00 UTC.
+        assert_eq!(
+            next_hour(at("2026-03-28T12:00:00Z"), 8, &paris),
+            at("2026-03-29T06:00:00Z")
+        );
+        // 02:00 does not exist that night: the digest goes at 03:00 local.
+        assert_eq!(
+            next_hour(at("2026-03-28T12:00:00Z"), 2, &paris),
+            at("2026-03-29T01:00:00Z")
+        );
+    }
+}
