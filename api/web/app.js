@@ -38,9 +38,12 @@ async function route() {
   const tournaments = hash.match(/^#\/tournaments(?:\?(.*))?$/);
   const tournament = hash.match(/^#\/tournaments\/([A-Za-z0-9_-]+)$/);
   const verification = hash.match(/^#\/verify-email\/([A-Za-z0-9]+)$/);
+  const reset = hash.match(/^#\/reset-password\/([A-Za-z0-9]+)$/);
   try {
     if (rules) show(...(await rulesPage(rules[1], signal)));
     else if (verification) await verifyEmailPage(verification[1]);
+    else if (reset) resetPasswordPage(reset[1]);
+    else if (hash === "#/forgot-password") forgotPasswordPage();
     else if (session.get() && hash === "#/account") await accountPage(signal);
     else if (!session.get()) showSignIn();
     else if (game) await new GameView(game[1], signal, countMyTurns).load();
@@ -91,7 +94,7 @@ function renderHeader() {
           " ",
           h("a", { href: "#/account" }, "Account"),
           " ",
-          h("button", { type: "button", onclick: () => (signOut(), route()) }, "Sign out"),
+          h("button", { type: "button", onclick: () => (signOut(), announce(""), route()) }, "Sign out"),
         )
       : "",
   );
@@ -156,6 +159,7 @@ function authForm(title, passwordKind, action) {
     h("label", {}, "Password", password),
     h("label", { class: "setting" }, remember, "Keep me signed in on this device (every tab, 30 days)"),
     h("button", { type: "submit" }, title),
+    passwordKind === "current-password" ? h("p", {}, h("a", { href: "#/forgot-password" }, "Forgot your password?")) : "",
     error,
   );
 }
@@ -451,8 +455,176 @@ function challengeForm(variants) {
 /** The account's settings: where mail goes. */
 async function accountPage(signal) {
   const mail = h("section", { class: "email", "aria-labelledby": "email-title" });
-  await showEmail(mail, signal);
-  show(h("h2", {}, "Your account"), mail);
+  const notices = h("section", { class: "notices", "aria-labelledby": "notices-title" });
+  await Promise.all([showEmail(mail, signal), showNotificationSettings(notices, signal)]);
+  show(h("h2", {}, "Your account"), mail, notices, passwordSection());
+}
+
+// What each event is, in the settings' words.
+const NOTICE_WORDS = {
+  challenge_received: "A challenge to you",
+  game_started: "A game starts",
+  opponent_moved: "Your opponent moved",
+  draw_offered: "A draw is offered",
+  message_received: "A message from your opponent",
+  deadline_near: "Your deadline is near",
+  game_finished: "A game ended",
+  tournament_started: "A tournament of yours starts",
+  challenge_accepted: "Your challenge is accepted",
+  challenge_declined: "Your challenge is declined",
+  rating_changed: "Your rating changed",
+  tournament_joined: "Someone joins your tournament",
+  tournament_finished: "A tournament of yours finishes",
+};
+
+/** Which events are mailed, and when: at once or in a daily digest. */
+async function showNotificationSettings(section, signal) {
+  const current = (await call("GET", "/account/notifications", { signal })).body;
+  const boxes = Object.entries(NOTICE_WORDS).map(([kind, text]) => {
+    const box = h("input", { type: "checkbox", name: "event", value: kind });
+    box.checked = current.email_events.includes(kind);
+    return h("label", { class: "setting" }, box, text);
+  });
+  const delivery = (value, text) => {
+    const radio = h("input", { type: "radio", name: "delivery", value });
+    radio.checked = current.email_delivery === value;
+    return h("label", { class: "setting" }, radio, text);
+  };
+  const hour = h(
+    "select",
+    { name: "hour" },
+    ...Array.from({ length: 24 }, (_, n) => h("option", { value: String(n) }, `${String(n).padStart(2, "0")}:00`)),
+  );
+  hour.value = String(current.digest_hour);
+  // A player who never chose one is offered the zone their browser is in.
+  const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const zone = h("input", { name: "time_zone", autocomplete: "off", spellcheck: "false", required: true });
+  zone.value = current.time_zone === "UTC" && browserZone ? browserZone : current.time_zone;
+  const save = async (event) => {
+    event.preventDefault();
+    const chosen = (name) => [...section.querySelectorAll(`input[name=${name}]:checked`)].map((box) => box.value);
+    try {
+      await call("PUT", "/account/notifications", {
+        body: {
+          email_events: chosen("event"),
+          email_delivery: chosen("delivery")[0],
+          digest_hour: Number(hour.value),
+          time_zone: zone.value.trim(),
+        },
+      });
+      announce("Notification settings saved.");
+      await showNotificationSettings(section, signal);
+    } catch (error) {
+      announce(describe(error));
+    }
+  };
+  section.replaceChildren(
+    h("h2", { id: "notices-title" }, "Notifications by e-mail"),
+    h("p", {}, "Sent to your confirmed address. Every mail has a link that stops them in one click."),
+    h(
+      "form",
+      { onsubmit: save, "aria-label": "Notifications" },
+      h("fieldset", {}, h("legend", {}, "Mail me when"), ...boxes),
+      h(
+        "fieldset",
+        {},
+        h("legend", {}, "When"),
+        delivery("immediate", "At once (ten an hour at most; then one summary at the hour's end)"),
+        delivery("digest", "Once a day: every game to move, and what happened"),
+        h("label", {}, "Daily mail at ", hour),
+        h("label", {}, "Time zone ", zone),
+      ),
+      current.next_digest_at
+        ? h("p", {}, `Next summary: ${new Date(current.next_digest_at).toLocaleString(undefined, { timeZone: current.time_zone, dateStyle: "full", timeStyle: "short" })} (${current.time_zone}).`)
+        : "",
+      h("button", { type: "submit" }, "Save notifications"),
+    ),
+  );
+}
+
+/** A new password, from the current one: other devices are signed out. */
+function passwordSection() {
+  const current = h("input", { type: "password", name: "current", autocomplete: "current-password", required: true });
+  const next = h("input", { type: "password", name: "new", autocomplete: "new-password", required: true });
+  const change = async (event) => {
+    event.preventDefault();
+    try {
+      await call("PUT", "/account/password", {
+        body: { current_password: current.value, new_password: next.value },
+      });
+      current.value = next.value = "";
+      announce("Password changed: your other devices are signed out.");
+    } catch (error) {
+      announce(describe(error));
+    }
+  };
+  return h(
+    "section",
+    { class: "password", "aria-labelledby": "password-title" },
+    h("h2", { id: "password-title" }, "Password"),
+    h(
+      "form",
+      { onsubmit: change, "aria-label": "Change password" },
+      h("label", {}, "Current password ", current),
+      h("label", {}, "New password ", next),
+      h("button", { type: "submit" }, "Change password"),
+    ),
+  );
+}
+
+/** "Forgot password": a link goes to the account's confirmed address. */
+function forgotPasswordPage() {
+  const login = h("input", { name: "login", autocomplete: "username", required: true });
+  const said = h("p", { role: "status" });
+  const ask = async (event) => {
+    event.preventDefault();
+    try {
+      await call("POST", "/account/password-reset", { body: { login: login.value.trim() }, auth: false });
+      said.textContent =
+        "If an account with a confirmed address matches, a link to choose a new password is on its way. It serves once, within an hour.";
+    } catch (error) {
+      said.textContent = describe(error);
+    }
+  };
+  show(
+    h("h2", {}, "Forgot your password?"),
+    h(
+      "form",
+      { onsubmit: ask, "aria-label": "Forgot password" },
+      h("label", {}, "Username or e-mail address ", login),
+      h("button", { type: "submit" }, "Mail me a link"),
+    ),
+    said,
+    h("p", {}, h("a", { href: "#/" }, "Back to signing in")),
+  );
+}
+
+/** A reset link followed: the new password, once. */
+function resetPasswordPage(token) {
+  const password = h("input", { type: "password", name: "password", autocomplete: "new-password", required: true });
+  const error = h("p", { class: "error", role: "alert" });
+  const reset = async (event) => {
+    event.preventDefault();
+    try {
+      await call("POST", "/account/password-reset/confirm", {
+        body: { token, new_password: password.value },
+        auth: false,
+      });
+      show(h("h2", {}, "Password changed"), h("p", {}, "Sign in with your new password."), h("p", {}, h("a", { href: "#/" }, "Sign in")));
+    } catch (e) {
+      error.textContent = describe(e);
+    }
+  };
+  show(
+    h("h2", {}, "Choose a new password"),
+    h(
+      "form",
+      { onsubmit: reset, "aria-label": "Reset password" },
+      h("label", {}, "New password ", password),
+      h("button", { type: "submit" }, "Save the new password"),
+    ),
+    error,
+  );
 }
 
 /** The address mail goes to, and a form to give one (a link confirms it). */
@@ -481,7 +653,7 @@ async function showEmail(section, signal) {
           ? `Mail goes to ${current.address}.`
           : `${current.address} waits for you to open the link mailed to it; nothing else is sent there until then.`,
     ),
-    h("form", { onsubmit: save }, h("label", {}, "Address ", address), h("button", { type: "submit" }, "Save")),
+    h("form", { onsubmit: save }, h("label", {}, "Address ", address), h("button", { type: "submit" }, "Save address")),
   );
 }
 

@@ -16,16 +16,22 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+let visits = 0;
+// The view the status line's message was said in.
+let announcedIn = 0;
+
 /** Says `text` to screen readers and shows it in the status line. */
 export function announce(text) {
   status.textContent = text;
+  announcedIn = visits;
 }
 
-let visits = 0;
-
-/** A new view begins: the number `show` stamps on what it draws. */
+/** A new view begins: the number `show` stamps on what it draws. A message
+ * outlives the change of view its action made ("Collection deleted." over
+ * the list), not the next. */
 export function nextVisit() {
   visits += 1;
+  if (visits - announcedIn >= 2) status.textContent = "";
   main.setAttribute("aria-busy", "true");
 }
 

@@ -19,7 +19,8 @@ export function describe(error) {
   if (code === "rate_limited") return `Too many requests at once. Try again in ${wait}.`;
   if (code === "service_busy") return `The server is busy. Try again in ${wait}.`;
   if (code === "invalid_credentials") return "Wrong username or password.";
-  return plain(error.message);
+  const said = plain(error.message);
+  return said.charAt(0).toUpperCase() + said.slice(1);
 }
 
 /** Text with `code` marks turned to quotes. */

@@ -600,7 +600,7 @@ assert.equal(await carol.page.locator("table.crosstable tbody tr").count(), 3);
 assert.equal(await carol.page.locator("ul.tournament-games li").count(), 3);
 await carol.page.screenshot({ path: `${OUT}/tournament-carol.png`, fullPage: true });
 
-step("the account page: this server sends no mail, and says so when an address is given");
+step("the account page: this server sends no mail and says so; notification settings; forgot password");
 {
   // A page of its own, whose refused save is the point, not a problem.
   const frank = await player("frank", { width: 1200, height: 900 }, "198.51.100.6");
@@ -608,9 +608,40 @@ step("the account page: this server sends no mail, and says so when an address i
   await frank.page.getByRole("link", { name: "Account" }).click();
   await frank.page.getByText("No address yet.", { exact: false }).waitFor();
   await frank.page.getByLabel("Address").fill("frank@example.org");
-  await frank.page.getByRole("button", { name: "Save" }).click();
+  await frank.page.getByRole("button", { name: "Save address" }).click();
   await frank.page.getByRole("status").getByText("this server sends no e-mail", { exact: false }).waitFor();
+
+  // Notifications: a daily summary at 07:00 in Paris, without moves.
+  const notices = frank.page.getByRole("form", { name: "Notifications" });
+  await notices.getByLabel("Your opponent moved").uncheck();
+  await notices.getByLabel("Once a day", { exact: false }).check();
+  await notices.getByLabel("Daily mail at").selectOption("7");
+  await notices.getByLabel("Time zone").fill("Europe/Paris");
+  await notices.getByRole("button", { name: "Save notifications" }).click();
+  await frank.page.getByRole("status").getByText("Notification settings saved.").waitFor();
+  await frank.page.getByText("Next summary:", { exact: false }).waitFor();
+  assert.equal(await notices.getByLabel("Your opponent moved").isChecked(), false);
+  assert.equal(await notices.getByLabel("Time zone").inputValue(), "Europe/Paris");
+  await notices.getByLabel("Time zone").fill("Mars/Olympus");
+  await notices.getByRole("button", { name: "Save notifications" }).click();
+  await frank.page.getByRole("status").getByText("is not a time zone", { exact: false }).waitFor();
   await frank.page.screenshot({ path: `${OUT}/account-frank.png`, fullPage: true });
+
+  // Forgot password, signed out: this server cannot mail the link, and says so.
+  await frank.page.getByRole("button", { name: "Sign out" }).click();
+  await frank.page.getByRole("link", { name: "Forgot your password?" }).waitFor();
+  await frank.page.screenshot({ path: `${OUT}/sign-in.png` });
+  await frank.page.getByRole("link", { name: "Forgot your password?" }).click();
+  await frank.page.getByLabel("Username or e-mail address").fill("frank");
+  await frank.page.getByRole("button", { name: "Mail me a link" }).click();
+  await frank.page.getByText("this server sends no e-mail", { exact: false }).waitFor();
+  await frank.page.screenshot({ path: `${OUT}/forgot-password.png`, fullPage: true });
+  // A reset link that is no longer good is refused in words.
+  await visitHash(frank, "#/reset-password/NotOneTheServerSent");
+  await frank.page.getByLabel("New password").fill("a new and long passphrase");
+  await frank.page.getByRole("button", { name: "Save the new password" }).click();
+  await frank.page.getByRole("alert").getByText("the link is used, expired", { exact: false }).waitFor();
+  await frank.page.screenshot({ path: `${OUT}/reset-password.png`, fullPage: true });
   await frank.context.close();
 }
 
