@@ -11,64 +11,18 @@ Standard library only. The Postgres run uses a fresh schema of that database.
 """
 
 import argparse
-import json
-import os
 import random
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    def __init__(self, binary, url):
-        self.binary, self.url, self.port, self.process = binary, url, free_port(), None
-
-    def start(self):
-        self.process = subprocess.Popen(
-            [self.binary, "serve", "--bind", f"127.0.0.1:{self.port}", "--database-url", self.url, "--no-rate-limits"],
-            env={**os.environ, "KINGPOST_JWT_SECRET": "crash-test-secret", "RUST_LOG": "warn"},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                call(self, "GET", "/variants")
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise SystemExit("the server did not start")
-
-    def kill(self):
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
+from live_server import DEFAULT_BINARY, Server, scratch_database
 
 
 def call(server, method, path, token=None, body=None):
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(f"http://127.0.0.1:{server.port}/api/v1{path}", data=data, method=method)
-    request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read() or b"null")
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"null")
+    return server.call(method, path, token, body)
 
 
 def account(server, name):
@@ -109,24 +63,16 @@ def replay_fen(binary, game):
     return out.stdout.splitlines()[0]
 
 
-def database_url(kind, work):
-    if kind == "sqlite":
-        return os.path.join(work, "crash.sqlite3")
-    schema = f"crash_{os.getpid()}_{int(time.time())}"
-    subprocess.run(["psql", kind, "-q", "-c", f"CREATE SCHEMA {schema}"], check=True)
-    separator = "&" if "?" in kind else "?"
-    return f"{kind}{separator}options=-csearch_path%3D{schema}"
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--database", default="sqlite", help="sqlite, or a postgres:// URL")
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=3.0)
-    parser.add_argument("--binary", default=os.environ.get("KINGPOST", os.path.join(ROOT, "target", "debug", "kingpost")))
+    parser.add_argument("--binary", default=DEFAULT_BINARY)
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="kingpost-crash-")
-    server = Server(args.binary, database_url(args.database, work))
+    url, _ = scratch_database(args.database, work, "crash")
+    server = Server(url, ["--no-rate-limits"], {"KINGPOST_JWT_SECRET": "crash-test-secret"}, binary=args.binary)
     server.start()
     white, black = account(server, "white"), account(server, "black")
     games = []

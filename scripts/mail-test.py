@@ -17,28 +17,14 @@ the restart; the one-click POST a mail client sends stops the notices;
 
 import argparse
 import email
-import json
-import os
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from email import policy
 
 from aiosmtpd.controller import Controller
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PASSWORD = "mail test password"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from live_server import Server, drop_schema, free_port, scratch_database
 
 
 class Sink:
@@ -56,59 +42,6 @@ def smtp_server(sink, port):
     controller = Controller(sink, hostname="127.0.0.1", port=port)
     controller.start()
     return controller
-
-
-class Server:
-    def __init__(self, binary, url, smtp_port):
-        self.binary, self.url, self.smtp_port = binary, url, smtp_port
-        self.port, self.process = free_port(), None
-
-    def start(self):
-        self.process = subprocess.Popen(
-            [
-                self.binary, "serve", "--bind", f"127.0.0.1:{self.port}", "--database-url", self.url,
-                "--smtp-url", f"smtp://127.0.0.1:{self.smtp_port}",
-                "--mail-from", "kingpost <noreply@kingpost.test>",
-                "--public-url", "https://chess.kingpost.test",
-            ],
-            env={**os.environ, "KINGPOST_JWT_SECRET": "mail-test-secret", "RUST_LOG": "warn"},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                self.call("GET", "/variants")
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise SystemExit("the server did not start")
-
-    def kill(self):
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
-
-    def call(self, method, path, token=None, body=None, form=None):
-        data = None if body is None else json.dumps(body).encode()
-        if form is not None:
-            data = form.encode()
-        request = urllib.request.Request(f"http://127.0.0.1:{self.port}/api/v1{path}", data=data, method=method)
-        request.add_header("Content-Type", "application/json" if form is None else "application/x-www-form-urlencoded")
-        if token:
-            request.add_header("Authorization", f"Bearer {token}")
-        try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                raw = response.read()
-                if response.headers.get_content_type() != "application/json":
-                    return response.status, raw.decode()
-                return response.status, json.loads(raw or b"null")
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read() or b"null")
-
-    def sign_in(self, username, password=PASSWORD):
-        status, session = self.call("POST", "/auth/token", body={"grant_type": "password", "username": username, "password": password})
-        assert status == 200, session
-        return session["access_token"]
 
 
 def wait_for(sink, count, seconds):
@@ -158,31 +91,22 @@ def check_verification_mail(mail, address):
     return text.split(marker, 1)[1].split()[0]
 
 
-def database_url(kind, work):
-    if kind == "sqlite":
-        return os.path.join(work, "mail.sqlite3"), None
-    schema = f"mail_{os.getpid()}_{int(time.time())}"
-    subprocess.run(["psql", kind, "-q", "-c", f"CREATE SCHEMA {schema}"], check=True)
-    separator = "&" if "?" in kind else "?"
-    return f"{kind}{separator}options=-csearch_path%3D{schema}", schema
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--database", default="sqlite", help="sqlite, or a postgres:// URL")
-    parser.add_argument("--binary", default=os.environ.get("KINGPOST", os.path.join(ROOT, "target", "debug", "kingpost")))
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="kingpost-mail-")
-    url, schema = database_url(args.database, work)
+    url, schema = scratch_database(args.database, work, "mail")
     sink, smtp_port = Sink(), free_port()
     smtp = smtp_server(sink, smtp_port)
-    server = Server(args.binary, url, smtp_port)
+    server = Server(url, [
+        "--smtp-url", f"smtp://127.0.0.1:{smtp_port}",
+        "--mail-from", "kingpost <noreply@kingpost.test>",
+        "--public-url", "https://chess.kingpost.test",
+    ])
     server.start()
     try:
-        server.call("POST", "/accounts", body={"username": "alice", "password": PASSWORD})
-        status, session = server.call("POST", "/auth/token", body={"grant_type": "password", "username": "alice", "password": PASSWORD})
-        assert status == 200, session
-        token = session["access_token"]
+        token = server.sign_up("alice")
 
         print("- the verification mail arrives, and its link verifies the address once")
         status, shown = server.call("PUT", "/account/email", token, {"address": "alice@example.org"})
@@ -197,8 +121,7 @@ def main():
         assert shown == {"address": "alice@example.org", "verified": True}, shown
 
         print("- a challenge, a game's start and a move are mailed, with one-click unsubscribe")
-        server.call("POST", "/accounts", body={"username": "bob", "password": PASSWORD})
-        bob = server.sign_in("bob")
+        bob = server.sign_up("bob")
         status, challenge = server.call("POST", "/challenges", bob, {"rules": "standard", "start": {"kind": "standard"}, "days_per_move": 3, "color": "white", "opponent": "alice"})
         assert status == 201, challenge
         check_notice(mail_titled(sink, "bob challenges you", 15), "alice@example.org", "bob challenges you")
@@ -250,11 +173,9 @@ def main():
         server.sign_in("alice", "a new and long passphrase")
         print(f"mail test ({args.database.split(':')[0]}): every step passed")
     finally:
-        if server.process.poll() is None:
-            server.kill()
+        server.stop()
         smtp.stop()
-        if schema:
-            subprocess.run(["psql", args.database, "-q", "-c", f"SET client_min_messages = warning; DROP SCHEMA {schema} CASCADE"], check=False)
+        drop_schema(args.database, schema)
 
 
 if __name__ == "__main__":

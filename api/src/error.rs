@@ -49,12 +49,17 @@ text_enum! {
         InvalidToken = "invalid_token",
         /// The server sends no e-mail.
         EmailOff = "email_off",
+        /// A push subscription the server cannot use.
+        InvalidSubscription = "invalid_subscription",
+        /// The server sends no Web Push.
+        PushOff = "push_off",
         UnknownRules = "unknown_rules",
         SelfChallenge = "self_challenge",
         UnratedStart = "unrated_start",
         InvalidRatingRange = "invalid_rating_range",
         InvalidTournament = "invalid_tournament",
         TooManyWebhooks = "too_many_webhooks",
+        TooManySubscriptions = "too_many_subscriptions",
         TooManyCollections = "too_many_collections",
         TooManyTokens = "too_many_tokens",
         TooManyChallenges = "too_many_challenges",

@@ -20,7 +20,9 @@ use crate::{
     domain::{
         game,
         mail::{self, Mailer},
-        notifications, tournament,
+        notifications,
+        push::{self, Pusher},
+        tournament,
         webhooks::{self, Due},
     },
     error::ApiError,
@@ -229,6 +231,49 @@ async fn mail_forever(state: web::Data<AppState>) {
     }
 }
 
+/// Sends the due pushes every second or two, each leased to this instance
+/// while it is sent, several at once: a push service that is slow delays
+/// its own pushes only.
+async fn push_forever(state: web::Data<AppState>) {
+    let Some(pusher) = state.pusher.clone() else {
+        return;
+    };
+    let mut ticks = actix_web::rt::time::interval(Duration::from_millis(1500));
+    loop {
+        ticks.tick().await;
+        let now = state.clock.now();
+        let claimer = state.clone();
+        let claimed = state
+            .db(move |conn| push::claim_due(conn, &claimer.keys, now, 50))
+            .await;
+        let claimed = match claimed {
+            Ok(claimed) => claimed,
+            Err(error) => {
+                tracing::error!(%error, "claiming pushes failed");
+                continue;
+            }
+        };
+        let sends = claimed.into_iter().map(|ready| {
+            let (pusher, state) = (pusher.clone(), state.clone());
+            async move {
+                let outcome = pusher.send(&ready).await;
+                if outcome != push::Outcome::Sent {
+                    tracing::debug!(id = ready.push.id, ?outcome, "push not delivered");
+                }
+                let now = state.clock.now();
+                if let Err(error) = state
+                    .db(move |conn| push::record(conn, &ready, &outcome, now))
+                    .await
+                {
+                    // Its lease runs out, and it is sent again.
+                    tracing::error!(%error, "recording a push failed");
+                }
+            }
+        });
+        futures_util::future::join_all(sends).await;
+    }
+}
+
 /// Sweeps every `interval` until the process stops. Every instance may run
 /// one: each game is ended by a write conditional on its state.
 async fn sweep_forever(state: web::Data<AppState>, interval: Duration) {
@@ -285,6 +330,15 @@ impl std::fmt::Debug for MailOptions {
     }
 }
 
+/// How Web Push is signed.
+#[derive(Debug, Clone)]
+pub struct PushOptions {
+    /// The VAPID private key, base64url.
+    pub private_key: Secret,
+    /// `mailto:` or `https:`: whom push services may contact.
+    pub subject: String,
+}
+
 /// How to serve.
 #[derive(Debug, Clone)]
 pub struct ServeOptions {
@@ -298,6 +352,8 @@ pub struct ServeOptions {
     pub allow_private_webhooks: bool,
     /// How mail is sent: none, and the server sends no e-mail.
     pub mail: Option<MailOptions>,
+    /// How push is signed: none, and the server sends no Web Push.
+    pub push: Option<PushOptions>,
     /// SQLite's page cache a connection, in MiB (see [`db::PoolSettings`]).
     pub sqlite_cache_mib: Option<u32>,
 }
@@ -344,6 +400,7 @@ pub fn serve(options: ServeOptions) -> anyhow::Result<()> {
         trusted_proxies,
         allow_private_webhooks,
         mail,
+        push,
         sqlite_cache_mib,
     } = options;
     keep_allocations_from_piling_up();
@@ -392,6 +449,24 @@ pub fn serve(options: ServeOptions) -> anyhow::Result<()> {
             None
         }
     };
+    let pusher = match push {
+        Some(push) => {
+            let pusher = Pusher::new(
+                push.private_key.expose(),
+                &push.subject,
+                allow_private_webhooks,
+            )?;
+            tracing::info!(public_key = %pusher.public_key(), "Web Push is on");
+            Some(Arc::new(pusher))
+        }
+        None => {
+            tracing::warn!(
+                "Web Push is off: no VAPID key. Make one with `kingpost vapid-key` and set \
+                 KINGPOST_VAPID_PRIVATE_KEY to push notifications to browsers."
+            );
+            None
+        }
+    };
     let state = web::Data::new(AppState {
         pool,
         keys,
@@ -406,10 +481,12 @@ pub fn serve(options: ServeOptions) -> anyhow::Result<()> {
         trusted_proxies: trusted_proxies.clone(),
         allow_private_webhooks,
         mailer,
+        pusher,
         sqlite_writer: Default::default(),
     });
     let sweeper_state = state.clone();
     let mailing = sweeper_state.mailer.is_some();
+    let pushing = sweeper_state.pusher.is_some();
     let connections = Arc::new(ConnectionSlots::default());
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
     // Each worker stops accepting at its share of the descriptors: past
@@ -428,6 +505,9 @@ pub fn serve(options: ServeOptions) -> anyhow::Result<()> {
     actix_web::rt::System::new()
         .block_on(async move {
             actix_web::rt::spawn(deliver_forever(sweeper_state.clone()));
+            if pushing {
+                actix_web::rt::spawn(push_forever(sweeper_state.clone()));
+            }
             if mailing {
                 actix_web::rt::spawn(mail_forever(sweeper_state.clone()));
             }

@@ -19,7 +19,7 @@ use crate::{
     clock::{Clock, Millis},
     credentials::JwtKeys,
     db::{self, DbConnection, DbPool, NeverYield, Yield, timing},
-    domain::{game, mail::Mailer},
+    domain::{game, mail::Mailer, push::Pusher},
     error::ApiError,
     feeds::Feeds,
     notify::{Hub, Outbox},
@@ -55,6 +55,9 @@ pub struct AppState {
     /// How mail is sent; none when the operator set up no SMTP server, and
     /// the routes that need mail say so.
     pub mailer: Option<Arc<Mailer>>,
+    /// How Web Push is signed and sent; none when the operator set no VAPID
+    /// key, and the routes that need push say so.
+    pub pusher: Option<Arc<Pusher>>,
     /// Takes turns among this process's writers on SQLite, which has one
     /// writer at a time: waiting here is prompt, where SQLite's own busy
     /// handler sleeps in steps of up to 100 ms.

@@ -67,12 +67,23 @@ enum Command {
         /// `https://chess.example.org`. The address it listens on when left out.
         #[arg(long, env = "KINGPOST_PUBLIC_URL")]
         public_url: Option<String>,
+        /// The VAPID private key Web Push is signed with (`kingpost vapid-key`
+        /// makes one); without it the server sends no push, and says so.
+        #[arg(long, env = "KINGPOST_VAPID_PRIVATE_KEY", hide_env_values = true)]
+        vapid_private_key: Option<String>,
+        /// Whom push services may contact about this server: a `mailto:` or
+        /// `https:` URL. The public URL when left out.
+        #[arg(long, env = "KINGPOST_VAPID_SUBJECT")]
+        vapid_subject: Option<String>,
         /// SQLite's page cache for each of the server's connections, in MiB
         /// (SQLite's default is 2): for an archive whose indexes outgrow it.
         #[arg(long, env = "KINGPOST_SQLITE_CACHE_MIB",
               value_parser = clap::value_parser!(u32).range(1..=65536))]
         sqlite_cache_mib: Option<u32>,
     },
+    /// Print a new VAPID private key for Web Push (keep it as the JWT
+    /// secret is kept: `KINGPOST_VAPID_PRIVATE_KEY`), then its public key.
+    VapidKey,
     /// Run the database migrations and exit.
     Migrate {
         #[command(flatten)]
@@ -213,26 +224,36 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             smtp_url,
             mail_from,
             public_url,
+            vapid_private_key,
+            vapid_subject,
             sqlite_cache_mib,
-        } => Ok(service::serve(server::ServeOptions {
-            mail: smtp_url.map(|smtp_url| server::MailOptions {
-                smtp_url,
-                from: mail_from.unwrap_or_default(),
-                public_url: public_url.unwrap_or_else(|| format!("http://{bind}")),
-            }),
-            bind,
-            database_url: database.database_url,
-            jwt_secret: jwt_secret.as_deref().map(Secret::from),
-            sweep_interval: std::time::Duration::from_secs(sweep_seconds.max(1)),
-            limits: if no_rate_limits {
-                RateLimits::unlimited()
-            } else {
-                RateLimits::default()
-            },
-            trusted_proxies,
-            allow_private_webhooks,
-            sqlite_cache_mib,
-        })?),
+        } => {
+            let public_url = public_url.unwrap_or_else(|| format!("http://{bind}"));
+            Ok(service::serve(server::ServeOptions {
+                push: vapid_private_key.map(|private_key| server::PushOptions {
+                    private_key: Secret::from(private_key.as_str()),
+                    subject: vapid_subject.unwrap_or_else(|| public_url.clone()),
+                }),
+                mail: smtp_url.map(|smtp_url| server::MailOptions {
+                    smtp_url,
+                    from: mail_from.unwrap_or_default(),
+                    public_url,
+                }),
+                bind,
+                database_url: database.database_url,
+                jwt_secret: jwt_secret.as_deref().map(Secret::from),
+                sweep_interval: std::time::Duration::from_secs(sweep_seconds.max(1)),
+                limits: if no_rate_limits {
+                    RateLimits::unlimited()
+                } else {
+                    RateLimits::default()
+                },
+                trusted_proxies,
+                allow_private_webhooks,
+                sqlite_cache_mib,
+            })?)
+        }
+        Command::VapidKey => service::vapid_key(&mut out),
         Command::Migrate { database } => Ok(service::migrate(&database.database_url)?),
         Command::Openapi { output } => Ok(service::openapi(&output)?),
         Command::Pgn(PgnCommand::Check { file, fens }) => Ok(pgn::check(&file, fens.as_deref())?),

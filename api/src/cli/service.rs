@@ -35,3 +35,17 @@ pub fn openapi(output: &str) -> anyhow::Result<()> {
         std::fs::write(output, json).with_context(|| output.to_owned())
     }
 }
+
+/// Prints a new VAPID key pair: the private key as the variable that takes
+/// it, and the public key browsers will subscribe with.
+pub fn vapid_key(out: &mut impl Write) -> anyhow::Result<()> {
+    use kingpost_api::domain::push::Pusher;
+    let private_key = Pusher::new_private_key();
+    let public_key = Pusher::new(&private_key, "mailto:operator@example.org", false)?.public_key();
+    writeln!(out, "KINGPOST_VAPID_PRIVATE_KEY={private_key}")?;
+    writeln!(
+        out,
+        "# its public key, which GET /api/v1/push/public-key gives browsers: {public_key}"
+    )?;
+    Ok(())
+}

@@ -348,6 +348,33 @@ diesel::table! {
         next_digest_at -> Nullable<BigInt>,
         digest_since -> BigInt,
         updated_at -> BigInt,
+        push_events -> Nullable<Text>,
+        push_subscriptions -> Integer,
+    }
+}
+
+diesel::table! {
+    push_subscriptions (id) {
+        id -> Text,
+        account_id -> Text,
+        endpoint -> Text,
+        p256dh -> Text,
+        auth -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    push_outbox (id) {
+        id -> BigInt,
+        subscription_id -> Text,
+        event_id -> BigInt,
+        created_at -> BigInt,
+        status -> Text,
+        attempts -> Integer,
+        next_attempt_at -> BigInt,
+        sent_at -> Nullable<BigInt>,
+        last_error -> Nullable<Text>,
     }
 }
 
@@ -396,5 +423,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     account_emails,
     mail_outbox,
     notification_settings,
-    password_resets
+    password_resets,
+    push_subscriptions,
+    push_outbox
 );

@@ -11,7 +11,10 @@ use crate::{
     db::DbConnection,
     domain::notifications,
     error::ApiError,
-    models::event::{self, DeliveryRow, EventRow, MailChannel, NewEvent, RecipientRow, WebhookRow},
+    models::{
+        event::{self, DeliveryRow, EventRow, NewEvent, RecipientRow, WebhookRow},
+        notification::SettingsRow,
+    },
     notify::{Outbox, account_signal},
     stored::{AccountId, GameId},
     views::{DeliveryStatus, EventKind, EventView, Timestamp},
@@ -52,7 +55,8 @@ pub fn record(
     let to = Recipient {
         account_id,
         webhooks: read.first().map_or(&[], |row| &row.webhooks),
-        mail: read.first().and_then(|row| row.mail.as_ref()),
+        address: read.first().and_then(|row| row.address.as_deref()),
+        settings: read.first().and_then(|row| row.settings.as_ref()),
     };
     record_for(conn, outbox, now, to, kind, game_id, data)
 }
@@ -62,8 +66,10 @@ pub fn record(
 pub struct Recipient<'a> {
     pub account_id: &'a AccountId,
     pub webhooks: &'a [WebhookRow],
-    /// Its verified address and notification settings, if it has one.
-    pub mail: Option<&'a MailChannel>,
+    /// Its verified address, if any.
+    pub address: Option<&'a str>,
+    /// Its notification settings; none: the defaults.
+    pub settings: Option<&'a SettingsRow>,
 }
 
 impl<'a> Recipient<'a> {
@@ -71,7 +77,8 @@ impl<'a> Recipient<'a> {
         Recipient {
             account_id: &row.account.id,
             webhooks: &row.webhooks,
-            mail: row.mail.as_ref(),
+            address: row.address.as_deref(),
+            settings: row.settings.as_ref(),
         }
     }
 }
@@ -117,9 +124,7 @@ pub fn record_for(
             )?;
         }
     }
-    if let Some(channel) = to.mail {
-        notifications::queue_notice(conn, now, account_id, channel, kind, id)?;
-    }
+    notifications::queue(conn, now, &to, kind, id)?;
     outbox.push(account_signal(account_id));
     Ok(())
 }

@@ -18,6 +18,7 @@ pub mod notifications;
 pub mod openings;
 pub mod pgn;
 pub mod profiles;
+pub mod push;
 pub mod ratings;
 pub mod recovery;
 pub mod search;

@@ -12,14 +12,15 @@ use crate::{
     credentials::JwtKeys,
     db::{DbConnection, write_transaction},
     domain::{
+        events::Recipient,
         mail,
         notices::{self, Links},
     },
     error::{ApiError, Code},
     models::{
-        event::MailChannel,
         mail::{DIGEST, NOTICE, count_for_since},
-        notification::{self, SettingsRow},
+        notification::{self, DEFAULT_EVENTS, SettingsRow},
+        push,
     },
     stored::{AccountId, KeyList},
     views::{
@@ -28,36 +29,13 @@ use crate::{
     },
 };
 
-/// The events mailed to an account that chose none: what a correspondence
-/// player acts on.
-pub const DEFAULT_EMAIL_EVENTS: &[EventKind] = &[
-    EventKind::GameStarted,
-    EventKind::OpponentMoved,
-    EventKind::DrawOffered,
-    EventKind::GameFinished,
-    EventKind::DeadlineNear,
-    EventKind::ChallengeReceived,
-    EventKind::MessageReceived,
-    EventKind::TournamentStarted,
-];
-pub const DEFAULT_DIGEST_HOUR: i32 = 8;
-pub const DEFAULT_TIME_ZONE: &str = "UTC";
 /// Notices mailed to one account in an hour: a player with two hundred
 /// games under way gets a digest, not two hundred mails.
 pub const NOTICES_PER_HOUR: i64 = 10;
 
 /// An account's settings, the defaults where it has none.
 fn settings_or_default(row: Option<SettingsRow>, account: &AccountId, now: Millis) -> SettingsRow {
-    row.unwrap_or_else(|| SettingsRow {
-        account_id: account.clone(),
-        email_events: KeyList::new(DEFAULT_EMAIL_EVENTS.to_vec()),
-        email_digest: false,
-        digest_hour: DEFAULT_DIGEST_HOUR,
-        time_zone: DEFAULT_TIME_ZONE.to_owned(),
-        next_digest_at: None,
-        digest_since: now,
-        updated_at: now,
-    })
+    row.unwrap_or_else(|| notification::defaults(account, now))
 }
 
 fn view(row: &SettingsRow) -> NotificationSettingsView {
@@ -71,6 +49,10 @@ fn view(row: &SettingsRow) -> NotificationSettingsView {
         digest_hour: u8::try_from(row.digest_hour).unwrap_or_default(),
         time_zone: row.time_zone.clone(),
         next_digest_at: row.next_digest_at.map(At),
+        push_events: row
+            .push_events
+            .as_ref()
+            .map_or_else(|| DEFAULT_EVENTS.to_vec(), |kinds| kinds.values().to_vec()),
     }
 }
 
@@ -112,10 +94,11 @@ pub fn change(
     write_transaction(conn, |conn| {
         let mut row = settings_or_default(notification::find(conn, account)?, account, now);
         let was_digest = row.email_digest;
-        if let Some(mut events) = request.email_events {
-            let mut seen = std::collections::HashSet::new();
-            events.retain(|kind| seen.insert(*kind));
-            row.email_events = KeyList::new(events);
+        if let Some(events) = request.email_events {
+            row.email_events = KeyList::new(distinct(events));
+        }
+        if let Some(events) = request.push_events {
+            row.push_events = Some(KeyList::new(distinct(events)));
         }
         if let Some(delivery) = request.email_delivery {
             row.email_digest = delivery == EmailDelivery::Digest;
@@ -142,6 +125,13 @@ pub fn change(
     })
 }
 
+/// `kinds` without repeats, in their order.
+fn distinct(mut kinds: Vec<EventKind>) -> Vec<EventKind> {
+    let mut seen = std::collections::HashSet::new();
+    kinds.retain(|kind| seen.insert(*kind));
+    kinds
+}
+
 /// The first moment after `now` when it is `hour`:00 in `zone` (on a day
 /// whose clocks skip that hour, the moment the skip lands on).
 pub fn next_hour(now: Millis, hour: i32, zone: &TimeZone) -> Millis {
@@ -160,38 +150,53 @@ pub fn next_hour(now: Millis, hour: i32, zone: &TimeZone) -> Millis {
     now + 24 * HOUR
 }
 
-/// Queues the notice of event `event_id` (of `kind`) for `account`, in the
-/// event's transaction, if its settings mail that kind at once; past the
-/// hourly bound, schedules one digest at the hour's end instead.
-pub fn queue_notice(
+/// Queues what event `event_id` (of `kind`) sends `to`, in the event's
+/// transaction: a push to each of its browsers if it pushes that kind, and
+/// a notice to its verified address if it mails that kind at once (past
+/// the hourly bound, one digest at the hour's end instead). An account
+/// with neither costs no statement.
+pub fn queue(
     conn: &mut DbConnection,
     now: Millis,
-    account: &AccountId,
-    channel: &MailChannel,
+    to: &Recipient<'_>,
     kind: EventKind,
     event_id: i64,
 ) -> Result<(), ApiError> {
-    let chosen = match &channel.settings {
-        Some(row) => row.email_events.values().contains(&kind),
-        None => DEFAULT_EMAIL_EVENTS.contains(&kind),
+    let account = to.account_id;
+    if let Some(row) = to.settings
+        && row.push_subscriptions > 0
+        && row
+            .push_events
+            .as_ref()
+            .map_or(DEFAULT_EVENTS.contains(&kind), |kinds| {
+                kinds.values().contains(&kind)
+            })
+    {
+        push::queue(conn, account, event_id, now)?;
+    }
+    let Some(address) = to.address else {
+        return Ok(());
     };
-    if !chosen {
+    let mailed = to.settings.map_or(DEFAULT_EVENTS.contains(&kind), |row| {
+        row.email_events.values().contains(&kind)
+    });
+    if !mailed {
         return Ok(());
     }
-    if let Some(row) = &channel.settings
+    if let Some(row) = to.settings
         && (row.email_digest || row.next_digest_at.is_some())
     {
         // A digest is due: it tells of this event.
         return Ok(());
     }
     if count_for_since(conn, account, NOTICE, now - HOUR)? >= NOTICES_PER_HOUR {
-        let mut row = settings_or_default(channel.settings.clone(), account, now);
+        let mut row = settings_or_default(to.settings.cloned(), account, now);
         row.next_digest_at = Some(now + HOUR);
         row.digest_since = now;
         notification::put(conn, &row)?;
         return Ok(());
     }
-    mail::queue_notice(conn, account, &channel.address, event_id, now)
+    mail::queue_notice(conn, account, address, event_id, now)
 }
 
 /// Writes and queues the digests due by `now` (up to `limit`): how many

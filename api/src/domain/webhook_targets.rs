@@ -9,6 +9,9 @@
 //! host's name is resolved and only public addresses are connected to (so
 //! a name that later points inward is refused too). Redirects are never
 //! followed.
+//!
+//! Push endpoints that browsers give (`domain::push`) are held to the same
+//! rules: the push service is the browser's choice, the request the server's.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
@@ -78,6 +81,23 @@ fn is_public_v6(ip: Ipv6Addr) -> bool {
         || (first == 0x64 && segments[1..3] == [0xff9b, 1]) // local-use NAT64 (RFC 8215)
         || (first == 0x0100 && segments[1..4] == [0, 0, 0]); // discard
     !reserved
+}
+
+/// The HTTP client for URLs that clients gave (webhooks, push endpoints):
+/// public addresses only unless `allow_private`, no redirect followed, and
+/// no proxy from the environment, which would resolve the target's name
+/// itself, past the check that keeps requests off inward addresses.
+pub fn outward_client(allow_private: bool, timeout: std::time::Duration) -> reqwest::Client {
+    let mut builder = reqwest::Client::builder()
+        .no_proxy()
+        .timeout(timeout)
+        .connect_timeout(timeout / 2)
+        .redirect(reqwest::redirect::Policy::none())
+        .user_agent(concat!("kingpost/", env!("CARGO_PKG_VERSION")));
+    if !allow_private {
+        builder = builder.dns_resolver(PublicResolver);
+    }
+    builder.build().expect("an HTTP client")
 }
 
 /// Checks a webhook URL as it is registered: http or https, no user name

@@ -341,20 +341,8 @@ impl Sender {
     /// redirect (a 3xx is a failed attempt).
     pub fn new(allow_private: bool) -> Sender {
         install_tls_provider();
-        // No proxy from the environment: a proxy would resolve the target's
-        // name itself, past the check that keeps deliveries off inward
-        // addresses.
-        let mut builder = reqwest::Client::builder()
-            .no_proxy()
-            .timeout(ATTEMPT_TIMEOUT)
-            .connect_timeout(ATTEMPT_TIMEOUT / 2)
-            .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!("kingpost/", env!("CARGO_PKG_VERSION")));
-        if !allow_private {
-            builder = builder.dns_resolver(webhook_targets::PublicResolver);
-        }
         Sender {
-            client: builder.build().expect("an HTTP client"),
+            client: webhook_targets::outward_client(allow_private, ATTEMPT_TIMEOUT),
             allow_private,
         }
     }

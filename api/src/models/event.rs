@@ -169,15 +169,9 @@ pub struct RecipientRow {
     pub account: Account,
     /// Its webhooks, oldest first.
     pub webhooks: Vec<WebhookRow>,
-    /// Its verified address, if any, with its notification settings.
-    pub mail: Option<MailChannel>,
-}
-
-/// Where an account's notices go by e-mail.
-#[derive(Debug, Clone)]
-pub struct MailChannel {
-    pub address: String,
-    /// None: the defaults.
+    /// Its verified address, if any.
+    pub address: Option<String>,
+    /// Its notification settings; none: the defaults.
     pub settings: Option<SettingsRow>,
 }
 
@@ -220,11 +214,11 @@ pub fn recipients(
             .last()
             .is_none_or(|last| last.account.id != account.id)
         {
-            let mail = address.map(|address| MailChannel { address, settings });
             found.push(RecipientRow {
                 account,
                 webhooks: Vec::new(),
-                mail,
+                address,
+                settings,
             });
         }
         if let (Some(hook), Some(last)) = (hook, found.last_mut()) {

@@ -12,6 +12,7 @@ pub mod idempotency;
 pub mod mail;
 pub mod message;
 pub mod notification;
+pub mod push;
 pub mod rating;
 pub mod search;
 pub mod setting;

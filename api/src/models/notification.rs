@@ -27,6 +27,42 @@ pub struct SettingsRow {
     /// A digest tells of the events since this time.
     pub digest_since: i64,
     pub updated_at: i64,
+    /// The events pushed; none: the defaults.
+    pub push_events: Option<KeyList<EventKind>>,
+    /// How many push subscriptions the account has (kept by
+    /// `push::count_subscriptions`, never by [`put`]).
+    pub push_subscriptions: i32,
+}
+
+/// The events mailed, and pushed, to an account that chose none: what a
+/// correspondence player acts on.
+pub const DEFAULT_EVENTS: &[EventKind] = &[
+    EventKind::GameStarted,
+    EventKind::OpponentMoved,
+    EventKind::DrawOffered,
+    EventKind::GameFinished,
+    EventKind::DeadlineNear,
+    EventKind::ChallengeReceived,
+    EventKind::MessageReceived,
+    EventKind::TournamentStarted,
+];
+pub const DEFAULT_DIGEST_HOUR: i32 = 8;
+pub const DEFAULT_TIME_ZONE: &str = "UTC";
+
+/// The settings of an account that chose none, as of `now`.
+pub fn defaults(account: &AccountId, now: i64) -> SettingsRow {
+    SettingsRow {
+        account_id: account.clone(),
+        email_events: KeyList::new(DEFAULT_EVENTS.to_vec()),
+        email_digest: false,
+        digest_hour: DEFAULT_DIGEST_HOUR,
+        time_zone: DEFAULT_TIME_ZONE.to_owned(),
+        next_digest_at: None,
+        digest_since: now,
+        updated_at: now,
+        push_events: None,
+        push_subscriptions: 0,
+    }
 }
 
 pub fn find(conn: &mut DbConnection, account: &AccountId) -> QueryResult<Option<SettingsRow>> {
@@ -37,7 +73,8 @@ pub fn find(conn: &mut DbConnection, account: &AccountId) -> QueryResult<Option<
         .optional()
 }
 
-/// Writes an account's settings, whole.
+/// Writes an account's settings, whole but for the count of its push
+/// subscriptions, which only their changes write.
 pub fn put(conn: &mut DbConnection, row: &SettingsRow) -> QueryResult<()> {
     let upsert = diesel::insert_into(notification_settings::table)
         .values(row)
@@ -52,6 +89,7 @@ pub fn put(conn: &mut DbConnection, row: &SettingsRow) -> QueryResult<()> {
                 .eq(excluded(notification_settings::next_digest_at)),
             notification_settings::digest_since.eq(excluded(notification_settings::digest_since)),
             notification_settings::updated_at.eq(excluded(notification_settings::updated_at)),
+            notification_settings::push_events.eq(excluded(notification_settings::push_events)),
         ));
     execute_natively(conn, upsert).map(|_| ())
 }

@@ -14,6 +14,7 @@ pub mod messages;
 pub mod notifications;
 pub mod pgn;
 pub mod positions;
+pub mod push;
 pub mod query;
 pub mod search;
 pub mod session;
@@ -69,6 +70,10 @@ pub fn configure(cfg: &mut ServiceConfig<'_>) {
         .service(notifications::change_notification_settings)
         .service(notifications::get_unsubscribe_page)
         .service(notifications::unsubscribe_notifications)
+        .service(push::get_push_public_key)
+        .service(push::create_push_subscription)
+        .service(push::list_push_subscriptions)
+        .service(push::delete_push_subscription)
         .service(accounts::get_vacation)
         .service(accounts::start_vacation)
         .service(accounts::end_vacation)

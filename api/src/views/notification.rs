@@ -34,6 +34,8 @@ pub struct NotificationSettingsView {
     pub time_zone: String,
     /// When the next digest goes out, if one is due.
     pub next_digest_at: Option<Timestamp>,
+    /// The events pushed to the account's browsers (the same defaults).
+    pub push_events: Vec<EventKind>,
 }
 
 /// A change of the notification settings: fields left out keep their value.
@@ -46,6 +48,7 @@ pub struct NotificationSettingsRequest {
     pub digest_hour: Option<u8>,
     /// An IANA time zone: `Europe/Paris`, `America/New_York`, `UTC`.
     pub time_zone: Option<String>,
+    pub push_events: Option<Vec<EventKind>>,
 }
 
 /// Who forgot their password: a username or an e-mail address.
@@ -77,3 +80,48 @@ text_schema!(
     HtmlPage,
     "An HTML page (`text/html`), for a person in a browser."
 );
+
+/// A browser's `PushSubscription`, as its `toJSON()` gives it.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PushSubscriptionRequest {
+    /// The push service's URL for this browser (https).
+    pub endpoint: String,
+    /// When the browser says the subscription ends, if it does (unused:
+    /// a push service that no longer knows it answers 404 or 410, and it is
+    /// removed).
+    #[serde(rename = "expirationTime", default)]
+    pub expiration_time: Option<f64>,
+    pub keys: PushKeys,
+}
+
+/// The keys a browser's payloads are encrypted to (RFC 8291).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PushKeys {
+    /// The browser's P-256 public key, uncompressed, base64url.
+    pub p256dh: String,
+    /// The 16-byte authentication secret, base64url.
+    pub auth: String,
+}
+
+/// A browser that receives the account's notifications.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct PushSubscriptionView {
+    pub id: String,
+    pub endpoint: String,
+    pub created_at: Timestamp,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PushSubscriptionList {
+    pub subscriptions: Vec<PushSubscriptionView>,
+}
+
+/// What a browser subscribes with.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PushKeyView {
+    /// The server's VAPID public key (`applicationServerKey`): the
+    /// uncompressed P-256 point, base64url.
+    pub public_key: String,
+}

@@ -27,6 +27,7 @@ mod migrations;
 mod notifications;
 mod openapi;
 mod pgn;
+mod push;
 mod ratings;
 mod search;
 mod sqlite_build;

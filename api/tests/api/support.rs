@@ -110,6 +110,7 @@ pub struct TestApp<'a> {
     trusted_proxies: Vec<std::net::IpAddr>,
     pool: Option<kingpost_api::db::DbPool>,
     mailer: Option<Arc<kingpost_api::domain::mail::Mailer>>,
+    pusher: Option<Arc<kingpost_api::domain::push::Pusher>>,
 }
 
 impl<'a> TestApp<'a> {
@@ -123,6 +124,7 @@ impl<'a> TestApp<'a> {
             trusted_proxies: Vec::new(),
             pool: None,
             mailer: None,
+            pusher: None,
         }
     }
 
@@ -135,6 +137,16 @@ impl<'a> TestApp<'a> {
         )
         .expect("a mailer");
         self.mailer = Some(Arc::new(mailer));
+        self
+    }
+
+    /// Sends Web Push signed with a fresh VAPID key.
+    pub fn push(mut self) -> Self {
+        let key = kingpost_api::domain::push::Pusher::new_private_key();
+        let pusher =
+            kingpost_api::domain::push::Pusher::new(&key, "mailto:ops@kingpost.test", true)
+                .expect("a pusher");
+        self.pusher = Some(Arc::new(pusher));
         self
     }
 
@@ -201,6 +213,7 @@ impl<'a> TestApp<'a> {
             // The tests' webhook receivers listen on loopback.
             allow_private_webhooks: true,
             mailer: self.mailer,
+            pusher: self.pusher,
             sqlite_writer: Default::default(),
         }
     }

@@ -1,0 +1,360 @@
+//! Web Push: the browsers that receive an account's notifications, and the
+//! pushes to them. A push is queued in the transaction of its event, one a
+//! subscription; when sent, its payload (title, text, the page to open) is
+//! written from the event, encrypted to the browser's keys (RFC 8291
+//! `aes128gcm`) and posted to the browser's push service with a VAPID
+//! signature (RFC 8292) under the server's key pair. A subscription its
+//! push service says is gone (404, 410) is removed.
+
+use std::time::Duration;
+
+use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+use serde_json::json;
+use web_push_native::{
+    jwt_simple::prelude::{Claims, ECDSAP256KeyPairLike, ECDSAP256PublicKeyLike, ES256KeyPair},
+    p256,
+};
+
+use crate::{
+    clock::{HOUR, MINUTE, Millis, SECOND},
+    credentials::{JwtKeys, new_id},
+    db::{DbConnection, write_transaction},
+    domain::{notices, webhook_targets},
+    error::{ApiError, Code},
+    models::{
+        event,
+        mail::{FAILED, PENDING, SENT},
+        notification,
+        push::{self, PushRow, SubscriptionRow},
+    },
+    stored::AccountId,
+    views::{PushSubscriptionList, PushSubscriptionRequest, PushSubscriptionView, Timestamp},
+};
+
+/// Subscriptions one account may hold: its browsers and devices.
+pub const MAX_PER_ACCOUNT: usize = 10;
+/// How long one instance holds a push it is sending.
+const LEASE: Millis = MINUTE;
+/// Attempts before a push is given up: a notification a day late is noise.
+const MOST_ATTEMPTS: i32 = 10;
+/// How long a push service keeps a push for a browser that is offline.
+const TIME_TO_LIVE: Duration = Duration::from_secs(24 * 3600);
+/// The longest one attempt takes.
+const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
+/// The most of a notice's text a push carries: payloads are at most 4 KiB.
+const MOST_TEXT: usize = 600;
+
+/// How the server pushes: its VAPID key pair, the contact it signs with,
+/// and an HTTP client held to the rules webhooks are.
+pub struct Pusher {
+    key: ES256KeyPair,
+    /// `mailto:` or `https:`: whom a push service may contact (RFC 8292).
+    subject: String,
+    client: reqwest::Client,
+    allow_private: bool,
+}
+
+impl std::fmt::Debug for Pusher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pusher")
+            .field("subject", &self.subject)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Pusher {
+    /// From the private key (the P-256 scalar, base64url, as `kingpost
+    /// vapid-key` prints it) and the contact.
+    pub fn new(private_key: &str, subject: &str, allow_private: bool) -> anyhow::Result<Pusher> {
+        let raw = URL_SAFE_NO_PAD
+            .decode(private_key.trim())
+            .map_err(|_| anyhow::anyhow!("the VAPID private key is not base64url"))?;
+        let key = ES256KeyPair::from_bytes(&raw)
+            .map_err(|e| anyhow::anyhow!("the VAPID private key is not a P-256 key: {e}"))?;
+        if !(subject.starts_with("mailto:") || subject.starts_with("https:")) {
+            anyhow::bail!("the VAPID subject `{subject}` is neither a mailto: nor an https: URL");
+        }
+        super::webhooks::install_tls_provider();
+        Ok(Pusher {
+            key,
+            subject: subject.to_owned(),
+            client: webhook_targets::outward_client(allow_private, ATTEMPT_TIMEOUT),
+            allow_private,
+        })
+    }
+
+    /// A new private key, base64url: for `kingpost vapid-key`.
+    pub fn new_private_key() -> String {
+        URL_SAFE_NO_PAD.encode(ES256KeyPair::generate().to_bytes())
+    }
+
+    /// The public key browsers subscribe with (`applicationServerKey`): the
+    /// uncompressed point, base64url.
+    pub fn public_key(&self) -> String {
+        let point = self.key.public_key().public_key().to_bytes_uncompressed();
+        URL_SAFE_NO_PAD.encode(point)
+    }
+
+    /// The `Authorization` header for `endpoint`: a VAPID JWT whose audience
+    /// is the endpoint's origin (its port included when it is not the
+    /// scheme's), with the public key.
+    fn authorization(&self, endpoint: &reqwest::Url) -> Result<String, String> {
+        let origin = endpoint.origin().ascii_serialization();
+        let claims = Claims::create(web_push_native::jwt_simple::prelude::Duration::from_hours(
+            12,
+        ))
+        .with_audience(origin)
+        .with_subject(&self.subject);
+        let token = self.key.sign(claims).map_err(|e| e.to_string())?;
+        Ok(format!("vapid t={token}, k={}", self.public_key()))
+    }
+
+    /// Posts one push: how it went.
+    pub async fn send(&self, ready: &Ready) -> Outcome {
+        let Ok(endpoint) = webhook_targets::check_url(&ready.endpoint, self.allow_private) else {
+            return Outcome::Gone;
+        };
+        let body = match encrypt(ready) {
+            Ok(body) => body,
+            Err(error) => return Outcome::Failed(error),
+        };
+        let authorization = match self.authorization(&endpoint) {
+            Ok(header) => header,
+            Err(error) => return Outcome::Failed(error),
+        };
+        let sent = self
+            .client
+            .post(endpoint)
+            .header("TTL", TIME_TO_LIVE.as_secs())
+            .header("Urgency", "normal")
+            .header("Content-Encoding", "aes128gcm")
+            .header("Content-Type", "application/octet-stream")
+            .header("Authorization", authorization)
+            .body(body)
+            .send()
+            .await;
+        match sent.map(|response| response.status().as_u16()) {
+            Ok(200..=299) => Outcome::Sent,
+            Ok(404 | 410) => Outcome::Gone,
+            Ok(status @ (429 | 500..=599)) => Outcome::Retry(format!("status {status}")),
+            Ok(status) => Outcome::Failed(format!("status {status}")),
+            Err(error) if error.is_timeout() => Outcome::Retry("timed out".to_owned()),
+            Err(_) => Outcome::Retry("could not connect".to_owned()),
+        }
+    }
+}
+
+/// The payload encrypted to the browser's keys (RFC 8291).
+fn encrypt(ready: &Ready) -> Result<Vec<u8>, String> {
+    let key = URL_SAFE_NO_PAD
+        .decode(&ready.p256dh)
+        .ok()
+        .and_then(|bytes| p256::PublicKey::from_sec1_bytes(&bytes).ok())
+        .ok_or("the subscription's key is not a P-256 point")?;
+    let auth = URL_SAFE_NO_PAD
+        .decode(&ready.auth)
+        .ok()
+        .filter(|bytes| bytes.len() == 16)
+        .ok_or("the subscription's secret is not 16 bytes")?;
+    let auth = web_push_native::Auth::clone_from_slice(&auth);
+    web_push_native::encrypt(ready.payload.clone(), &key, &auth).map_err(|e| e.to_string())
+}
+
+/// How a push went.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Sent,
+    /// The push service no longer knows the subscription: it is removed.
+    Gone,
+    /// Worth another attempt (the push service busy or unreachable).
+    Retry(String),
+    /// Refused for good.
+    Failed(String),
+}
+
+/// A push leased for an attempt, with what it carries.
+#[derive(Debug)]
+pub struct Ready {
+    pub push: PushRow,
+    pub endpoint: String,
+    pub p256dh: String,
+    pub auth: String,
+    /// The JSON the service worker reads: `title`, `body`, `url`, `tag`.
+    pub payload: Vec<u8>,
+}
+
+/// The refusal of a request that needs push on a server that sends none.
+pub fn off() -> ApiError {
+    ApiError::Refused {
+        code: Code::PushOff,
+        detail: "this server sends no Web Push: its operator has set no VAPID key".to_owned(),
+    }
+}
+
+fn view(row: SubscriptionRow) -> PushSubscriptionView {
+    PushSubscriptionView {
+        id: row.id,
+        endpoint: row.endpoint,
+        created_at: Timestamp(row.created_at),
+    }
+}
+
+/// Stores the browser's subscription for `account` (replacing any of the
+/// same endpoint): checked as a webhook URL is, its key a P-256 point and
+/// its secret 16 bytes.
+pub fn subscribe(
+    conn: &mut DbConnection,
+    account: &AccountId,
+    request: PushSubscriptionRequest,
+    allow_private: bool,
+    now: Millis,
+) -> Result<PushSubscriptionView, ApiError> {
+    let refuse = |detail: String| ApiError::invalid(Code::InvalidSubscription, detail);
+    let endpoint = webhook_targets::check_url(&request.endpoint, allow_private)
+        .map_err(|e| refuse(format!("endpoint: {e}")))?;
+    if endpoint.scheme() != "https" && !allow_private {
+        return Err(refuse(
+            "endpoint: a push service is reached over https".to_owned(),
+        ));
+    }
+    let key = URL_SAFE_NO_PAD.decode(request.keys.p256dh.trim_end_matches('='));
+    if !key.is_ok_and(|bytes| p256::PublicKey::from_sec1_bytes(&bytes).is_ok()) {
+        return Err(refuse(
+            "keys.p256dh: not a P-256 public key in base64url".to_owned(),
+        ));
+    }
+    let auth = URL_SAFE_NO_PAD.decode(request.keys.auth.trim_end_matches('='));
+    if !auth.is_ok_and(|bytes| bytes.len() == 16) {
+        return Err(refuse("keys.auth: not 16 bytes in base64url".to_owned()));
+    }
+    let row = SubscriptionRow {
+        id: new_id(),
+        account_id: account.clone(),
+        endpoint: request.endpoint,
+        p256dh: request.keys.p256dh.trim_end_matches('=').to_owned(),
+        auth: request.keys.auth.trim_end_matches('=').to_owned(),
+        created_at: now,
+    };
+    write_transaction(conn, |conn| {
+        let held = push::of_account(conn, account)?;
+        if held.len() >= MAX_PER_ACCOUNT && !held.iter().any(|s| s.endpoint == row.endpoint) {
+            return Err(ApiError::invalid(
+                Code::TooManySubscriptions,
+                format!("at most {MAX_PER_ACCOUNT} browsers an account: remove one first"),
+            ));
+        }
+        push::insert(conn, &row)?;
+        Ok(view(row.clone()))
+    })
+}
+
+pub fn list(
+    conn: &mut DbConnection,
+    account: &AccountId,
+) -> Result<PushSubscriptionList, ApiError> {
+    let rows = push::of_account(conn, account)?;
+    Ok(PushSubscriptionList {
+        subscriptions: rows.into_iter().map(view).collect(),
+    })
+}
+
+/// Removes one of the account's subscriptions, or `404`.
+pub fn unsubscribe(conn: &mut DbConnection, account: &AccountId, id: &str) -> Result<(), ApiError> {
+    write_transaction(conn, |conn| match push::find(conn, id)? {
+        Some(row) if &row.account_id == account => {
+            push::delete(conn, id)?;
+            push::count_subscriptions(conn, account)?;
+            Ok(())
+        }
+        _ => Err(ApiError::NotFound("push subscription".to_owned())),
+    })
+}
+
+/// Leases the pushes due now (up to `limit`), each with its payload
+/// written from its event as things stand; a push whose subscription or
+/// event is gone is dropped.
+pub fn claim_due(
+    conn: &mut DbConnection,
+    keys: &JwtKeys,
+    now: Millis,
+    limit: i64,
+) -> Result<Vec<Ready>, ApiError> {
+    // The pages a push opens are the service worker's own origin's.
+    let links = notices::Links::new("", keys);
+    let mut claimed = Vec::new();
+    for row in push::due(conn, now, limit)? {
+        if !push::lease(conn, &row, now + LEASE)? {
+            continue;
+        }
+        let row = PushRow {
+            attempts: row.attempts + 1,
+            ..row
+        };
+        let subscription = push::find(conn, &row.subscription_id)?;
+        let event = event::find(conn, row.event_id)?;
+        let (Some(subscription), Some(event)) = (subscription, event) else {
+            push::record(conn, row.id, FAILED, now, Some("gone"), now)?;
+            continue;
+        };
+        let zone = notification::find(conn, &event.account_id)?
+            .map_or(jiff::tz::TimeZone::UTC, |s| {
+                super::notifications::zone(&s.time_zone)
+            });
+        let notice = notices::notice(conn, &links, &event, &zone)?;
+        let mut body = notice.lines.join("\n");
+        if body.len() > MOST_TEXT {
+            let cut = (0..=MOST_TEXT)
+                .rev()
+                .find(|&i| body.is_char_boundary(i))
+                .unwrap_or(0);
+            body.truncate(cut);
+            body.push('…');
+        }
+        let payload = json!({
+            "title": notice.subject,
+            "body": body,
+            "url": notice.action.1,
+            "tag": event.game_id.as_deref().unwrap_or(event.kind.key()),
+        });
+        claimed.push(Ready {
+            push: row,
+            endpoint: subscription.endpoint,
+            p256dh: subscription.p256dh,
+            auth: subscription.auth,
+            payload: payload.to_string().into_bytes(),
+        });
+    }
+    Ok(claimed)
+}
+
+/// Records how an attempt went: sent; the subscription removed when its
+/// push service says it is gone; retried after a wait that grows (ten
+/// seconds, doubling, at most an hour); or given up.
+pub fn record(
+    conn: &mut DbConnection,
+    ready: &Ready,
+    outcome: &Outcome,
+    now: Millis,
+) -> Result<(), ApiError> {
+    let push = &ready.push;
+    write_transaction(conn, |conn| {
+        match outcome {
+            Outcome::Sent => push::record(conn, push.id, SENT, now, None, now)?,
+            Outcome::Gone => {
+                if let Some(row) = push::find(conn, &push.subscription_id)? {
+                    push::delete(conn, &row.id)?;
+                    push::count_subscriptions(conn, &row.account_id)?;
+                }
+            }
+            Outcome::Failed(error) => push::record(conn, push.id, FAILED, now, Some(error), now)?,
+            Outcome::Retry(error) if push.attempts >= MOST_ATTEMPTS => {
+                push::record(conn, push.id, FAILED, now, Some(error), now)?
+            }
+            Outcome::Retry(error) => {
+                let wait = ((10 * SECOND) << (push.attempts - 1).clamp(0, 20)).min(HOUR);
+                push::record(conn, push.id, PENDING, now + wait, Some(error), now)?
+            }
+        }
+        Ok(())
+    })
+}
