@@ -231,14 +231,14 @@ async fn mail_forever(state: web::Data<AppState>) {
     }
 }
 
-/// Sends the due pushes every second or two, each leased to this instance
+/// Sends the due pushes every second, each leased to this instance
 /// while it is sent, several at once: a push service that is slow delays
 /// its own pushes only.
 async fn push_forever(state: web::Data<AppState>) {
     let Some(pusher) = state.pusher.clone() else {
         return;
     };
-    let mut ticks = actix_web::rt::time::interval(Duration::from_millis(1500));
+    let mut ticks = actix_web::rt::time::interval(Duration::from_secs(1));
     loop {
         ticks.tick().await;
         let now = state.clock.now();
