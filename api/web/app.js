@@ -456,8 +456,9 @@ function challengeForm(variants) {
 async function accountPage(signal) {
   const mail = h("section", { class: "email", "aria-labelledby": "email-title" });
   const notices = h("section", { class: "notices", "aria-labelledby": "notices-title" });
-  await Promise.all([showEmail(mail, signal), showNotificationSettings(notices, signal)]);
-  show(h("h2", {}, "Your account"), mail, notices, passwordSection());
+  const push = h("section", { class: "push", "aria-labelledby": "push-title" });
+  await Promise.all([showEmail(mail, signal), showNotificationSettings(notices, signal), showPushSection(push, signal)]);
+  show(h("h2", {}, "Your account"), mail, notices, push, passwordSection());
 }
 
 // What each event is, in the settings' words.
@@ -477,14 +478,18 @@ const NOTICE_WORDS = {
   tournament_finished: "A tournament of yours finishes",
 };
 
-/** Which events are mailed, and when: at once or in a daily digest. */
+/** Which events are mailed and pushed, and when mail goes: at once or in a
+ * daily digest. */
 async function showNotificationSettings(section, signal) {
   const current = (await call("GET", "/account/notifications", { signal })).body;
-  const boxes = Object.entries(NOTICE_WORDS).map(([kind, text]) => {
-    const box = h("input", { type: "checkbox", name: "event", value: kind });
-    box.checked = current.email_events.includes(kind);
-    return h("label", { class: "setting" }, box, text);
-  });
+  const box = (channel, kind, text, chosen) => {
+    const input = h("input", { type: "checkbox", name: channel, value: kind, "aria-label": `${channel === "email" ? "E-mail" : "Push"}: ${text}` });
+    input.checked = chosen.includes(kind);
+    return h("td", {}, input);
+  };
+  const rows = Object.entries(NOTICE_WORDS).map(([kind, text]) =>
+    h("tr", {}, h("th", { scope: "row" }, text), box("email", kind, text, current.email_events), box("push", kind, text, current.push_events)),
+  );
   const delivery = (value, text) => {
     const radio = h("input", { type: "radio", name: "delivery", value });
     radio.checked = current.email_delivery === value;
@@ -502,11 +507,12 @@ async function showNotificationSettings(section, signal) {
   zone.value = current.time_zone === "UTC" && browserZone ? browserZone : current.time_zone;
   const save = async (event) => {
     event.preventDefault();
-    const chosen = (name) => [...section.querySelectorAll(`input[name=${name}]:checked`)].map((box) => box.value);
+    const chosen = (name) => [...section.querySelectorAll(`input[name=${name}]:checked`)].map((input) => input.value);
     try {
       await call("PUT", "/account/notifications", {
         body: {
-          email_events: chosen("event"),
+          email_events: chosen("email"),
+          push_events: chosen("push"),
           email_delivery: chosen("delivery")[0],
           digest_hour: Number(hour.value),
           time_zone: zone.value.trim(),
@@ -518,27 +524,86 @@ async function showNotificationSettings(section, signal) {
       announce(describe(error));
     }
   };
+  const next = current.next_digest_at
+    ? new Date(current.next_digest_at).toLocaleString(undefined, { timeZone: current.time_zone, dateStyle: "full", timeStyle: "short" })
+    : null;
   section.replaceChildren(
-    h("h2", { id: "notices-title" }, "Notifications by e-mail"),
-    h("p", {}, "Sent to your confirmed address. Every mail has a link that stops them in one click."),
+    h("h2", { id: "notices-title" }, "Notifications"),
+    h("p", {}, "E-mail goes to your confirmed address, with a link in every mail that stops it in one click; push goes to the browsers you turn it on in below."),
     h(
       "form",
       { onsubmit: save, "aria-label": "Notifications" },
-      h("fieldset", {}, h("legend", {}, "Mail me when"), ...boxes),
+      h(
+        "table",
+        { class: "channels" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Tell me when"), h("th", { scope: "col" }, "E-mail"), h("th", { scope: "col" }, "Push"))),
+        h("tbody", {}, ...rows),
+      ),
       h(
         "fieldset",
         {},
-        h("legend", {}, "When"),
+        h("legend", {}, "E-mail comes"),
         delivery("immediate", "At once (ten an hour at most; then one summary at the hour's end)"),
         delivery("digest", "Once a day: every game to move, and what happened"),
         h("label", {}, "Daily mail at ", hour),
         h("label", {}, "Time zone ", zone),
       ),
-      current.next_digest_at
-        ? h("p", {}, `Next summary: ${new Date(current.next_digest_at).toLocaleString(undefined, { timeZone: current.time_zone, dateStyle: "full", timeStyle: "short" })} (${current.time_zone}).`)
-        : "",
+      next ? h("p", {}, `Next summary: ${next} (${current.time_zone}).`) : "",
       h("button", { type: "submit" }, "Save notifications"),
     ),
+  );
+}
+
+/** Push in this browser: asked for from a button, never on load. */
+async function showPushSection(section, signal) {
+  const title = h("h2", { id: "push-title" }, "Push in this browser");
+  const say = (...text) => section.replaceChildren(title, h("p", {}, ...text));
+  if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
+    return say("This browser cannot receive push notifications.");
+  }
+  let key;
+  try {
+    key = (await call("GET", "/push/public-key", { signal, auth: false })).body.public_key;
+  } catch (error) {
+    return say(describe(error));
+  }
+  const registration = await navigator.serviceWorker.getRegistration("/");
+  const subscription = await registration?.pushManager.getSubscription();
+  const turnOn = async () => {
+    try {
+      if ((await Notification.requestPermission()) !== "granted") {
+        return announce("Notifications are blocked for this page in the browser's settings.");
+      }
+      const worker = await navigator.serviceWorker.register("/sw.js");
+      await navigator.serviceWorker.ready;
+      const made = await worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+      await call("POST", "/push-subscriptions", { body: made.toJSON() });
+      announce("Push is on in this browser.");
+    } catch (error) {
+      announce(error instanceof ApiError ? describe(error) : `This browser could not subscribe: ${error.message}`);
+    }
+    await showPushSection(section, signal);
+  };
+  const turnOff = async () => {
+    try {
+      const { body } = await call("GET", "/push-subscriptions");
+      const mine = body.subscriptions.find((s) => s.endpoint === subscription.endpoint);
+      if (mine) await call("DELETE", `/push-subscriptions/${mine.id}`);
+      await subscription.unsubscribe();
+      announce("Push is off in this browser.");
+    } catch (error) {
+      announce(describe(error));
+    }
+    await showPushSection(section, signal);
+  };
+  section.replaceChildren(
+    title,
+    subscription
+      ? h("p", {}, "On: the events chosen for push above appear here as notifications.")
+      : h("p", {}, "Off: turn it on to be told of your games here, even with the page closed."),
+    subscription
+      ? h("button", { type: "button", onclick: turnOff }, "Turn push off")
+      : h("button", { type: "button", onclick: turnOn }, "Turn push on in this browser"),
   );
 }
 

@@ -19,7 +19,10 @@ fi
 PORT=${PORT:-18766}
 . "$ROOT/scripts/serve.sh"
 # Each player's page comes "through a proxy" from an address of its own.
-serve_fresh web --trusted-proxy 127.0.0.1
+# A VAPID key turns Web Push on: the account page offers it.
+KINGPOST_VAPID_PRIVATE_KEY=$("$KINGPOST" vapid-key | sed -n 's/^KINGPOST_VAPID_PRIVATE_KEY=//p')
+export KINGPOST_VAPID_PRIVATE_KEY
+serve_fresh web --trusted-proxy 127.0.0.1 --vapid-subject mailto:ops@kingpost.test
 wait_until_served
 
 mkdir -p "$ROOT/target/web-e2e"

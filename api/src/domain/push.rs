@@ -72,7 +72,10 @@ impl Pusher {
         let key = ES256KeyPair::from_bytes(&raw)
             .map_err(|e| anyhow::anyhow!("the VAPID private key is not a P-256 key: {e}"))?;
         if !(subject.starts_with("mailto:") || subject.starts_with("https:")) {
-            anyhow::bail!("the VAPID subject `{subject}` is neither a mailto: nor an https: URL");
+            anyhow::bail!(
+                "the VAPID subject `{subject}` is neither a mailto: nor an https: URL: set \
+                 --vapid-subject (KINGPOST_VAPID_SUBJECT), mailto:you@example.org"
+            );
         }
         super::webhooks::install_tls_provider();
         Ok(Pusher {

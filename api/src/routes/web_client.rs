@@ -61,19 +61,27 @@ const ASSETS: &[(&str, &str, &str)] = &[
 
 const INDEX: &str = include_str!("../../web/index.html");
 
+/// The service worker, at the root so that its scope is the whole page.
+const SERVICE_WORKER: &str = include_str!("../../web/sw.js");
+
 /// Nothing but this server's own files and API: no inline script, nothing
 /// from elsewhere, no framing.
 const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
-     style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; \
+     worker-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; \
      form-action 'self'; frame-ancestors 'none'";
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/", web::get().to(index))
+        .route("/sw.js", web::get().to(service_worker))
         .route("/web/{file}", web::get().to(asset));
 }
 
 async fn index() -> HttpResponse {
     page("text/html; charset=utf-8", INDEX)
+}
+
+async fn service_worker() -> HttpResponse {
+    page("text/javascript; charset=utf-8", SERVICE_WORKER)
 }
 
 async fn asset(file: web::Path<String>) -> Result<HttpResponse, ApiError> {
