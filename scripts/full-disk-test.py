@@ -29,6 +29,7 @@ import urllib.request
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 crash = __import__("crash-test")
+from live_server import Server  # noqa: E402
 
 
 def call(server, method, path, token=None, body=None, raw=None):
@@ -54,26 +55,6 @@ def fill(directory):
                 filler.flush()
         except OSError:
             pass
-
-
-class LoggedServer(crash.Server):
-    """The crash test's server, with its log kept."""
-
-    def start(self, log):
-        self.process = subprocess.Popen(
-            [self.binary, "serve", "--bind", f"127.0.0.1:{self.port}", "--database-url", self.url, "--no-rate-limits"],
-            env={**os.environ, "KINGPOST_JWT_SECRET": "full-disk-secret", "RUST_LOG": "warn"},
-            stdout=subprocess.DEVNULL,
-            stderr=log,
-        )
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                crash.call(self, "GET", "/variants")
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise SystemExit("the server did not start")
 
 
 def mount_small(directory, size):
@@ -115,7 +96,7 @@ def main():
     else:
         url, disk, drop = postgres_database(args.database, work)
     log = tempfile.TemporaryFile(mode="w+")
-    server = LoggedServer(args.binary, url)
+    server = Server(url, ["--no-rate-limits"], {"KINGPOST_JWT_SECRET": "full-disk-secret"}, binary=args.binary)
     failures = []
     try:
         server.start(log)

@@ -47,12 +47,14 @@ class Server:
         self.binary, self.url, self.args, self.env = binary, url, list(args), dict(env or {})
         self.port, self.process = free_port(), None
 
-    def start(self):
+    def start(self, log=None):
+        """Starts the server (its stderr to the file `log`, if given) and
+        waits until it answers."""
         self.process = subprocess.Popen(
             [self.binary, "serve", "--bind", f"127.0.0.1:{self.port}", "--database-url", self.url, *self.args],
             env={**os.environ, "KINGPOST_JWT_SECRET": "live-server-secret", "RUST_LOG": "warn", **self.env},
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=log or subprocess.DEVNULL,
         )
         deadline = time.time() + 30
         while time.time() < deadline:

@@ -146,8 +146,10 @@ def main():
         print("- a challenge, a game's start and a move reach bob's browser, signed and encrypted")
         status, challenge = server.call("POST", "/challenges", alice, {"rules": "standard", "start": {"kind": "standard"}, "days_per_move": 3, "color": "white", "opponent": "bob"})
         assert status == 201, challenge
+        service.wait("phone", 1, 20)
         status, game = server.call("POST", f"/challenges/{challenge['id']}/accept", bob)
         assert status == 201, game
+        service.wait("phone", 2, 20)
         moved_at = time.time()
         status, _ = server.call("POST", f"/games/{game['id']}/moves", alice, {"move": "e2e4", "ply": 0})
         assert status == 200, _
@@ -158,6 +160,7 @@ def main():
             assert int(headers["TTL"]) > 0, headers
             check_vapid(headers, phone.endpoint, server_key)
             payloads.append(phone.decrypt(body))
+        assert pushes[2][1]["Topic"] == game["id"], "a newer push on the game replaces it at the push service"
         titles = [p["title"] for p in payloads]
         assert titles == ["alice challenges you", "A game against alice started", "Your move against alice: 1. e4"], titles
         move = payloads[2]

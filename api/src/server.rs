@@ -170,7 +170,11 @@ async fn deliver_forever(state: web::Data<AppState>) {
     }
 }
 
-/// Sends the outbox's due mails every few seconds, each leased to this
+/// How many mails one instance claims at a time.
+const MAIL_BATCH: i64 = 20;
+
+/// Sends the outbox's due mails every two seconds (at once again while a
+/// batch comes back full), each leased to this
 /// instance while it is sent: a mail server that is down or slow delays
 /// mail and nothing else.
 async fn mail_forever(state: web::Data<AppState>) {
@@ -178,8 +182,11 @@ async fn mail_forever(state: web::Data<AppState>) {
         return;
     };
     let mut ticks = actix_web::rt::time::interval(Duration::from_secs(2));
+    let mut full = false;
     loop {
-        ticks.tick().await;
+        if !full {
+            ticks.tick().await;
+        }
         let now = state.clock.now();
         let (writer, digests) = (mailer.clone(), state.clone());
         let digests = state
@@ -193,84 +200,113 @@ async fn mail_forever(state: web::Data<AppState>) {
         }
         let (writer, claimer) = (mailer.clone(), state.clone());
         let claimed = state
-            .db(move |conn| mail::claim_due(conn, &writer.links(&claimer.keys), now, 20))
+            .db(move |conn| mail::claim_due(conn, &writer.links(&claimer.keys), now, MAIL_BATCH))
             .await;
         let claimed = match claimed {
             Ok(claimed) => claimed,
             Err(error) => {
                 tracing::error!(%error, "claiming mail failed");
+                full = false;
                 continue;
             }
         };
-        for (due, letter) in claimed {
-            let sender = mailer.clone();
-            let span = tracing::debug_span!("mail", id = due.id, kind = %due.kind);
-            let sent = web::block(move || {
-                let outcome = letter.and_then(|letter| sender.send(&due.to_address, &letter));
-                (outcome, due)
-            });
-            let (outcome, due) = match sent.await {
-                Ok(sent) => sent,
-                Err(error) => {
-                    tracing::error!(%error, "sending mail failed");
-                    continue;
+        full = claimed.len() as i64 == MAIL_BATCH;
+        // Sent side by side, over the transport's pooled connections.
+        let sends = claimed.into_iter().map(|(due, letter)| {
+            let (sender, state) = (mailer.clone(), state.clone());
+            async move {
+                let span = tracing::debug_span!("mail", id = due.id, kind = %due.kind);
+                let sent = web::block(move || {
+                    let outcome = letter.and_then(|letter| sender.send(&due.to_address, &letter));
+                    (outcome, due)
+                });
+                let (outcome, due) = match sent.await {
+                    Ok(sent) => sent,
+                    Err(error) => {
+                        tracing::error!(%error, "sending mail failed");
+                        return;
+                    }
+                };
+                if let Err(error) = &outcome {
+                    tracing::warn!(parent: &span, %error, attempt = due.attempts, "mail not sent; it is retried");
                 }
-            };
-            if let Err(error) = &outcome {
-                tracing::warn!(parent: &span, %error, attempt = due.attempts, "mail not sent; it is retried");
+                let now = state.clock.now();
+                if let Err(error) = state
+                    .db(move |conn| mail::record(conn, &due, outcome, now))
+                    .await
+                {
+                    // Its lease runs out, and it is sent again.
+                    tracing::error!(%error, "recording a mail's sending failed");
+                }
             }
-            let now = state.clock.now();
-            if let Err(error) = state
-                .db(move |conn| mail::record(conn, &due, outcome, now))
-                .await
-            {
-                // Its lease runs out, and it is sent again.
-                tracing::error!(%error, "recording a mail's sending failed");
-            }
-        }
+        });
+        futures_util::future::join_all(sends).await;
     }
 }
 
-/// Sends the due pushes every second, each leased to this instance
-/// while it is sent, several at once: a push service that is slow delays
-/// its own pushes only.
+/// How many pushes one instance claims at a time.
+const PUSH_BATCH: i64 = 100;
+
+/// Sends the due pushes every second (at once again while a batch comes
+/// back full), each leased to this instance while it is sent, a batch at a
+/// time, concurrently: a push service that is slow delays its own pushes
+/// only. A batch is claimed, and its outcomes recorded, in one transaction
+/// each.
 async fn push_forever(state: web::Data<AppState>) {
     let Some(pusher) = state.pusher.clone() else {
         return;
     };
     let mut ticks = actix_web::rt::time::interval(Duration::from_secs(1));
+    let mut full = false;
     loop {
-        ticks.tick().await;
+        if !full {
+            ticks.tick().await;
+        }
         let now = state.clock.now();
+        // The lease takes SQLite's writers' turn, the reads that prepare
+        // the batch do not.
         let claimer = state.clone();
-        let claimed = state
-            .db(move |conn| push::claim_due(conn, &claimer.keys, now, 50))
-            .await;
-        let claimed = match claimed {
-            Ok(claimed) => claimed,
+        let claimed = match state
+            .write(move |conn, _| push::lease_due(conn, now, PUSH_BATCH))
+            .await
+        {
+            Ok(leased) => {
+                state
+                    .db(move |conn| push::prepare(conn, &claimer.keys, leased, PUSH_BATCH))
+                    .await
+            }
+            Err(error) => Err(error),
+        };
+        let mut claim = match claimed {
+            Ok(claim) => claim,
             Err(error) => {
+                // Leased and unprepared, they are tried again once their
+                // lease runs out.
                 tracing::error!(%error, "claiming pushes failed");
+                full = false;
                 continue;
             }
         };
-        let sends = claimed.into_iter().map(|ready| {
-            let (pusher, state) = (pusher.clone(), state.clone());
+        full = claim.full;
+        let sends = std::mem::take(&mut claim.ready).into_iter().map(|ready| {
+            let pusher = pusher.clone();
             async move {
                 let outcome = pusher.send(&ready).await;
                 if outcome != push::Outcome::Sent {
                     tracing::debug!(id = ready.push.id, ?outcome, "push not delivered");
                 }
-                let now = state.clock.now();
-                if let Err(error) = state
-                    .db(move |conn| push::record(conn, &ready, &outcome, now))
-                    .await
-                {
-                    // Its lease runs out, and it is sent again.
-                    tracing::error!(%error, "recording a push failed");
-                }
+                (ready, outcome)
             }
         });
-        futures_util::future::join_all(sends).await;
+        let attempts = futures_util::future::join_all(sends).await;
+        let now = state.clock.now();
+        if let Err(error) = state
+            .write(move |conn, _| push::record(conn, &claim, &attempts, now))
+            .await
+        {
+            // Their leases run out, and they are sent again.
+            tracing::error!(%error, "recording pushes failed");
+        }
     }
 }
 

@@ -182,10 +182,22 @@ pub fn notice(
         Some(id) => game::find(conn, id)?,
         None => None,
     };
+    notice_of(conn, links, event, game.as_ref(), zone)
+}
+
+/// As [`notice`], with the event's game already read (by a caller that
+/// reads a batch's games at once).
+pub fn notice_of(
+    conn: &mut DbConnection,
+    links: &Links<'_>,
+    event: &EventRow,
+    game: Option<&GameRow>,
+    zone: &TimeZone,
+) -> Result<Notice, ApiError> {
     let data = serde_json::from_str::<Value>(&event.data).unwrap_or(Value::Null);
     let text = |key: &str| data[key].as_str().unwrap_or_default().to_owned();
     let me = &event.account_id;
-    if let Some(game) = &game {
+    if let Some(game) = game {
         let opponent = opponent_name(game, me);
         let open = ("Open the game".to_owned(), links.game(&game.id));
         let about = format!("your game against {opponent}{}", rules_words(game.rules.0));

@@ -6,7 +6,7 @@
 //! signature (RFC 8292) under the server's key pair. A subscription its
 //! push service says is gone (404, 410) is removed.
 
-use std::time::Duration;
+use std::{collections::HashMap, time::Duration};
 
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use serde_json::json;
@@ -22,12 +22,13 @@ use crate::{
     domain::{notices, webhook_targets},
     error::{ApiError, Code},
     models::{
-        event,
+        event::{self, EventRow},
+        game::{self, GameRow},
         mail::{FAILED, PENDING, SENT},
         notification,
         push::{self, PushRow, SubscriptionRow},
     },
-    stored::AccountId,
+    stored::{AccountId, GameId},
     views::{PushSubscriptionList, PushSubscriptionRequest, PushSubscriptionView, Timestamp},
 };
 
@@ -41,6 +42,9 @@ const MOST_ATTEMPTS: i32 = 10;
 const TIME_TO_LIVE: Duration = Duration::from_secs(24 * 3600);
 /// The longest one attempt takes.
 const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a VAPID signature is used: well inside the 12 hours it is
+/// signed for.
+const SIGNATURE_REUSE: Duration = Duration::from_secs(3600);
 /// The most of a notice's text a push carries: payloads are at most 4 KiB.
 const MOST_TEXT: usize = 600;
 
@@ -48,6 +52,10 @@ const MOST_TEXT: usize = 600;
 /// and an HTTP client held to the rules webhooks are.
 pub struct Pusher {
     key: ES256KeyPair,
+    /// Each push service's `Authorization` header and when it was signed:
+    /// a signature serves many pushes (RFC 8292 allows it until its
+    /// expiry), and signing each would cost as much as encrypting it.
+    signed: std::sync::Mutex<HashMap<String, (String, std::time::Instant)>>,
     /// `mailto:` or `https:`: whom a push service may contact (RFC 8292).
     subject: String,
     client: reqwest::Client,
@@ -80,6 +88,7 @@ impl Pusher {
         super::webhooks::install_tls_provider();
         Ok(Pusher {
             key,
+            signed: Default::default(),
             subject: subject.to_owned(),
             client: webhook_targets::outward_client(allow_private, ATTEMPT_TIMEOUT),
             allow_private,
@@ -103,13 +112,21 @@ impl Pusher {
     /// scheme's), with the public key.
     fn authorization(&self, endpoint: &reqwest::Url) -> Result<String, String> {
         let origin = endpoint.origin().ascii_serialization();
+        let mut signed = self.signed.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((header, at)) = signed.get(&origin)
+            && at.elapsed() < SIGNATURE_REUSE
+        {
+            return Ok(header.clone());
+        }
         let claims = Claims::create(web_push_native::jwt_simple::prelude::Duration::from_hours(
             12,
         ))
-        .with_audience(origin)
+        .with_audience(&origin)
         .with_subject(&self.subject);
         let token = self.key.sign(claims).map_err(|e| e.to_string())?;
-        Ok(format!("vapid t={token}, k={}", self.public_key()))
+        let header = format!("vapid t={token}, k={}", self.public_key());
+        signed.insert(origin, (header.clone(), std::time::Instant::now()));
+        Ok(header)
     }
 
     /// Posts one push: how it went.
@@ -130,6 +147,8 @@ impl Pusher {
             .post(endpoint)
             .header("TTL", TIME_TO_LIVE.as_secs())
             .header("Urgency", "normal")
+            // Game ids and event kinds are base64url and at most 32 long.
+            .header("Topic", &ready.tag)
             .header("Content-Encoding", "aes128gcm")
             .header("Content-Type", "application/octet-stream")
             .header("Authorization", authorization)
@@ -184,6 +203,10 @@ pub struct Ready {
     pub auth: String,
     /// The JSON the service worker reads: `title`, `body`, `url`, `tag`.
     pub payload: Vec<u8>,
+    /// What the push is about (its game, or its event's kind): a newer
+    /// push on it replaces an older one, in the browser and, through the
+    /// `Topic` header (RFC 8030), at the push service.
+    pub tag: String,
 }
 
 /// The refusal of a request that needs push on a server that sends none.
@@ -273,89 +296,172 @@ pub fn unsubscribe(conn: &mut DbConnection, account: &AccountId, id: &str) -> Re
     })
 }
 
-/// Leases the pushes due now (up to `limit`), each with its payload
-/// written from its event as things stand; a push whose subscription or
-/// event is gone is dropped.
-pub fn claim_due(
-    conn: &mut DbConnection,
-    keys: &JwtKeys,
-    now: Millis,
-    limit: i64,
-) -> Result<Vec<Ready>, ApiError> {
-    // The pages a push opens are the service worker's own origin's.
-    let links = notices::Links::new("", keys);
-    let mut claimed = Vec::new();
-    for row in push::due(conn, now, limit)? {
-        if !push::lease(conn, &row, now + LEASE)? {
-            continue;
-        }
-        let row = PushRow {
-            attempts: row.attempts + 1,
-            ..row
-        };
-        let subscription = push::find(conn, &row.subscription_id)?;
-        let event = event::find(conn, row.event_id)?;
-        let (Some(subscription), Some(event)) = (subscription, event) else {
-            push::record(conn, row.id, FAILED, now, Some("gone"), now)?;
-            continue;
-        };
-        let zone = notification::find(conn, &event.account_id)?
-            .map_or(jiff::tz::TimeZone::UTC, |s| {
-                super::notifications::zone(&s.time_zone)
-            });
-        let notice = notices::notice(conn, &links, &event, &zone)?;
-        let mut body = notice.lines.join("\n");
-        if body.len() > MOST_TEXT {
-            let cut = (0..=MOST_TEXT)
-                .rev()
-                .find(|&i| body.is_char_boundary(i))
-                .unwrap_or(0);
-            body.truncate(cut);
-            body.push('…');
-        }
-        let payload = json!({
-            "title": notice.subject,
-            "body": body,
-            "url": notice.action.1,
-            "tag": event.game_id.as_deref().unwrap_or(event.kind.key()),
-        });
-        claimed.push(Ready {
-            push: row,
-            endpoint: subscription.endpoint,
-            p256dh: subscription.p256dh,
-            auth: subscription.auth,
-            payload: payload.to_string().into_bytes(),
-        });
-    }
-    Ok(claimed)
+/// A batch of pushes leased to this instance, ready to send.
+#[derive(Debug, Default)]
+pub struct Claim {
+    /// The pushes to send.
+    pub ready: Vec<Ready>,
+    /// Pushes a newer one on their game replaces: never sent.
+    pub superseded: Vec<i64>,
+    /// Pushes whose subscription or event is gone.
+    pub orphaned: Vec<i64>,
+    /// Whether the batch was as large as asked: more may be due.
+    pub full: bool,
 }
 
-/// Records how an attempt went: sent; the subscription removed when its
-/// push service says it is gone; retried after a wait that grows (ten
+/// Leases the pushes due now (up to `limit`) to this instance: a short
+/// write, kept apart from the reads that prepare them.
+pub fn lease_due(
+    conn: &mut DbConnection,
+    now: Millis,
+    limit: i64,
+) -> Result<Vec<PushRow>, ApiError> {
+    Ok(write_transaction(conn, |conn| {
+        push::lease_due(conn, now, now + LEASE, limit)
+    })?)
+}
+
+/// Prepares leased pushes, each with its payload written from its event as
+/// things stand, their subscriptions, events and games read a statement
+/// each. Of a browser's pushes on one game only the newest is sent: its
+/// notification would replace the others as they arrived.
+pub fn prepare(
+    conn: &mut DbConnection,
+    keys: &JwtKeys,
+    leased: Vec<PushRow>,
+    limit: i64,
+) -> Result<Claim, ApiError> {
+    let mut claim = Claim {
+        full: leased.len() as i64 == limit,
+        ..Claim::default()
+    };
+    if leased.is_empty() {
+        return Ok(claim);
+    }
+    // The pages a push opens are the service worker's own origin's.
+    let links = notices::Links::new("", keys);
+    let ids: Vec<&str> = leased.iter().map(|p| p.subscription_id.as_str()).collect();
+    let subscriptions: HashMap<String, SubscriptionRow> = push::find_all(conn, &ids)?
+        .into_iter()
+        .map(|s| (s.id.clone(), s))
+        .collect();
+    let ids: Vec<i64> = leased.iter().map(|p| p.event_id).collect();
+    let events: HashMap<i64, EventRow> = event::find_all(conn, &ids)?
+        .into_iter()
+        .map(|e| (e.id, e))
+        .collect();
+    let game_ids: Vec<&GameId> = events.values().filter_map(|e| e.game_id.as_ref()).collect();
+    let games: HashMap<GameId, GameRow> = game::find_all(conn, &game_ids)?
+        .into_iter()
+        .map(|g| (g.id.clone(), g))
+        .collect();
+    let mut newest: HashMap<(&str, &str), i64> = HashMap::new();
+    for row in &leased {
+        if let Some(event) = events.get(&row.event_id) {
+            let tag = tag_of(event);
+            let id = newest.entry((&row.subscription_id, tag)).or_default();
+            *id = (*id).max(row.id);
+        }
+    }
+    let mut zones = HashMap::new();
+    for row in &leased {
+        let (Some(subscription), Some(event)) = (
+            subscriptions.get(&row.subscription_id),
+            events.get(&row.event_id),
+        ) else {
+            claim.orphaned.push(row.id);
+            continue;
+        };
+        let tag = tag_of(event);
+        if newest[&(row.subscription_id.as_str(), tag)] != row.id {
+            claim.superseded.push(row.id);
+            continue;
+        }
+        if !zones.contains_key(&event.account_id) {
+            let zone = notification::find(conn, &event.account_id)?
+                .map_or(jiff::tz::TimeZone::UTC, |s| {
+                    super::notifications::zone(&s.time_zone)
+                });
+            zones.insert(event.account_id.clone(), zone);
+        }
+        let game = event.game_id.as_ref().and_then(|id| games.get(id));
+        let notice = notices::notice_of(conn, &links, event, game, &zones[&event.account_id])?;
+        claim.ready.push(Ready {
+            push: row.clone(),
+            endpoint: subscription.endpoint.clone(),
+            p256dh: subscription.p256dh.clone(),
+            auth: subscription.auth.clone(),
+            payload: payload(&notice, tag),
+            tag: tag.to_owned(),
+        });
+    }
+    Ok(claim)
+}
+
+/// What a push is about: its game, or its event's kind.
+fn tag_of(event: &EventRow) -> &str {
+    event.game_id.as_deref().unwrap_or(event.kind.key())
+}
+
+/// The JSON the service worker reads, its text cut to fit a push.
+fn payload(notice: &notices::Notice, tag: &str) -> Vec<u8> {
+    let mut body = notice.lines.join("\n");
+    if body.len() > MOST_TEXT {
+        let cut = (0..=MOST_TEXT)
+            .rev()
+            .find(|&i| body.is_char_boundary(i))
+            .unwrap_or(0);
+        body.truncate(cut);
+        body.push('…');
+    }
+    let payload = json!({
+        "title": notice.subject,
+        "body": body,
+        "url": notice.action.1,
+        "tag": tag,
+    });
+    payload.to_string().into_bytes()
+}
+
+/// Records how a batch went, in one transaction: the superseded and the
+/// orphaned marked so; each attempt sent; its subscription removed when
+/// its push service says it is gone; retried after a wait that grows (ten
 /// seconds, doubling, at most an hour); or given up.
 pub fn record(
     conn: &mut DbConnection,
-    ready: &Ready,
-    outcome: &Outcome,
+    claim: &Claim,
+    attempts: &[(Ready, Outcome)],
     now: Millis,
 ) -> Result<(), ApiError> {
-    let push = &ready.push;
     write_transaction(conn, |conn| {
-        match outcome {
-            Outcome::Sent => push::record(conn, push.id, SENT, now, None, now)?,
-            Outcome::Gone => {
-                if let Some(row) = push::find(conn, &push.subscription_id)? {
-                    push::delete(conn, &row.id)?;
-                    push::count_subscriptions(conn, &row.account_id)?;
+        push::mark(
+            conn,
+            &claim.superseded,
+            push::SUPERSEDED,
+            Some("a newer push on its game"),
+            now,
+        )?;
+        push::mark(conn, &claim.orphaned, FAILED, Some("gone"), now)?;
+        for (ready, outcome) in attempts {
+            let push = &ready.push;
+            match outcome {
+                Outcome::Sent => push::record(conn, push.id, SENT, now, None, now)?,
+                Outcome::Gone => {
+                    if let Some(row) = push::find(conn, &push.subscription_id)? {
+                        push::delete(conn, &row.id)?;
+                        push::count_subscriptions(conn, &row.account_id)?;
+                    }
                 }
-            }
-            Outcome::Failed(error) => push::record(conn, push.id, FAILED, now, Some(error), now)?,
-            Outcome::Retry(error) if push.attempts >= MOST_ATTEMPTS => {
-                push::record(conn, push.id, FAILED, now, Some(error), now)?
-            }
-            Outcome::Retry(error) => {
-                let wait = ((10 * SECOND) << (push.attempts - 1).clamp(0, 20)).min(HOUR);
-                push::record(conn, push.id, PENDING, now + wait, Some(error), now)?
+                Outcome::Failed(error) => {
+                    push::record(conn, push.id, FAILED, now, Some(error), now)?
+                }
+                Outcome::Retry(error) if push.attempts >= MOST_ATTEMPTS => {
+                    push::record(conn, push.id, FAILED, now, Some(error), now)?
+                }
+                Outcome::Retry(error) => {
+                    let wait = ((10 * SECOND) << (push.attempts - 1).clamp(0, 20)).min(HOUR);
+                    push::record(conn, push.id, PENDING, now + wait, Some(error), now)?
+                }
             }
         }
         Ok(())

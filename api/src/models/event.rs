@@ -130,6 +130,14 @@ pub fn find(conn: &mut DbConnection, id: i64) -> QueryResult<Option<EventRow>> {
         .optional()
 }
 
+/// The events of these ids still kept.
+pub fn find_all(conn: &mut DbConnection, ids: &[i64]) -> QueryResult<Vec<EventRow>> {
+    events::table
+        .filter(events::id.eq_any(ids))
+        .select(EventRow::as_select())
+        .load(conn)
+}
+
 /// Forgets up to `limit` of the deliveries done before `before`: how many.
 pub fn prune_deliveries(conn: &mut DbConnection, before: i64, limit: i64) -> QueryResult<usize> {
     let done: Vec<String> = deliveries::table

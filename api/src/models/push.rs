@@ -133,32 +133,90 @@ pub struct PushRow {
     pub next_attempt_at: i64,
 }
 
-/// Up to `limit` pending pushes due by `now`, oldest due first.
-pub fn due(conn: &mut DbConnection, now: i64, limit: i64) -> QueryResult<Vec<PushRow>> {
-    push_outbox::table
+/// Leases up to `limit` pending pushes due by `now`, oldest due first,
+/// until `until`, in one update: the pushes this caller won, their attempts
+/// counted. The update's conditions are checked again on each row as it is
+/// written, so that two instances leasing at once never both win one.
+pub fn lease_due(
+    conn: &mut DbConnection,
+    now: i64,
+    until: i64,
+    limit: i64,
+) -> QueryResult<Vec<PushRow>> {
+    let due: Vec<i64> = push_outbox::table
         .filter(push_outbox::status.eq(PENDING))
         .filter(push_outbox::next_attempt_at.le(now))
         .order((push_outbox::next_attempt_at, push_outbox::id))
         .limit(limit)
-        .select(PushRow::as_select())
-        .load(conn)
-}
-
-/// Takes a due push for one attempt, leased until `until`: whether this
-/// caller won it.
-pub fn lease(conn: &mut DbConnection, push: &PushRow, until: i64) -> QueryResult<bool> {
-    diesel::update(
+        .select(push_outbox::id)
+        .load(conn)?;
+    if due.is_empty() {
+        return Ok(Vec::new());
+    }
+    let won: Vec<(i64, String, i64, i32, i64)> = diesel::update(
         push_outbox::table
-            .filter(push_outbox::id.eq(push.id))
+            .filter(push_outbox::id.eq_any(&due))
             .filter(push_outbox::status.eq(PENDING))
-            .filter(push_outbox::next_attempt_at.eq(push.next_attempt_at)),
+            .filter(push_outbox::next_attempt_at.le(now)),
     )
     .set((
         push_outbox::next_attempt_at.eq(until),
-        push_outbox::attempts.eq(push.attempts + 1),
+        push_outbox::attempts.eq(push_outbox::attempts + 1),
     ))
-    .execute(conn)
-    .map(|n| n == 1)
+    .returning((
+        push_outbox::id,
+        push_outbox::subscription_id,
+        push_outbox::event_id,
+        push_outbox::attempts,
+        push_outbox::next_attempt_at,
+    ))
+    .get_results(conn)?;
+    let mut won: Vec<PushRow> = won
+        .into_iter()
+        .map(
+            |(id, subscription_id, event_id, attempts, next_attempt_at)| PushRow {
+                id,
+                subscription_id,
+                event_id,
+                attempts,
+                next_attempt_at,
+            },
+        )
+        .collect();
+    won.sort_by_key(|push| push.id);
+    Ok(won)
+}
+
+/// Ends pushes that will not be attempted: their `status`, and why.
+pub fn mark(
+    conn: &mut DbConnection,
+    ids: &[i64],
+    status: &str,
+    why: Option<&str>,
+    now: i64,
+) -> QueryResult<()> {
+    if ids.is_empty() {
+        return Ok(());
+    }
+    diesel::update(push_outbox::table.filter(push_outbox::id.eq_any(ids)))
+        .set((
+            push_outbox::status.eq(status),
+            push_outbox::last_error.eq(why),
+            push_outbox::next_attempt_at.eq(now),
+        ))
+        .execute(conn)
+        .map(drop)
+}
+
+/// The status of a push a newer one on its game replaced.
+pub const SUPERSEDED: &str = "superseded";
+
+/// The subscriptions of these ids that still exist.
+pub fn find_all(conn: &mut DbConnection, ids: &[&str]) -> QueryResult<Vec<SubscriptionRow>> {
+    push_subscriptions::table
+        .filter(push_subscriptions::id.eq_any(ids))
+        .select(SubscriptionRow::as_select())
+        .load(conn)
 }
 
 /// Records an attempt's end, as `mail::record` does.

@@ -128,7 +128,8 @@ async fn a_subscription_is_checked_before_it_is_kept(db: Db) {
 
 // README, Web Push: each event chosen for push is queued once per browser
 // of the account, in the event's transaction; the payload, written when
-// sent, names the game and the move.
+// sent, names the game and the move; of a browser's pushes on one game
+// waiting together, the newest alone is sent.
 async fn a_move_is_pushed_to_each_browser_of_the_opponent(db: Db) {
     let state = TestApp::on(&db).push().state();
     let app = init(state.clone()).await;
@@ -151,13 +152,44 @@ async fn a_move_is_pushed_to_each_browser_of_the_opponent(db: Db) {
     assert_eq!(pushes.len(), 6);
     let mut conn = state.pool.get().unwrap();
     let now = state.clock.now();
-    let ready = push::claim_due(&mut conn, &state.keys, now, 100).unwrap();
-    assert_eq!(ready.len(), 6);
-    let last: Value = serde_json::from_slice(&ready[5].payload).unwrap();
+    let leased = push::lease_due(&mut conn, now, 100).unwrap();
+    assert_eq!(leased.len(), 6);
+    let claim = push::prepare(&mut conn, &state.keys, leased, 100).unwrap();
+    push::record(&mut conn, &claim, &[], now).unwrap();
+    let ready = claim.ready;
+    // Of each browser's pushes on the game, the start and the move, only
+    // the move's is sent: its notification would replace the start's.
+    let titles: Vec<String> = ready
+        .iter()
+        .map(|r| {
+            serde_json::from_slice::<Value>(&r.payload).unwrap()["title"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "alice challenges you",
+            "alice challenges you",
+            "Your move against alice: 1. e4",
+            "Your move against alice: 1. e4"
+        ]
+    );
+    let last: Value = serde_json::from_slice(&ready[3].payload).unwrap();
     let id = game["id"].as_str().unwrap();
-    assert_eq!(last["title"], "Your move against alice: 1. e4");
     assert_eq!(last["url"], format!("/#/games/{id}"));
-    assert_eq!(last["tag"], id);
+    assert_eq!(
+        (last["tag"].as_str(), ready[3].tag.as_str()),
+        (Some(id), id)
+    );
+    let superseded: i64 = push_outbox::table
+        .filter(push_outbox::status.eq("superseded"))
+        .count()
+        .get_result(&mut **conn)
+        .unwrap();
+    assert_eq!(superseded, 2);
     drop(conn);
 
     // Nothing pushed once the settings push no moves.
