@@ -64,6 +64,13 @@ pub fn parse_rfc3339(text: &str) -> Option<Millis> {
     i64::try_from(time.unix_timestamp_nanos() / 1_000_000).ok()
 }
 
+/// The wait before the next attempt of a delivery (a webhook's, a mail's,
+/// a push's) after `attempts` failed ones: ten seconds, doubling, at most
+/// `cap`.
+pub fn backoff(attempts: i32, cap: Millis) -> Millis {
+    ((10 * SECOND) << (attempts - 1).clamp(0, 20)).min(cap)
+}
+
 /// RFC 3339 UTC with millisecond precision: `2026-11-30T12:00:00.000Z`.
 pub fn rfc3339(at: Millis) -> String {
     let time = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(at) * 1_000_000)

@@ -338,7 +338,7 @@ pub fn record(
             mail::record(conn, mail.id, FAILED, now, Some(&error), now)?
         }
         Err(error) => {
-            let wait = ((10 * SECOND) << (mail.attempts - 1).clamp(0, 20)).min(6 * HOUR);
+            let wait = crate::clock::backoff(mail.attempts, 6 * HOUR);
             mail::record(conn, mail.id, PENDING, now + wait, Some(&error), now)?
         }
     }

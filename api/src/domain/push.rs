@@ -16,7 +16,7 @@ use web_push_native::{
 };
 
 use crate::{
-    clock::{HOUR, MINUTE, Millis, SECOND},
+    clock::{HOUR, MINUTE, Millis},
     credentials::{JwtKeys, new_id},
     db::{DbConnection, write_transaction},
     domain::{notices, webhook_targets},
@@ -459,7 +459,7 @@ pub fn record(
                     push::record(conn, push.id, FAILED, now, Some(error), now)?
                 }
                 Outcome::Retry(error) => {
-                    let wait = ((10 * SECOND) << (push.attempts - 1).clamp(0, 20)).min(HOUR);
+                    let wait = crate::clock::backoff(push.attempts, HOUR);
                     push::record(conn, push.id, PENDING, now + wait, Some(error), now)?
                 }
             }

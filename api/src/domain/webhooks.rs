@@ -23,8 +23,6 @@ use crate::{
 
 /// How long a delivery is retried before it is given up.
 pub const RETRY_FOR: Millis = DAY;
-/// The first wait before a retry; it doubles with each failure, up to an hour.
-pub const FIRST_BACKOFF: Millis = 10 * SECOND;
 /// How long an instance holds a delivery it is attempting.
 const LEASE: Millis = 60 * SECOND;
 
@@ -301,7 +299,7 @@ pub fn record(
         ),
         Err(error) => (None, Some(error.clone())),
     };
-    let backoff = (FIRST_BACKOFF << (attempts - 1).clamp(0, 20)).min(HOUR);
+    let backoff = crate::clock::backoff(attempts, HOUR);
     let status = match &error {
         None => DeliveryStatus::Delivered,
         Some(_) if now + backoff - due.delivery.created_at > RETRY_FOR => DeliveryStatus::Failed,
