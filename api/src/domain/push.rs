@@ -125,6 +125,11 @@ impl Pusher {
         .with_subject(&self.subject);
         let token = self.key.sign(claims).map_err(|e| e.to_string())?;
         let header = format!("vapid t={token}, k={}", self.public_key());
+        // Push services are few; endpoints of many origins (clients choose
+        // them) must not grow the cache without bound.
+        if signed.len() >= 1000 {
+            signed.clear();
+        }
         signed.insert(origin, (header.clone(), std::time::Instant::now()));
         Ok(header)
     }
