@@ -156,6 +156,7 @@ fn seed(conn: &mut DbConnection, games: usize, samples: &[(Moves, String)]) {
                 vacation_next_grant_at: NOW + 30 * DAY,
                 vacation_since: None,
                 last_active_at: None,
+                deleted_at: None,
             },
         )
         .unwrap();

@@ -55,7 +55,7 @@ impl Auth {
             Ok(())
         } else {
             Err(ApiError::Forbidden(
-                "personal access tokens cannot manage tokens: sign in with a password".to_owned(),
+                "a personal access token cannot manage the account or its tokens: sign in with a password".to_owned(),
             ))
         }
     }

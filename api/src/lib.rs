@@ -7,6 +7,7 @@ pub mod budgets;
 pub mod clock;
 pub mod credentials;
 pub mod db;
+pub mod deletions;
 pub mod domain;
 pub mod error;
 pub mod feeds;

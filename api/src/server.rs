@@ -17,6 +17,7 @@ use crate::{
     clock::SystemClock,
     credentials::{JwtKeys, new_secret},
     db::{self, Backend, DbPool},
+    deletions,
     domain::{
         game,
         mail::{self, Mailer},
@@ -82,8 +83,9 @@ pub fn jwt_keys(pool: &DbPool, secret: Option<&str>) -> anyhow::Result<JwtKeys> 
     JwtKeys::from_secret(secret.as_bytes())
 }
 
-/// Starts the tournaments whose sign-up has closed, and ends on time the
-/// games whose deadline has passed; how many games. The games are swept a
+/// Starts the tournaments whose sign-up has closed, ends on time the games
+/// whose deadline has passed, and finishes the account deletions that were
+/// interrupted; how many games ended on time. The games are swept a
 /// step at a time, each step its own turn at the writers, its wake-ups sent
 /// as it ends: moves made meanwhile wait for a step, not the whole sweep.
 pub async fn sweep_once(state: &AppState) -> Result<usize, ApiError> {
@@ -98,9 +100,11 @@ pub async fn sweep_once(state: &AppState) -> Result<usize, ApiError> {
             .await?;
         sweep = stepped;
         if !more {
-            return Ok(sweep.ended());
+            break;
         }
     }
+    deletions::finish_interrupted(state).await?;
+    Ok(sweep.ended())
 }
 
 /// Attempts the webhook deliveries that are due (as many as one

@@ -458,7 +458,7 @@ async function accountPage(signal) {
   const notices = h("section", { class: "notices", "aria-labelledby": "notices-title" });
   const push = h("section", { class: "push", "aria-labelledby": "push-title" });
   await Promise.all([showEmail(mail, signal), showNotificationSettings(notices, signal), showPushSection(push, signal)]);
-  show(h("h2", {}, "Your account"), mail, notices, push, passwordSection());
+  show(h("h2", {}, "Your account"), mail, notices, push, passwordSection(), deletionSection());
 }
 
 // What each event is, in the settings' words.
@@ -633,6 +633,50 @@ function passwordSection() {
       h("label", {}, "Current password ", current),
       h("label", {}, "New password ", next),
       h("button", { type: "submit" }, "Change password"),
+    ),
+  );
+}
+
+/**
+ * Deleting the account, with its password and the username typed again:
+ * its games stay with the opponents under the name [deleted].
+ */
+function deletionSection() {
+  const username = session.get().username;
+  const password = h("input", { type: "password", name: "password", autocomplete: "current-password", required: true });
+  const typed = h("input", { name: "confirm", autocomplete: "off", required: true, spellcheck: "false" });
+  const remove = async (event) => {
+    event.preventDefault();
+    if (typed.value.trim().toLowerCase() !== username.toLowerCase()) {
+      announce(`Type your username, ${username}, to confirm.`);
+      return;
+    }
+    try {
+      await call("DELETE", "/account", { body: { password: password.value } });
+      signOut();
+      announce("Your account is deleted.");
+      location.hash = "#/";
+    } catch (error) {
+      announce(describe(error));
+    }
+  };
+  return h(
+    "section",
+    { class: "deletion", "aria-labelledby": "deletion-title" },
+    h("h2", { id: "deletion-title" }, "Delete your account"),
+    h(
+      "p",
+      {},
+      "Your games under way are resigned (or aborted before both sides have moved), you leave your tournaments, " +
+        "and your collections, settings and sign-ins are deleted. The games you played stay with your opponents, " +
+        "shown as played by [deleted]. This cannot be undone.",
+    ),
+    h(
+      "form",
+      { onsubmit: remove, "aria-label": "Delete account" },
+      h("label", {}, "Password ", password),
+      h("label", {}, `Type your username (${username}) `, typed),
+      h("button", { type: "submit", class: "danger" }, "Delete my account"),
     ),
   );
 }

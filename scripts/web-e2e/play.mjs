@@ -678,6 +678,33 @@ step("the account page: no mail server, said; notification settings; push from a
   await frank.context.close();
 }
 
+step("the account page on a phone, and deleting an account from it");
+{
+  const gina = await player("gina", { width: 390, height: 844 }, "198.51.100.7");
+  await authenticate(gina, "Create account");
+  await gina.page.getByRole("link", { name: "Account" }).click();
+  await gina.page.getByRole("heading", { name: "Delete your account" }).waitFor();
+  const width = await gina.page.evaluate(() => document.documentElement.scrollWidth);
+  assert(width <= 390, `the account page fits a 390 px phone screen (page is ${width} px wide)`);
+  await gina.page.screenshot({ path: `${OUT}/account-gina.png`, fullPage: true });
+  const form = gina.page.getByRole("form", { name: "Delete account" });
+  await form.getByLabel("Password").fill(PASSWORD);
+  await form.getByLabel("Type your username", { exact: false }).fill("someone else");
+  await form.getByRole("button", { name: "Delete my account" }).click();
+  await gina.page.getByRole("status").getByText("Type your username, gina, to confirm.").waitFor();
+  await form.getByLabel("Type your username", { exact: false }).fill("gina");
+  await form.getByRole("button", { name: "Delete my account" }).click();
+  await gina.page.getByRole("status").getByText("Your account is deleted.").waitFor();
+  // Signed out, and the account is no more.
+  const signIn = gina.page.getByRole("form", { name: "Sign in" });
+  await signIn.getByLabel("Username").fill("gina");
+  await signIn.getByLabel("Password").fill(PASSWORD);
+  await signIn.getByRole("button", { name: "Sign in" }).click();
+  await signIn.getByRole("alert").getByText("wrong username or password").waitFor();
+  await gina.page.screenshot({ path: `${OUT}/deleted-gina.png`, fullPage: true });
+  await gina.context.close();
+}
+
 const problems = [...alice.problems, ...bob.problems, ...carol.problems, ...dave.problems, ...erin.problems];
 assert.deepEqual(problems, [], "no script errors or refused loads in either page");
 await browser.close();

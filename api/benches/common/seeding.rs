@@ -25,6 +25,7 @@ pub fn accounts(conn: &mut DbConnection) {
                 vacation_next_grant_at: 0,
                 vacation_since: None,
                 last_active_at: None,
+                deleted_at: None,
             },
         )
         .unwrap();

@@ -18,6 +18,7 @@ diesel::table! {
         vacation_next_grant_at -> BigInt,
         vacation_since -> Nullable<BigInt>,
         last_active_at -> Nullable<BigInt>,
+        deleted_at -> Nullable<BigInt>,
     }
 }
 
@@ -388,9 +389,17 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    account_deletions (account_id) {
+        account_id -> Text,
+        requested_at -> BigInt,
+    }
+}
+
 diesel::joinable!(annotations -> accounts (author_id));
 diesel::joinable!(messages -> accounts (author_id));
 diesel::joinable!(tournament_players -> accounts (account_id));
+diesel::joinable!(tournament_players -> tournaments (tournament_id));
 diesel::joinable!(tournament_games -> games (game_id));
 diesel::joinable!(ratings -> accounts (account_id));
 diesel::joinable!(collection_games -> games (game_id));
@@ -425,5 +434,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     notification_settings,
     password_resets,
     push_subscriptions,
-    push_outbox
+    push_outbox,
+    account_deletions
 );

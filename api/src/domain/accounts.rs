@@ -37,6 +37,7 @@ pub fn create(
         vacation_next_grant_at: now + vacation::MONTH,
         vacation_since: None,
         last_active_at: None,
+        deleted_at: None,
     };
     // The unique key settles a race between two registrations.
     account::insert(conn, &account).map_err(|e| match e {

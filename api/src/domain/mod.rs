@@ -1,6 +1,7 @@
 //! Game logic between the handlers and the database: who may do what,
 //! and what it changes. Handlers call one function here per request.
 
+pub mod account_deletion;
 pub mod accounts;
 pub mod annotations;
 pub mod challenge;

@@ -23,6 +23,8 @@ pub struct Account {
     pub vacation_since: Option<i64>,
     /// When the account last acted in a game.
     pub last_active_at: Option<i64>,
+    /// When the account was deleted.
+    pub deleted_at: Option<i64>,
 }
 
 impl std::fmt::Debug for Account {

@@ -108,6 +108,22 @@ pub fn open_counts(conn: &mut DbConnection, account_id: &AccountId) -> QueryResu
     Ok((seeks, open.len() as i64 - seeks))
 }
 
+/// Open challenges the account made or was sent.
+pub fn open_involving(
+    conn: &mut DbConnection,
+    account_id: &AccountId,
+) -> QueryResult<Vec<ChallengeRow>> {
+    challenges::table
+        .filter(challenges::status.eq(ChallengeStatus::Open))
+        .filter(
+            challenges::challenger_id
+                .eq(account_id)
+                .or(challenges::opponent_id.eq(account_id)),
+        )
+        .select(ChallengeRow::as_select())
+        .load(conn)
+}
+
 /// Open challenges the account made.
 pub fn outgoing(conn: &mut DbConnection, account_id: &AccountId) -> QueryResult<Vec<ChallengeRow>> {
     challenges::table

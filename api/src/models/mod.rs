@@ -6,6 +6,7 @@ pub mod annotation;
 pub mod challenge;
 pub mod collection;
 pub mod conditional;
+pub mod deletion;
 pub mod event;
 pub mod game;
 pub mod idempotency;

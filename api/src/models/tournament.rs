@@ -186,6 +186,18 @@ pub fn add_player(conn: &mut DbConnection, row: &PlayerRow) -> QueryResult<()> {
         .map(|_| ())
 }
 
+/// The tournaments not over that the account entered and has not
+/// withdrawn from.
+pub fn entered_by(conn: &mut DbConnection, account: &AccountId) -> QueryResult<Vec<TournamentId>> {
+    tournament_players::table
+        .inner_join(tournaments::table)
+        .filter(tournament_players::account_id.eq(account))
+        .filter(tournament_players::withdrawn_at.is_null())
+        .filter(tournaments::status.eq_any([TournamentStatus::Open, TournamentStatus::Started]))
+        .select(tournaments::id)
+        .load(conn)
+}
+
 /// Takes a player off an open tournament; whether they were on it.
 pub fn remove_player(
     conn: &mut DbConnection,

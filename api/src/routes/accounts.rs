@@ -4,18 +4,21 @@ use actix_web::{HttpRequest, HttpResponse, delete, get, http::header, post, put,
 
 use crate::{
     auth::Auth,
+    deletions,
     domain::{
-        accounts, mail, recovery,
+        account_deletion, accounts, mail, recovery,
         vacation::{self},
     },
     error::{ApiError, Code, Problem},
     middleware::limits::FailedSignIns,
     models::account::Account,
     passwords,
+    secret::Secret,
     state::AppState,
     views::{
-        AccountView, ChangePasswordRequest, CreateAccountRequest, EmailView, ForgotPasswordRequest,
-        ResetPasswordRequest, SetEmailRequest, VacationView, VerifyEmailRequest,
+        AccountView, ChangePasswordRequest, CreateAccountRequest, DeleteAccountRequest, EmailView,
+        ForgotPasswordRequest, ResetPasswordRequest, SetEmailRequest, VacationView,
+        VerifyEmailRequest,
     },
 };
 
@@ -70,22 +73,11 @@ pub async fn change_password(
     body: web::Json<ChangePasswordRequest>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    auth.require_session()?;
     let ChangePasswordRequest {
         current_password,
         new_password,
     } = body.into_inner();
-    let failures = FailedSignIns::check(&state, &auth.username, &req)?;
-    let id = auth.account_id.clone();
-    let account = state.db(move |conn| accounts::find(conn, &id)).await?;
-    if !passwords::verify(current_password, account.password_hash).await? {
-        failures.spend();
-        // Not a 401: the session is good, and a client signs out on a 401.
-        return Err(ApiError::invalid(
-            Code::WrongPassword,
-            "the current password is not this account's",
-        ));
-    }
+    confirm_password(&state, &auth, current_password, &req).await?;
     accounts::check_password(&auth.username, new_password.expose())?;
     let new_hash = passwords::hash(new_password).await?;
     let now = state.clock.now();
@@ -101,6 +93,68 @@ pub async fn change_password(
             )
         })
         .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Checks that a signed-in session (not a personal token) sends the
+/// account's password: what changing or deleting the account asks. Wrong
+/// passwords count against the username's failed sign-ins, as at sign-in.
+async fn confirm_password(
+    state: &AppState,
+    auth: &Auth,
+    password: Secret,
+    req: &HttpRequest,
+) -> Result<(), ApiError> {
+    auth.require_session()?;
+    let failures = FailedSignIns::check(state, &auth.username, req)?;
+    let id = auth.account_id.clone();
+    let account = state.db(move |conn| accounts::find(conn, &id)).await?;
+    if !passwords::verify(password, account.password_hash).await? {
+        failures.spend();
+        // Not a 401: the session is good, and a client signs out on a 401.
+        return Err(ApiError::invalid(
+            Code::WrongPassword,
+            "the password is not this account's",
+        ));
+    }
+    Ok(())
+}
+
+/// Delete the account, from a signed-in session with its password. Its
+/// games under way are aborted (before both sides have moved, outside
+/// tournaments) or resigned; its tournaments are left and its challenges
+/// withdrawn or declined; its collections, tokens, e-mail address,
+/// notification settings, push subscriptions, webhooks, mutes, notes and
+/// ratings are deleted. The games it played stay with their opponents,
+/// with their messages, under the name `[deleted]`; the username is free
+/// again. There is no undoing it.
+#[utoipa::path(
+    tag = "accounts",
+    request_body = DeleteAccountRequest,
+    responses(
+        (status = 204, description = "Deleted: every sign-in and token of the account is gone"),
+        (status = 403, description = "A personal token, not a signed-in session (`forbidden`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The password is wrong (`wrong_password`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many wrong passwords for this username from this address (`rate_limited`)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["session"]))
+)]
+#[delete("/account")]
+pub async fn delete_account(
+    state: web::Data<AppState>,
+    auth: Auth,
+    body: web::Json<DeleteAccountRequest>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    confirm_password(&state, &auth, body.into_inner().password, &req).await?;
+    let now = state.clock.now();
+    let id = auth.account_id.clone();
+    state
+        .write(move |conn, outbox| account_deletion::delete(conn, outbox, &id, now))
+        .await?;
+    // The account is gone once the change above is made; should this stop
+    // midway, the sweep carries it on.
+    deletions::finish(&state, &auth.account_id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 

@@ -61,6 +61,7 @@ pub fn configure(cfg: &mut ServiceConfig<'_>) {
     cfg.service(accounts::create_account)
         .service(accounts::get_account)
         .service(accounts::change_password)
+        .service(accounts::delete_account)
         .service(accounts::get_email)
         .service(accounts::set_email)
         .service(accounts::verify_email)

@@ -19,6 +19,15 @@ pub struct ChangePasswordRequest {
     pub new_password: Secret,
 }
 
+/// The caller's password, confirming that the account is to be deleted.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DeleteAccountRequest {
+    /// The password the account has now.
+    #[schema(value_type = String)]
+    pub password: Secret,
+}
+
 /// A new account.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

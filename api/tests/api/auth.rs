@@ -281,6 +281,7 @@ fn body_for<'a>(call: crate::support::Call<'a>, operation: &str) -> crate::suppo
         "annotate_ply" => json!({"comment": "probe"}),
         "create_message" => json!({"text": "probe"}),
         "change_password" => json!({"current_password": "probe", "new_password": "probe"}),
+        "delete_account" => json!({"password": "probe"}),
         "set_email" => json!({"address": "probe@example.org"}),
         "change_notification_settings" => json!({"digest_hour": 8}),
         "replace_conditionals" => json!({"lines": []}),

@@ -14,6 +14,7 @@ mod collections;
 mod concurrency;
 mod conventions;
 mod correspondence;
+mod deletion;
 mod end_to_end;
 mod errors;
 mod events;

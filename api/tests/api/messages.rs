@@ -18,7 +18,7 @@ fn put(path: impl Into<String>) -> Call<'static> {
 }
 
 /// The kinds and data of what `token`'s account was told, from the log.
-async fn told<B: actix_web::body::MessageBody + Unpin>(
+pub(crate) async fn told<B: actix_web::body::MessageBody + Unpin>(
     app: &impl Served<B>,
     token: &str,
 ) -> Vec<Value> {

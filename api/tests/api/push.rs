@@ -17,7 +17,7 @@ crate::on_both_databases!(
 );
 
 /// A subscription as a browser gives it: a valid P-256 point and secret.
-fn subscription(endpoint: &str) -> Value {
+pub(crate) fn subscription(endpoint: &str) -> Value {
     // The generator of P-256, uncompressed: a point on the curve.
     let point = "046B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C2964FE342E2FE1A7F9B8EE7EB4A7C0F9E162BCE33576B315ECECBB6406837BF51F5";
     let point: Vec<u8> = (0..point.len())

@@ -1,0 +1,2 @@
+DROP TABLE account_deletions;
+ALTER TABLE accounts DROP COLUMN deleted_at;
