@@ -192,59 +192,89 @@ async fn mail_forever(state: web::Data<AppState>) {
             ticks.tick().await;
         }
         let now = state.clock.now();
-        let (writer, digests) = (mailer.clone(), state.clone());
-        let digests = state
-            .db(move |conn| {
-                let links = writer.links(&digests.keys);
-                notifications::send_digests(conn, &links, now, 20)
-            })
-            .await;
-        if let Err(error) = digests {
-            tracing::error!(%error, "writing digests failed");
+        // Each digest is written in the writers' turn: it is a change.
+        match state
+            .db(move |conn| notifications::digests_due(conn, now, 20))
+            .await
+        {
+            Ok(due) => {
+                for row in due {
+                    let (writer, keys) = (mailer.clone(), state.clone());
+                    let written = state
+                        .write(move |conn, _| {
+                            notifications::send_digest(conn, &writer.links(&keys.keys), &row, now)
+                        })
+                        .await;
+                    if let Err(error) = written {
+                        tracing::error!(%error, "writing a digest failed");
+                    }
+                }
+            }
+            Err(error) => tracing::error!(%error, "reading the digests due failed"),
         }
-        let (writer, claimer) = (mailer.clone(), state.clone());
-        let claimed = state
-            .db(move |conn| mail::claim_due(conn, &writer.links(&claimer.keys), now, MAIL_BATCH))
-            .await;
+        // The lease takes SQLite's writers' turn, the reads that write the
+        // mails do not.
+        let links = mailer.clone();
+        let keys = state.clone();
+        let claimed = match state
+            .write(move |conn, _| mail::lease_due(conn, now, MAIL_BATCH))
+            .await
+        {
+            Ok(leased) => {
+                state
+                    .db(move |conn| Ok(mail::compose(conn, &links.links(&keys.keys), leased)))
+                    .await
+            }
+            Err(error) => Err(error),
+        };
         let claimed = match claimed {
             Ok(claimed) => claimed,
             Err(error) => {
+                // Leased and unwritten, they are tried again once their
+                // lease runs out.
                 tracing::error!(%error, "claiming mail failed");
                 full = false;
                 continue;
             }
         };
         full = claimed.len() as i64 == MAIL_BATCH;
-        // Sent side by side, over the transport's pooled connections.
+        // Sent side by side, over the transport's pooled connections; their
+        // outcomes recorded together.
         let sends = claimed.into_iter().map(|(due, letter)| {
-            let (sender, state) = (mailer.clone(), state.clone());
+            let sender = mailer.clone();
+            let span = tracing::debug_span!("mail", id = due.id, kind = %due.kind);
             async move {
-                let span = tracing::debug_span!("mail", id = due.id, kind = %due.kind);
                 let sent = web::block(move || {
                     let outcome = letter.and_then(|letter| sender.send(&due.to_address, &letter));
-                    (outcome, due)
+                    (due, outcome)
                 });
-                let (outcome, due) = match sent.await {
-                    Ok(sent) => sent,
-                    Err(error) => {
-                        tracing::error!(%error, "sending mail failed");
-                        return;
+                match sent.await {
+                    Ok((due, outcome)) => {
+                        if let Err(error) = &outcome {
+                            tracing::warn!(parent: &span, %error, attempt = due.attempts, "mail not sent; it is retried");
+                        }
+                        Some((due, outcome))
                     }
-                };
-                if let Err(error) = &outcome {
-                    tracing::warn!(parent: &span, %error, attempt = due.attempts, "mail not sent; it is retried");
-                }
-                let now = state.clock.now();
-                if let Err(error) = state
-                    .db(move |conn| mail::record(conn, &due, outcome, now))
-                    .await
-                {
-                    // Its lease runs out, and it is sent again.
-                    tracing::error!(%error, "recording a mail's sending failed");
+                    Err(error) => {
+                        tracing::error!(parent: &span, %error, "sending mail failed");
+                        None
+                    }
                 }
             }
         });
-        futures_util::future::join_all(sends).await;
+        let attempts: Vec<_> = futures_util::future::join_all(sends)
+            .await
+            .into_iter()
+            .flatten()
+            .collect();
+        let now = state.clock.now();
+        if let Err(error) = state
+            .write(move |conn, _| mail::record(conn, &attempts, now))
+            .await
+        {
+            // Their leases run out, and they are sent again.
+            tracing::error!(%error, "recording mails' sending failed");
+        }
     }
 }
 

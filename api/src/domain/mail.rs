@@ -21,7 +21,7 @@ use crate::{
     db::{DbConnection, write_transaction},
     domain::notices::{self, Letter, Links, escape},
     error::{ApiError, Code},
-    models::mail::{self, AccountEmail, FAILED, MailRow, NewMail, PENDING, SENT, VERIFICATION},
+    models::mail::{self, AccountEmail, FAILED, MailRow, NewMail, PENDING, VERIFICATION},
     stored::AccountId,
     views::EmailView,
 };
@@ -301,48 +301,56 @@ fn insert(
 /// A mail leased for an attempt, with what it says or why it cannot say it.
 pub type Claimed = (MailRow, Result<Letter, String>);
 
-/// Leases the mails due now for this instance to send (up to `limit`),
-/// each with what it says (notices are written now) or why it cannot be.
-pub fn claim_due(
+/// Leases the mails due now (up to `limit`) to this instance: a short
+/// write, kept apart from the reads that write them.
+pub fn lease_due(
     conn: &mut DbConnection,
-    links: &Links<'_>,
     now: Millis,
     limit: i64,
-) -> Result<Vec<Claimed>, ApiError> {
-    let mut claimed = Vec::new();
-    for row in mail::due(conn, now, limit)? {
-        if mail::lease(conn, &row, now + LEASE)? {
-            let letter = notices::compose(conn, links, &row).map_err(|e| e.to_string());
-            let row = MailRow {
-                attempts: row.attempts + 1,
-                ..row
-            };
-            claimed.push((row, letter));
-        }
-    }
-    Ok(claimed)
+) -> Result<Vec<MailRow>, ApiError> {
+    Ok(write_transaction(conn, |conn| {
+        mail::lease_due(conn, now, now + LEASE, limit)
+    })?)
 }
 
-/// Records how an attempt ended: sent, or retried after a wait that grows
-/// with the attempts (ten seconds, then doubling up to six hours), or given
-/// up after the last.
+/// Each leased mail with what it says (notices are written now, from their
+/// events as things stand) or why it cannot be written.
+pub fn compose(conn: &mut DbConnection, links: &Links<'_>, leased: Vec<MailRow>) -> Vec<Claimed> {
+    leased
+        .into_iter()
+        .map(|row| {
+            let letter = notices::compose(conn, links, &row).map_err(|e| e.to_string());
+            (row, letter)
+        })
+        .collect()
+}
+
+/// Records how a batch's attempts ended, in one transaction: sent, or
+/// retried after a wait that grows with the attempts (ten seconds, then
+/// doubling up to six hours), or given up after the last.
 pub fn record(
     conn: &mut DbConnection,
-    mail: &MailRow,
-    outcome: Result<(), String>,
+    attempts: &[(MailRow, Result<(), String>)],
     now: Millis,
 ) -> Result<(), ApiError> {
-    match outcome {
-        Ok(()) => mail::record(conn, mail.id, SENT, now, None, now)?,
-        Err(error) if mail.attempts >= MOST_ATTEMPTS => {
-            mail::record(conn, mail.id, FAILED, now, Some(&error), now)?
+    write_transaction(conn, |conn| {
+        let sent: Vec<i64> = attempts
+            .iter()
+            .filter(|(_, outcome)| outcome.is_ok())
+            .map(|(mail, _)| mail.id)
+            .collect();
+        mail::mark_sent(conn, &sent, now)?;
+        for (mail, outcome) in attempts {
+            let Err(error) = outcome else { continue };
+            if mail.attempts >= MOST_ATTEMPTS {
+                mail::record_failure(conn, mail.id, FAILED, now, error)?;
+            } else {
+                let wait = crate::clock::backoff(mail.attempts, 6 * HOUR);
+                mail::record_failure(conn, mail.id, PENDING, now + wait, error)?;
+            }
         }
-        Err(error) => {
-            let wait = crate::clock::backoff(mail.attempts, 6 * HOUR);
-            mail::record(conn, mail.id, PENDING, now + wait, Some(&error), now)?
-        }
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 #[cfg(test)]

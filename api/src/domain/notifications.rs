@@ -199,44 +199,50 @@ pub fn queue(
     mail::queue_notice(conn, account, address, event_id, now)
 }
 
-/// Writes and queues the digests due by `now` (up to `limit`): how many
-/// accounts were served. An account without a verified address, or with
-/// nothing to tell, gets none, and its next digest is scheduled all the same.
-pub fn send_digests(
+/// The accounts whose digest is due by `now` (up to `limit`).
+pub fn digests_due(
     conn: &mut DbConnection,
-    links: &Links<'_>,
     now: Millis,
     limit: i64,
-) -> Result<usize, ApiError> {
-    let due = notification::digests_due(conn, now, limit)?;
-    for row in &due {
-        write_transaction(conn, |conn| {
-            let zone = zone(&row.time_zone);
-            let next = row
-                .email_digest
-                .then(|| next_hour(now, row.digest_hour, &zone));
-            let Some(at) = row.next_digest_at else {
-                return Ok(());
-            };
-            if !notification::advance_digest(conn, &row.account_id, at, next, now)? {
-                return Ok(()); // another instance took it
-            }
-            let Some(address) = crate::models::mail::find(conn, &row.account_id)?
-                .filter(|email| email.verified_at.is_some())
-                .map(|email| email.address)
-            else {
-                return Ok(());
-            };
-            let kinds = row.email_events.values();
-            if let Some(letter) =
-                notices::digest(conn, links, &row.account_id, kinds, row.digest_since, &zone)?
-            {
-                mail::queue(conn, &row.account_id, &address, DIGEST, &letter, now)?;
-            }
-            Ok::<_, ApiError>(())
-        })?;
-    }
-    Ok(due.len())
+) -> Result<Vec<SettingsRow>, ApiError> {
+    Ok(notification::digests_due(conn, now, limit)?)
+}
+
+/// Writes and queues one account's digest, due by `now`, and schedules
+/// its next. An account without a verified address, or with nothing to
+/// tell, gets none, and its next digest is scheduled all the same; one
+/// another instance has just sent is left.
+pub fn send_digest(
+    conn: &mut DbConnection,
+    links: &Links<'_>,
+    row: &SettingsRow,
+    now: Millis,
+) -> Result<(), ApiError> {
+    write_transaction(conn, |conn| {
+        let zone = zone(&row.time_zone);
+        let next = row
+            .email_digest
+            .then(|| next_hour(now, row.digest_hour, &zone));
+        let Some(at) = row.next_digest_at else {
+            return Ok(());
+        };
+        if !notification::advance_digest(conn, &row.account_id, at, next, now)? {
+            return Ok(()); // another instance took it
+        }
+        let Some(address) = crate::models::mail::find(conn, &row.account_id)?
+            .filter(|email| email.verified_at.is_some())
+            .map(|email| email.address)
+        else {
+            return Ok(());
+        };
+        let kinds = row.email_events.values();
+        if let Some(letter) =
+            notices::digest(conn, links, &row.account_id, kinds, row.digest_since, &zone)?
+        {
+            mail::queue(conn, &row.account_id, &address, DIGEST, &letter, now)?;
+        }
+        Ok(())
+    })
 }
 
 /// Follows a one-click unsubscribe link: no more notification mails for

@@ -24,7 +24,7 @@ use crate::{
     models::{
         event::{self, EventRow},
         game::{self, GameRow},
-        mail::{FAILED, PENDING, SENT},
+        mail::{FAILED, PENDING},
         notification,
         push::{self, PushRow, SubscriptionRow},
     },
@@ -447,25 +447,29 @@ pub fn record(
             now,
         )?;
         push::mark(conn, &claim.orphaned, FAILED, Some("gone"), now)?;
+        let sent: Vec<i64> = attempts
+            .iter()
+            .filter(|(_, outcome)| *outcome == Outcome::Sent)
+            .map(|(ready, _)| ready.push.id)
+            .collect();
+        push::mark_sent(conn, &sent, now)?;
         for (ready, outcome) in attempts {
             let push = &ready.push;
             match outcome {
-                Outcome::Sent => push::record(conn, push.id, SENT, now, None, now)?,
+                Outcome::Sent => {}
                 Outcome::Gone => {
                     if let Some(row) = push::find(conn, &push.subscription_id)? {
                         push::delete(conn, &row.id)?;
                         push::count_subscriptions(conn, &row.account_id)?;
                     }
                 }
-                Outcome::Failed(error) => {
-                    push::record(conn, push.id, FAILED, now, Some(error), now)?
-                }
+                Outcome::Failed(error) => push::record_failure(conn, push.id, FAILED, now, error)?,
                 Outcome::Retry(error) if push.attempts >= MOST_ATTEMPTS => {
-                    push::record(conn, push.id, FAILED, now, Some(error), now)?
+                    push::record_failure(conn, push.id, FAILED, now, error)?
                 }
                 Outcome::Retry(error) => {
                     let wait = crate::clock::backoff(push.attempts, HOUR);
-                    push::record(conn, push.id, PENDING, now + wait, Some(error), now)?
+                    push::record_failure(conn, push.id, PENDING, now + wait, error)?
                 }
             }
         }

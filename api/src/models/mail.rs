@@ -142,53 +142,79 @@ pub fn insert(conn: &mut DbConnection, mail: &NewMail<'_>) -> QueryResult<()> {
         .map(|_| ())
 }
 
-/// Up to `limit` pending mails due by `now`, oldest due first.
-pub fn due(conn: &mut DbConnection, now: i64, limit: i64) -> QueryResult<Vec<MailRow>> {
-    mail_outbox::table
+/// Leases up to `limit` pending mails due by `now`, oldest due first,
+/// until `until`, in one update: the mails this caller won, their attempts
+/// counted. The update's conditions are checked again on each row as it is
+/// written, so that two instances leasing at once never both win one.
+pub fn lease_due(
+    conn: &mut DbConnection,
+    now: i64,
+    until: i64,
+    limit: i64,
+) -> QueryResult<Vec<MailRow>> {
+    let due: Vec<i64> = mail_outbox::table
         .filter(mail_outbox::status.eq(PENDING))
         .filter(mail_outbox::next_attempt_at.le(now))
         .order((mail_outbox::next_attempt_at, mail_outbox::id))
         .limit(limit)
+        .select(mail_outbox::id)
+        .load(conn)?;
+    if due.is_empty() {
+        return Ok(Vec::new());
+    }
+    let won: Vec<i64> = diesel::update(
+        mail_outbox::table
+            .filter(mail_outbox::id.eq_any(&due))
+            .filter(mail_outbox::status.eq(PENDING))
+            .filter(mail_outbox::next_attempt_at.le(now)),
+    )
+    .set((
+        mail_outbox::next_attempt_at.eq(until),
+        mail_outbox::attempts.eq(mail_outbox::attempts + 1),
+    ))
+    .returning(mail_outbox::id)
+    .get_results(conn)?;
+    // Read in the lease's transaction: the rows as this caller leased them.
+    mail_outbox::table
+        .filter(mail_outbox::id.eq_any(&won))
+        .order(mail_outbox::id)
         .select(MailRow::as_select())
         .load(conn)
 }
 
-/// Takes a due mail for one attempt, leased until `until`: whether this
-/// caller won it (another instance reading it due at the same time loses).
-pub fn lease(conn: &mut DbConnection, mail: &MailRow, until: i64) -> QueryResult<bool> {
-    diesel::update(
-        mail_outbox::table
-            .filter(mail_outbox::id.eq(mail.id))
-            .filter(mail_outbox::status.eq(PENDING))
-            .filter(mail_outbox::next_attempt_at.eq(mail.next_attempt_at)),
-    )
-    .set((
-        mail_outbox::next_attempt_at.eq(until),
-        mail_outbox::attempts.eq(mail.attempts + 1),
-    ))
-    .execute(conn)
-    .map(|n| n == 1)
+/// Records that these mails were sent at `now`, in one statement.
+pub fn mark_sent(conn: &mut DbConnection, ids: &[i64], now: i64) -> QueryResult<()> {
+    if ids.is_empty() {
+        return Ok(());
+    }
+    diesel::update(mail_outbox::table.filter(mail_outbox::id.eq_any(ids)))
+        .set((
+            mail_outbox::status.eq(SENT),
+            mail_outbox::next_attempt_at.eq(now),
+            mail_outbox::last_error.eq(None::<String>),
+            mail_outbox::sent_at.eq(now),
+        ))
+        .execute(conn)
+        .map(drop)
 }
 
-/// Records an attempt's end: `sent`, or pending again at `retry_at` with
-/// the error, or failed for good.
-pub fn record(
+/// Records an attempt that failed: pending again at `retry_at` with the
+/// error, or (`FAILED`) given up.
+pub fn record_failure(
     conn: &mut DbConnection,
     id: i64,
     status: &str,
     retry_at: i64,
-    error: Option<&str>,
-    now: i64,
+    error: &str,
 ) -> QueryResult<()> {
     diesel::update(mail_outbox::table.find(id))
         .set((
             mail_outbox::status.eq(status),
             mail_outbox::next_attempt_at.eq(retry_at),
             mail_outbox::last_error.eq(error),
-            mail_outbox::sent_at.eq((status == SENT).then_some(now)),
         ))
         .execute(conn)
-        .map(|_| ())
+        .map(drop)
 }
 
 /// How many mails of `kind` were queued for `account` (to any address)

@@ -219,21 +219,35 @@ pub fn find_all(conn: &mut DbConnection, ids: &[&str]) -> QueryResult<Vec<Subscr
         .load(conn)
 }
 
-/// Records an attempt's end, as `mail::record` does.
-pub fn record(
+/// Records that these pushes were sent at `now`, in one statement.
+pub fn mark_sent(conn: &mut DbConnection, ids: &[i64], now: i64) -> QueryResult<()> {
+    if ids.is_empty() {
+        return Ok(());
+    }
+    diesel::update(push_outbox::table.filter(push_outbox::id.eq_any(ids)))
+        .set((
+            push_outbox::status.eq(SENT),
+            push_outbox::next_attempt_at.eq(now),
+            push_outbox::last_error.eq(None::<String>),
+            push_outbox::sent_at.eq(now),
+        ))
+        .execute(conn)
+        .map(drop)
+}
+
+/// Records an attempt that failed, as `mail::record_failure` does.
+pub fn record_failure(
     conn: &mut DbConnection,
     id: i64,
     status: &str,
     retry_at: i64,
-    error: Option<&str>,
-    now: i64,
+    error: &str,
 ) -> QueryResult<()> {
     diesel::update(push_outbox::table.find(id))
         .set((
             push_outbox::status.eq(status),
             push_outbox::next_attempt_at.eq(retry_at),
             push_outbox::last_error.eq(error),
-            push_outbox::sent_at.eq((status == SENT).then_some(now)),
         ))
         .execute(conn)
         .map(drop)

@@ -73,13 +73,16 @@ fn send_now(state: &AppState) -> Vec<(String, Letter)> {
     let links = state.mailer.as_ref().unwrap().links(&state.keys);
     let mut conn = state.pool.get().unwrap();
     let now = state.clock.now();
-    let claimed = mail::claim_due(&mut conn, &links, now, 1000).unwrap();
+    let leased = mail::lease_due(&mut conn, now, 1000).unwrap();
+    let claimed = mail::compose(&mut conn, &links, leased);
+    let sent: Vec<_> = claimed
+        .iter()
+        .map(|(row, _)| (row.clone(), Ok(())))
+        .collect();
+    mail::record(&mut conn, &sent, now).unwrap();
     claimed
         .into_iter()
-        .map(|(row, letter)| {
-            mail::record(&mut conn, &row, Ok(()), now).unwrap();
-            (row.to_address, letter.expect("written"))
-        })
+        .map(|(row, letter)| (row.to_address, letter.expect("written")))
         .collect()
 }
 
@@ -104,7 +107,12 @@ async fn for_a_year<B: actix_web::body::MessageBody>(
 fn digests_now(state: &AppState) -> usize {
     let links = state.mailer.as_ref().unwrap().links(&state.keys);
     let mut conn = state.pool.get().unwrap();
-    notifications::send_digests(&mut conn, &links, state.clock.now(), 100).unwrap()
+    let now = state.clock.now();
+    let due = notifications::digests_due(&mut conn, now, 100).unwrap();
+    for row in &due {
+        notifications::send_digest(&mut conn, &links, row, now).unwrap();
+    }
+    due.len()
 }
 
 async fn settings<B: actix_web::body::MessageBody>(app: &impl Served<B>, token: &str) -> Value {
