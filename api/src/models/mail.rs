@@ -217,6 +217,18 @@ pub fn record_failure(
         .map(drop)
 }
 
+/// Forgets up to `limit` of the mails sent or given up before `before`:
+/// how many.
+pub fn prune(conn: &mut DbConnection, before: i64, limit: i64) -> QueryResult<usize> {
+    let done: Vec<i64> = mail_outbox::table
+        .filter(mail_outbox::status.eq_any([SENT, FAILED]))
+        .filter(mail_outbox::next_attempt_at.lt(before))
+        .select(mail_outbox::id)
+        .limit(limit)
+        .load(conn)?;
+    diesel::delete(mail_outbox::table.filter(mail_outbox::id.eq_any(&done))).execute(conn)
+}
+
 /// How many mails of `kind` were queued for `account` (to any address)
 /// since `since`.
 pub fn count_for_since(

@@ -12,7 +12,7 @@ use crate::{
         schema::{notification_settings, push_outbox, push_subscriptions},
     },
     models::{
-        mail::{PENDING, SENT},
+        mail::{FAILED, PENDING, SENT},
         notification,
     },
     stored::AccountId,
@@ -210,6 +210,18 @@ pub fn mark(
 
 /// The status of a push a newer one on its game replaced.
 pub const SUPERSEDED: &str = "superseded";
+
+/// Forgets up to `limit` of the pushes sent, superseded or given up
+/// before `before`: how many.
+pub fn prune(conn: &mut DbConnection, before: i64, limit: i64) -> QueryResult<usize> {
+    let done: Vec<i64> = push_outbox::table
+        .filter(push_outbox::status.eq_any([SENT, SUPERSEDED, FAILED]))
+        .filter(push_outbox::next_attempt_at.lt(before))
+        .select(push_outbox::id)
+        .limit(limit)
+        .load(conn)?;
+    diesel::delete(push_outbox::table.filter(push_outbox::id.eq_any(&done))).execute(conn)
+}
 
 /// The subscriptions of these ids that still exist.
 pub fn find_all(conn: &mut DbConnection, ids: &[&str]) -> QueryResult<Vec<SubscriptionRow>> {

@@ -38,6 +38,7 @@ on_both_databases!(
     sweep_ends_games_a_step_at_a_time,
     deadline_warnings_go_out_a_step_at_a_time,
     sweep_prunes_a_backlog_a_step_at_a_time,
+    sweep_forgets_mail_and_pushes_a_day_after_they_are_done,
 );
 
 async fn timeout_by_sweeper_and_by_read(db: Db) {
@@ -890,4 +891,67 @@ async fn sweep_prunes_a_backlog_a_step_at_a_time(db: Db) {
         "the young events are kept"
     );
     assert_eq!(count(&mut conn, "idempotency_keys", now), 5);
+}
+
+/// Mails and pushes are kept a day once sent or given up (README,
+/// notifications); those still to send are kept however old, and so are
+/// those done within the day.
+async fn sweep_forgets_mail_and_pushes_a_day_after_they_are_done(db: Db) {
+    use diesel::RunQueryDsl;
+    let clock = clock();
+    let state = TestApp::on(&db).clock(clock.clone()).state();
+    let app = init(state.clone()).await;
+    sign_up_for_a_year(&app, "alice").await;
+    let mut conn = state.pool.get().unwrap();
+    let alice = account::find_by_username(&mut conn, "alice")
+        .unwrap()
+        .unwrap()
+        .id;
+    let now = clock.now();
+    let (old, young) = (now - DAY - MINUTE, now - HOUR);
+    let outboxes = [
+        ("mail_outbox", ["sent", "failed", "pending"].as_slice()),
+        (
+            "push_outbox",
+            ["sent", "superseded", "failed", "pending"].as_slice(),
+        ),
+    ];
+    for (table, statuses) in outboxes {
+        for status in statuses {
+            for at in [old, young] {
+                let row = match table {
+                    "mail_outbox" => format!(
+                        "INSERT INTO mail_outbox (account_id, to_address, subject, text_body, \
+                         html_body, created_at, status, attempts, next_attempt_at, kind) \
+                         VALUES ('{alice}', 'a@example.org', '{status}', '', '', {at}, '{status}', 1, {at}, 'notice')"
+                    ),
+                    _ => format!(
+                        "INSERT INTO push_outbox (subscription_id, event_id, created_at, status, \
+                         attempts, next_attempt_at) VALUES ('{status}', 1, {at}, '{status}', 1, {at})"
+                    ),
+                };
+                diesel::sql_query(row).execute(&mut **conn).unwrap();
+            }
+        }
+    }
+    let left = |conn: &mut DbConnection, table: &str, status: &str| -> i64 {
+        #[derive(diesel::QueryableByName)]
+        struct Count {
+            #[diesel(sql_type = diesel::sql_types::BigInt)]
+            n: i64,
+        }
+        diesel::sql_query(format!(
+            "SELECT COUNT(*) AS n FROM {table} WHERE status = '{status}'"
+        ))
+        .get_result::<Count>(conn)
+        .unwrap()
+        .n
+    };
+    sweep_by_twos(&mut conn, now, |_, _| ());
+    for (table, statuses) in outboxes {
+        for status in statuses {
+            let kept = if *status == "pending" { 2 } else { 1 };
+            assert_eq!(left(&mut conn, table, status), kept, "{table} {status}");
+        }
+    }
 }

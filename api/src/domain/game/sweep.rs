@@ -12,7 +12,7 @@ use crate::{
         account::{self},
         event,
         game::{self, GameRow, GameStatus},
-        idempotency,
+        idempotency, mail, push,
     },
     notify::Outbox,
     views::EventKind,
@@ -26,14 +26,18 @@ use super::{Loaded, effective_deadline};
 /// milliseconds), not for the thousands of games due after a long stop.
 pub const SWEEP_STEP: i64 = 50;
 
-/// How many old rows of each kind (events, deliveries, idempotency keys) a
-/// step prunes for each game it would read: a backlog after a long stop is
-/// pruned over many steps too.
+/// How long a mail or a push is kept once sent or given up: the hourly
+/// bounds on mail look back an hour, and a day tells an operator what went.
+const OUTBOX_KEPT_FOR: Millis = DAY;
+
+/// How many old rows of each kind (events, deliveries, idempotency keys,
+/// mails and pushes done) a step prunes for each game it would read: a
+/// backlog after a long stop is pruned over many steps too.
 const PRUNED_PER_GAME: i64 = 20;
 
 /// One sweep, run a step at a time: games whose deadline has passed are
 /// ended on time, then players whose deadline is near are told, then old
-/// events, deliveries and idempotency keys are pruned. Safe to run on
+/// events, deliveries, idempotency keys, mails and pushes are pruned. Safe to run on
 /// several instances at once: each end is a write conditional on the game
 /// being unchanged since it was read.
 #[derive(Debug)]
@@ -105,6 +109,8 @@ impl Sweep {
                     event::prune_deliveries(conn, now - events::RETENTION, limit)?,
                     event::prune(conn, now - events::RETENTION, limit)?,
                     idempotency::prune(conn, now - idempotency::KEPT_FOR, limit)?,
+                    mail::prune(conn, now - OUTBOX_KEPT_FOR, limit)?,
+                    push::prune(conn, now - OUTBOX_KEPT_FOR, limit)?,
                 ];
                 if pruned.iter().all(|&n| (n as i64) < limit) {
                     self.phase = Phase::Done;
