@@ -41,21 +41,13 @@ use std::{
 };
 
 use common::{
-    Server,
+    Server, move_rows,
     players::{Sample, Seat, drive, new_game, playable_line, seats, send},
     process::{TICK, process_cpu, process_times},
     round_trips::RoundTrips,
 };
 use diesel::{Connection, PgConnection, RunQueryDsl};
-use kingpost_api::{
-    db::{DbConnection, write_transaction},
-    models::{
-        event::{self, NewEvent},
-        game::{self, MoveRow},
-    },
-    server::open_database,
-    views::EventKind,
-};
+use kingpost_api::{db::write_transaction, server::open_database};
 use rand::{SeedableRng, rngs::SmallRng};
 use serde_json::json;
 
@@ -184,71 +176,6 @@ fn sqlite_baseline(url: &str, threads: usize, seconds: u64) -> f64 {
                 while Instant::now() < until {
                     write_transaction(&mut conn, |conn| {
                         diesel::sql_query("INSERT INTO bench_commits (at) VALUES (1)").execute(conn)
-                    })
-                    .unwrap();
-                    commits.fetch_add(1, Ordering::Relaxed);
-                }
-            });
-        }
-    });
-    commits.into_inner() as f64 / start.elapsed().as_secs_f64()
-}
-
-/// Move-shaped transactions per second done directly, with the server's own
-/// statements and connection set-up, on the games of the run just ended:
-/// each reads a game's row, advances it a ply, and inserts a move row and an
-/// event row (the rows and indexes a move writes), from `threads` threads,
-/// each on its own game. No HTTP, token, rules, conditional moves or answer:
-/// what is left of a move when only the database's part is done.
-fn move_rows_baseline(url: &str, threads: usize, seconds: u64) -> f64 {
-    let pool = open_database(url).unwrap();
-    // Every game under way has a deadline before the end of time.
-    let games =
-        game::past_deadline(&mut pool.get().unwrap(), i64::MAX, None, threads as i64).unwrap();
-    assert_eq!(games.len(), threads, "one game under way per client");
-    let writer = std::sync::Mutex::new(()); // SQLite's writers take turns, as in the server
-    let commits = AtomicUsize::new(0);
-    let start = Instant::now();
-    let until = start + Duration::from_secs(seconds);
-    std::thread::scope(|scope| {
-        for found in &games {
-            let (pool, writer, commits) = (&pool, &writer, &commits);
-            scope.spawn(move || {
-                let mut conn = pool.get().unwrap();
-                let is_sqlite = matches!(**conn, DbConnection::Sqlite(_));
-                while Instant::now() < until {
-                    let _turn = is_sqlite.then(|| writer.lock().unwrap());
-                    write_transaction(&mut conn, |conn| {
-                        let mut row = game::find(conn, &found.id)?.expect("the game");
-                        let (read_ply, read_updated_at) = (row.ply, row.updated_at);
-                        row.ply += 1;
-                        row.updated_at += 1;
-                        row.turn_started_at = row.updated_at;
-                        row.deadline_at = row.deadline_at.map(|d| d + 1);
-                        row.to_move_id = if row.to_move_id == row.white_id {
-                            row.black_id.clone()
-                        } else {
-                            row.white_id.clone()
-                        };
-                        let played = MoveRow {
-                            game_id: row.id.clone(),
-                            ply: row.ply,
-                            uci: "e2e4".to_owned(),
-                            san: "e4".to_owned(),
-                            position_key: i64::from(row.ply),
-                            played_at: Some(row.updated_at),
-                        };
-                        let (ply, at) = (read_ply, read_updated_at);
-                        assert!(game::advance_playing(conn, &row, ply, at, &[played])?);
-                        let account = row.to_move_id.as_ref().expect("a game under way");
-                        let event = NewEvent {
-                            account_id: account,
-                            kind: EventKind::OpponentMoved,
-                            game_id: Some(&row.id),
-                            data: r#"{"ply":1,"uci":"e2e4","san":"e4"}"#,
-                            created_at: row.updated_at,
-                        };
-                        event::insert(conn, &event).map(drop)
                     })
                     .unwrap();
                     commits.fetch_add(1, Ordering::Relaxed);
@@ -483,7 +410,7 @@ fn bench_database(
             // Next to the peak in time, on this machine whose rate drifts
             // from one run to the next: on the games just played, which
             // no later run uses.
-            let rows = move_rows_baseline(url, options.clients, options.seconds);
+            let rows = move_rows::baseline(url, options.clients, options.seconds, false);
             println!(
                 "the same rows written directly (a game row read and advanced, a move and an event inserted): \
                  {rows:.0} transactions/s, {:.2} of the baseline; the 1-instance peak is {:.2} of it",

@@ -4,7 +4,9 @@
 //! run with every player on e-mail (a verified address, an SMTP sink here)
 //! and Web Push (a subscription at a push sink here), in the same run; and
 //! under that load, the time from a move's answer to its push and its mail
-//! arriving at the sinks, p50/p99.
+//! arriving at the sinks, p50/p99. After each run, on its database, a
+//! move's rows written directly (with the pushes, when on), so that the
+//! move path's ratio to them is compared with notifications off and on.
 //!
 //! `cargo bench -p kingpost-api --bench notifications` with `-- --seconds
 //! <s> --clients <n>` and `sqlite` or `postgres` to run one; Postgres from
@@ -29,7 +31,7 @@ use std::{
 
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use common::{
-    Server,
+    Server, move_rows,
     players::{Seat, new_game, playable_line, post, seats, send},
     wants_database,
 };
@@ -295,10 +297,12 @@ fn moves_per_second(played: &[Played], seconds: u64) -> f64 {
 /// The runs on one database, each on a database of its own made by `fresh`.
 fn bench(name: &str, options: &Options, fresh: &dyn Fn(&str) -> String) {
     // Notifications off: no address, no subscription, no mail server.
-    let server = Server::start(&fresh("off"), &["--no-rate-limits"]);
+    let off_url = fresh("off");
+    let server = Server::start(&off_url, &["--no-rate-limits"]);
     let quiet = seats(&server.base, options.clients, "q");
     let off = play(&server.base, &quiet, options.seconds);
     drop(server);
+    let off_rows = move_rows::baseline(&off_url, options.clients, options.seconds, false);
 
     // Every player on e-mail and push.
     let smtp = SmtpSink::start();
@@ -306,8 +310,9 @@ fn bench(name: &str, options: &Options, fresh: &dyn Fn(&str) -> String) {
     let key = web_push_native::jwt_simple::prelude::ES256KeyPair::generate();
     let key = URL_SAFE_NO_PAD.encode(key.to_bytes());
     let smtp_url = format!("smtp://127.0.0.1:{}", smtp.port);
+    let on_url = fresh("on");
     let server = Server::start(
-        &fresh("on"),
+        &on_url,
         &[
             "--no-rate-limits",
             "--allow-private-webhooks",
@@ -368,6 +373,7 @@ fn bench(name: &str, options: &Options, fresh: &dyn Fn(&str) -> String) {
     // Let the last pushes and mails arrive.
     std::thread::sleep(Duration::from_secs(5));
     drop(server);
+    let on_rows = move_rows::baseline(&on_url, options.clients, options.seconds, true);
 
     let mut answered: HashMap<(String, usize), Instant> = HashMap::new();
     // A player's first ten mails, all of their first game, are told apart
@@ -413,6 +419,13 @@ fn bench(name: &str, options: &Options, fresh: &dyn Fn(&str) -> String) {
         options.clients,
         options.seconds,
         on_rate / off_rate
+    );
+    println!(
+        "{name}: the move path's ratio to the same rows written directly: {:.3} off ({off_rate:.0} / {off_rows:.0}), \
+         {:.3} on ({on_rate:.0} / {on_rows:.0}, the rows with the pushes): change {:.3}",
+        off_rate / off_rows,
+        on_rate / on_rows,
+        (on_rate / on_rows) / (off_rate / off_rows)
     );
     let (p50, p99, n) = quantiles(push_latency);
     println!(

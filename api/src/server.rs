@@ -367,7 +367,7 @@ async fn sweep_forever(state: web::Data<AppState>, interval: Duration) {
 /// keeps every argon2 block (19 MiB a password) in its arenas, fragmented:
 /// thirty sign-ups took the server from 47 MiB to 390 MiB resident, and
 /// with the size fixed it stays at 47 MiB.
-#[allow(unsafe_code)] // The one unsafe call of the project: see SAFETY.
+#[allow(unsafe_code)] // A tunable of the allocator: see SAFETY.
 fn keep_allocations_from_piling_up() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets a tunable of the allocator (glibc takes its
@@ -572,17 +572,56 @@ pub fn serve(options: ServeOptions) -> anyhow::Result<()> {
     for address in server.addrs() {
         tracing::info!("kingpost listening on http://{address} (docs at http://{address}/docs)");
     }
+    let delivering = sweeper_state.clone();
+    std::thread::Builder::new()
+        .name("delivery".to_owned())
+        .spawn(move || deliver_in_background(delivering, mailing, pushing))
+        .context("cannot start the delivery thread")?;
     actix_web::rt::System::new()
         .block_on(async move {
-            actix_web::rt::spawn(deliver_forever(sweeper_state.clone()));
-            if pushing {
-                actix_web::rt::spawn(push_forever(sweeper_state.clone()));
-            }
-            if mailing {
-                actix_web::rt::spawn(mail_forever(sweeper_state.clone()));
-            }
             actix_web::rt::spawn(sweep_forever(sweeper_state, sweep_interval));
             server.run().await
         })
         .context("server")
+}
+
+/// How much less CPU the delivery thread asks for than the requests' (a
+/// nice value: 10 weighs about a tenth of the default's share).
+const DELIVERY_NICENESS: i32 = 10;
+
+/// Runs the delivery loops (webhooks; mail and push where configured) on
+/// this thread, at a lower CPU priority: on a machine that is busy,
+/// requests come first and notifications a little later. The threads it
+/// starts for database work inherit the priority.
+fn deliver_in_background(state: web::Data<AppState>, mailing: bool, pushing: bool) {
+    lower_this_threads_priority(DELIVERY_NICENESS);
+    actix_web::rt::System::new().block_on(async move {
+        let mut loops = vec![actix_web::rt::spawn(deliver_forever(state.clone()))];
+        if pushing {
+            loops.push(actix_web::rt::spawn(push_forever(state.clone())));
+        }
+        if mailing {
+            loops.push(actix_web::rt::spawn(mail_forever(state)));
+        }
+        futures_util::future::join_all(loops).await;
+    });
+}
+
+#[allow(unsafe_code)] // A system call on this thread: see SAFETY.
+fn lower_this_threads_priority(niceness: i32) {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: gettid and setpriority read and set this thread's
+        // scheduling priority, and touch no memory of the process.
+        let set = unsafe {
+            let thread = libc::gettid();
+            libc::setpriority(libc::PRIO_PROCESS, thread as libc::id_t, niceness)
+        };
+        if set != 0 {
+            tracing::warn!(
+                error = %std::io::Error::last_os_error(),
+                "the delivery thread runs at the requests' priority"
+            );
+        }
+    }
 }

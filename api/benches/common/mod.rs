@@ -1,6 +1,8 @@
 //! What the service benchmarks share: a `kingpost serve` child process,
 //! and archives of random games stored directly.
 
+#[allow(dead_code)] // Not every benchmark writes moves' rows directly.
+pub mod move_rows;
 #[allow(dead_code)] // Not every benchmark plays games.
 pub mod players;
 #[allow(dead_code)] // Not every benchmark reads /proc.
