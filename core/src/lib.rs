@@ -21,6 +21,7 @@ mod movegen;
 mod moves;
 mod notation;
 mod outcome;
+pub mod packed;
 mod perft;
 pub mod pgn;
 mod position;
