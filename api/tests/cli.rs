@@ -131,8 +131,8 @@ fn pgn_sample_check_and_import() {
     ]);
     let mut text = sample.clone().into_bytes();
     text.extend_from_slice(b"[Event \"bad\"]\n\n1. e4 e5 2. Ke3 *\n\n");
-    // Not UTF-8 (Latin-1), and a game the rules end at the fivefold
-    // repetition (docs/spec/rules.md §2.3, ends of a game) with a move after it.
+    // Not UTF-8 (Latin-1), and a game played on past a fivefold repetition:
+    // kept whole, as history (docs/spec/rules.md §2.5), and named.
     text.extend_from_slice(b"[White \"R\xe9ti\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 Ng8 9. e4 1-0\n");
     std::fs::write(&file, &text).unwrap();
     let path = file.to_str().unwrap();
@@ -141,7 +141,7 @@ fn pgn_sample_check_and_import() {
     assert!(output.status.success());
     let report = String::from_utf8(output.stdout).unwrap();
     assert!(
-        report.starts_with("27 games read, 26 valid, 1 shortened, 1 rejected"),
+        report.starts_with("27 games read, 26 valid, 0 shortened, 1 rejected"),
         "{report}"
     );
     assert!(
@@ -153,7 +153,7 @@ fn pgn_sample_check_and_import() {
         "{report}"
     );
     assert!(
-        report.contains("game 27 (Réti - ?): the rules ended the game after ply 16 (1/2-1/2 fivefold_repetition): 1 move after it dropped"),
+        report.contains("game 27 (Réti - ?): today's rules would have ended the game after ply 16 (1/2-1/2 fivefold_repetition); every move played is kept"),
         "{report}"
     );
     assert!(
@@ -195,12 +195,12 @@ fn pgn_sample_check_and_import() {
     }
     let first = stdout(&import(path, database));
     assert!(
-        first.starts_with("27 games read, 26 imported, 0 duplicates, 1 shortened, 1 rejected"),
+        first.starts_with("27 games read, 26 imported, 0 duplicates, 0 shortened, 1 rejected"),
         "{first}"
     );
     let again = stdout(&import(path, database));
     assert!(
-        again.starts_with("27 games read, 0 imported, 26 duplicates, 1 shortened, 1 rejected"),
+        again.starts_with("27 games read, 0 imported, 26 duplicates, 0 shortened, 1 rejected"),
         "{again}"
     );
 

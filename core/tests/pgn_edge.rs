@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use kingpost_core::{
-    Rules, Start,
+    DrawReason, Outcome, Rules, Start,
     pgn::{GameTexts, ImportError, ImportWarning, RawGame, ReplayedGame, replay},
 };
 
@@ -17,11 +17,13 @@ use kingpost_core::{
 enum Expect {
     /// Replayed whole: the plies and the final FEN.
     Accepted(usize, &'static str),
-    /// Ended by the rules after `plies`, `dropped` moves after it.
+    /// Ended by the position after `plies` (nothing legal after it),
+    /// `dropped` moves after it, with the position's result.
     Shortened {
         plies: usize,
         dropped: usize,
         fen: &'static str,
+        result: &'static str,
     },
     /// Refused, the error saying this.
     Refused(&'static str),
@@ -44,15 +46,11 @@ const FILES: &[(&str, &[Expect])] = &[
             "rnbqkb1r/pppppppp/5n2/8/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 0 2",
         )],
     ),
-    // docs/spec/rules.md §2.3, ends of a game: K+N v K is drawn at once, so the capture
-    // written after it is no part of the game.
+    // docs/spec/rules.md §2.5: an imported game is history. K+N v K would be
+    // drawn at once today; the capture written after it is kept.
     (
         "03-move-after-dead-position.pgn",
-        &[Shortened {
-            plies: 0,
-            dropped: 1,
-            fen: "8/8/8/8/8/3k3K/6n1/8 w - - 0 55",
-        }],
+        &[Accepted(1, "8/8/8/8/8/3k4/6K1/8 b - - 0 55")],
     ),
     (
         "04-standalone-ellipsis.pgn",
@@ -131,23 +129,19 @@ const FILES: &[(&str, &[Expect])] = &[
         &[Accepted(1, E4), Accepted(1, D4)],
     ),
     ("22-duplicate-tags.pgn", &[Accepted(1, E4)]),
-    // docs/spec/rules.md §2.3, ends of a game: fivefold repetition draws at once.
+    // docs/spec/rules.md §2.5: fivefold repetition would draw at once today;
+    // the move played after it is kept.
     (
         "24-move-after-fivefold.pgn",
-        &[Shortened {
-            plies: 16,
-            dropped: 1,
-            fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 16 9",
-        }],
+        &[Accepted(
+            17,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 9",
+        )],
     ),
-    // docs/spec/rules.md §2.3, ends of a game: the 75-move rule draws at once.
+    // docs/spec/rules.md §2.5: so would the 75-move rule.
     (
         "25-move-after-75-move-rule.pgn",
-        &[Shortened {
-            plies: 1,
-            dropped: 2,
-            fen: "8/8/8/4k3/8/8/R7/4K3 b - - 150 100",
-        }],
+        &[Accepted(3, "8/8/8/8/3k4/R7/8/4K3 b - - 152 101")],
     ),
     (
         "26-captive-kings-standard-export-has-no-FEN.pgn",
@@ -175,6 +169,17 @@ const FILES: &[(&str, &[Expect])] = &[
     (
         "29-unclosed-comment.pgn",
         &[Accepted(2, E4_E5), Accepted(1, D4)],
+    ),
+    // docs/spec/rules.md §2.5: nothing is legal after checkmate, so the move
+    // written after it is dropped, and the board's result stands.
+    (
+        "30-move-after-checkmate.pgn",
+        &[Shortened {
+            plies: 4,
+            dropped: 1,
+            fen: "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            result: "0-1",
+        }],
     ),
 ];
 
@@ -231,6 +236,7 @@ fn every_edge_case_file_reads_as_expected() {
                         plies,
                         dropped,
                         fen,
+                        result,
                     },
                 ) => {
                     let shortened = game
@@ -246,7 +252,7 @@ fn every_edge_case_file_reads_as_expected() {
                         (*plies, *fen),
                         "{at}"
                     );
-                    assert_eq!(game.result, "1/2-1/2", "{at}: the rules' result");
+                    assert_eq!(game.result, *result, "{at}: the position's result");
                 }
                 (Err(error), Refused(words)) => {
                     assert!(error.to_string().contains(words), "{at}: {error}");
@@ -278,9 +284,33 @@ fn what_was_read_otherwise_than_written_is_said() {
         [ImportWarning::NotAResult("White wins".into())]
     );
 
+    // docs/spec/rules.md §2.5: the recorded result of a game played on past
+    // today's automatic draws stands, and where they would have ended it is
+    // said.
     let fivefold = read("24-move-after-fivefold.pgn");
+    let fivefold = fivefold[0].1.as_ref().unwrap();
+    assert_eq!(fivefold.result, "1-0");
+    assert_eq!(
+        fivefold.warnings,
+        [ImportWarning::RulesWouldHaveEnded {
+            ply: 16,
+            outcome: Outcome::Draw(DrawReason::FivefoldRepetition)
+        }]
+    );
+    let dead = read("03-move-after-dead-position.pgn");
+    assert_eq!(
+        dead[0].1.as_ref().unwrap().rules_would_have_ended,
+        Some((0, Outcome::Draw(DrawReason::InsufficientMaterial)))
+    );
+    let seventy_five = read("25-move-after-75-move-rule.pgn");
+    assert_eq!(
+        seventy_five[0].1.as_ref().unwrap().rules_would_have_ended,
+        Some((1, Outcome::Draw(DrawReason::SeventyFiveMoves)))
+    );
+    // A result the board contradicts gives way to the board's.
+    let mated = read("30-move-after-checkmate.pgn");
     assert!(matches!(
-        &fivefold[0].1.as_ref().unwrap().warnings[..],
+        &mated[0].1.as_ref().unwrap().warnings[..],
         [ImportWarning::ResultOverruled { stated, .. }] if stated == "1-0"
     ));
 }

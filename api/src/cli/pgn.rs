@@ -104,10 +104,16 @@ impl Summary {
         }
         self.shortened += usize::from(shortened.is_some());
         self.windows_1252 += usize::from(warnings.contains(&ImportWarning::Windows1252));
-        let line = match (outcome, shortened) {
-            (Err(error), _) => Some(format!("  game {index} ({label}): refused: {error}")),
-            (Ok(_), Some(shortened)) => Some(format!("  game {index} ({label}): {shortened}")),
-            (Ok(_), None) => None,
+        // A game played on past today's automatic draws is named too: kept
+        // whole, but not as the rules would end it now.
+        let played_on = warnings
+            .iter()
+            .find(|w| matches!(w, ImportWarning::RulesWouldHaveEnded { .. }));
+        let line = match (outcome, shortened, played_on) {
+            (Err(error), _, _) => Some(format!("  game {index} ({label}): refused: {error}")),
+            (Ok(_), Some(shortened), _) => Some(format!("  game {index} ({label}): {shortened}")),
+            (Ok(_), None, Some(warning)) => Some(format!("  game {index} ({label}): {warning}")),
+            (Ok(_), None, None) => None,
         };
         if let Some(line) = line {
             if self.listed.len() < LISTED {

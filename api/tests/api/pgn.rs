@@ -19,7 +19,7 @@ on_both_databases!(
     round_trip_for_every_rule_set,
     import_reports_each_bad_game,
     imported_games_export_as_their_source_said,
-    live_play_and_import_end_games_alike,
+    live_play_ends_at_fivefold_and_an_import_keeps_what_was_played,
     archives_and_filters,
     pgn_for_clients_that_speak_only_json_and_text
 );
@@ -467,9 +467,10 @@ fn tags_of(pgn: &str) -> Vec<(String, String)> {
 }
 
 // Every game of the file is accounted for in the report, named by its
-// tags; the games the rules ended early are stored without the moves after
-// the end (docs/spec/rules.md §2.3, ends of a game: fivefold repetition draws at once),
-// and exports say what the source said, with the start every reader needs.
+// tags; a game played on past today's automatic draws is kept as played,
+// with its recorded result, the import saying where the rules would have
+// ended it (docs/spec/rules.md §2.5), and exports say what the source said,
+// with the start every reader needs.
 async fn imported_games_export_as_their_source_said(db: Db) {
     let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
@@ -499,7 +500,7 @@ async fn imported_games_export_as_their_source_said(db: Db) {
             &report["shortened"],
             &report["rejected"]
         ],
-        [&json!(8), &json!(7), &json!(1), &json!(1)],
+        [&json!(8), &json!(7), &json!(0), &json!(1)],
         "{report:#}"
     );
     let games = report["games"].as_array().unwrap();
@@ -509,9 +510,12 @@ async fn imported_games_export_as_their_source_said(db: Db) {
         games[0]["warnings"],
         json!(["the game is not UTF-8: read as Windows-1252"])
     );
+    assert_eq!(games[3]["shortened"], json!(null));
     assert_eq!(
-        games[3]["shortened"],
-        json!({"plies": 16, "dropped": 1, "result": "1/2-1/2", "reason": "fivefold_repetition"})
+        games[3]["warnings"],
+        json!([
+            "today's rules would have ended the game after ply 16 (1/2-1/2 fivefold_repetition); every move played is kept"
+        ])
     );
     assert_eq!(games[4]["event"], "null");
     assert_eq!(games[4]["error"]["ply"], 2);
@@ -572,23 +576,47 @@ async fn imported_games_export_as_their_source_said(db: Db) {
 
     let fivefold = export(3).await;
     for tag in [
-        "[Result \"1/2-1/2\"]",
-        "[PlyCount \"16\"]",
-        "[TerminationReason \"fivefold_repetition\"]",
+        "[Result \"1-0\"]",
+        "[PlyCount \"17\"]",
+        "[RulesWouldHaveEnded \"ply 16, 1/2-1/2 fivefold_repetition\"]",
     ] {
         assert!(fivefold.contains(tag), "{tag}:\n{fivefold}");
     }
-    assert!(!fivefold.contains("9. e4"), "{fivefold}");
+    assert!(!fivefold.contains("TerminationReason"), "{fivefold}");
+    assert!(fivefold.contains("9. e4 1-0"), "{fivefold}");
+    // Exported and imported again (by another account, so that it is a
+    // game of its own), it is the same game: the note is written anew, not
+    // twice.
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let again = import(&bob, fivefold.clone()).send(&app).await;
+    let again = again.assert_status(200)["games"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_ne!(again, games[3]["id"].as_str().unwrap());
+    let reexported = get(format!("/api/v1/games/{again}/pgn"))
+        .token(&bob)
+        .send(&app)
+        .await;
+    let reexported = reexported.body.as_str().unwrap();
+    let without_id = |pgn: &str| -> Vec<String> {
+        pgn.lines()
+            .filter(|line| !line.starts_with("[GameId "))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(without_id(reexported), without_id(&fivefold));
 
     let bad_result = export(5).await;
     assert!(bad_result.contains("[Result \"*\"]"), "{bad_result}");
     assert!(bad_result.trim_end().ends_with('*'), "{bad_result}");
 }
 
-// docs/spec/rules.md §2.3, ends of a game: fivefold repetition draws at once, in a game
-// played or imported. The game played here ends at the ply where the import
-// of the same moves stops, with the same result, reason and position.
-async fn live_play_and_import_end_games_alike(db: Db) {
+// docs/spec/rules.md §2.3 and §2.5: fivefold repetition draws a game
+// played at once; an imported game of the same moves is history, kept as
+// played past it with its recorded result, the import saying where the
+// rules would have ended it.
+async fn live_play_ends_at_fivefold_and_an_import_keeps_what_was_played(db: Db) {
     let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
     let bob = sign_up_for_a_year(&app, "bob").await;
@@ -618,15 +646,22 @@ async fn live_play_and_import_end_games_alike(db: Db) {
         .send(&app)
         .await;
     let entry = report.assert_status(200)["games"][0].clone();
-    assert_eq!(entry["shortened"]["plies"], played["ply"]);
+    assert_eq!(entry["shortened"], json!(null));
+    let warning = entry["warnings"][0].as_str().unwrap();
+    assert!(warning.contains("after ply 16"), "{warning}");
     let imported = get(format!("/api/v1/games/{}", entry["id"].as_str().unwrap()))
         .token(&alice)
         .send(&app)
         .await;
     let imported = imported.assert_status(200);
-    for field in ["fen", "result", "termination", "ply"] {
-        assert_eq!(imported[field], played[field], "{field}");
-    }
+    assert_eq!(
+        [
+            &imported["ply"],
+            &imported["result"],
+            &imported["termination"]
+        ],
+        [&json!(17), &json!("1-0"), &json!(null)]
+    );
 }
 
 async fn archives_and_filters(db: Db) {

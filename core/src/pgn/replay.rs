@@ -1,8 +1,10 @@
 //! Replaying a game read from PGN under the rules: the rule set from the
 //! `Variant` tag, the start from `StartPosition` or `FEN`, every move
-//! checked, and an error that names the ply, the move and why. A game ends
-//! where the rules end it, as in live play (docs/spec/rules.md §2.3, ends of a game):
-//! the moves written after that are dropped, and the replay says so.
+//! checked, and an error that names the ply, the move and why. An imported
+//! game is history (docs/spec/rules.md §2.5): it keeps every legal move and
+//! its recorded result, and the replay says where today's automatic draws
+//! would have ended it. Only where nothing is legal (checkmate, stalemate, a
+//! rule set's own win) does it end, the moves written after that dropped.
 
 use std::fmt;
 
@@ -76,6 +78,10 @@ pub enum ImportWarning {
         "{0} variation(s) left out: nested deeper than {MAX_VARIATION_DEPTH}, or with no move to replace"
     )]
     VariationsLeftOut(usize),
+    #[error(
+        "today's rules would have ended the game after ply {ply} ({outcome}); every move played is kept"
+    )]
+    RulesWouldHaveEnded { ply: usize, outcome: Outcome },
 }
 
 /// A move of a replayed game, in canonical notation.
@@ -102,13 +108,18 @@ pub struct ReplayedGame {
     pub comment: Option<String>,
     pub moves: Vec<ReplayedMove>,
     pub position: Position,
-    /// How the rules ended the game, if they did.
+    /// How the position ended the game, if nothing was legal after it
+    /// (checkmate, stalemate, a rule set's own win).
     pub outcome: Option<Outcome>,
-    /// The rules' result when they ended the game, else the result the game
-    /// states (`Result` tag or termination marker), else `*`.
+    /// The position's result when it ended the game, else the result the
+    /// game states (`Result` tag or termination marker), else `*`.
     pub result: String,
-    /// Moves after the rules' end, dropped.
+    /// Moves after the position's end, dropped.
     pub shortened: Option<Shortened>,
+    /// Where today's automatic draws (fivefold repetition, seventy-five
+    /// moves, a dead position) would first have ended the game: after how
+    /// many plies, and how. The game goes on as played.
+    pub rules_would_have_ended: Option<(usize, Outcome)>,
     pub warnings: Vec<ImportWarning>,
 }
 
@@ -179,9 +190,13 @@ pub fn replay(raw: &RawGame) -> Result<ReplayedGame, ImportError> {
     let mut game = Game::new(initial.clone());
     let mut moves = Vec::with_capacity(raw.moves.len());
     let mut shortened = None;
+    let mut rules_would_have_ended = None;
     let mut cuts = Vec::new();
     let mut scratch = MoveList::new();
     for (i, token) in raw.moves.iter().enumerate() {
+        if rules_would_have_ended.is_none() {
+            rules_would_have_ended = automatic_end(&game).map(|outcome| (i, outcome));
+        }
         let m = match read_move(&game, token, &mut scratch) {
             Ok(m) => m,
             Err(NoMove::Ended(outcome)) => {
@@ -212,9 +227,21 @@ pub fn replay(raw: &RawGame) -> Result<ReplayedGame, ImportError> {
     }
     let outcome = match shortened {
         Some(shortened) => Some(shortened.outcome),
-        None => game.outcome(),
+        None => {
+            game.position().legal_moves_into(&mut scratch);
+            if scratch.is_empty() {
+                game.position().outcome_among(&scratch)
+            } else {
+                rules_would_have_ended = rules_would_have_ended
+                    .or_else(|| game.outcome_among(&scratch).map(|o| (moves.len(), o)));
+                None
+            }
+        }
     };
     let (result, mut warnings) = result_and_warnings(raw, outcome);
+    if let Some((ply, outcome)) = rules_would_have_ended {
+        warnings.push(ImportWarning::RulesWouldHaveEnded { ply, outcome });
+    }
     warnings.extend(cuts);
     if raw.left_out_variations > 0 {
         warnings.push(ImportWarning::VariationsLeftOut(raw.left_out_variations));
@@ -230,13 +257,29 @@ pub fn replay(raw: &RawGame) -> Result<ReplayedGame, ImportError> {
         outcome,
         result,
         shortened,
+        rules_would_have_ended,
         warnings,
     })
 }
 
+/// The automatic draw that would end `game` now under today's rules while
+/// moves are still legal (fivefold repetition, seventy-five moves, a dead
+/// position), if any: checked only where one can be, since it takes the
+/// legal moves.
+fn automatic_end(game: &Game) -> Option<Outcome> {
+    if !game.may_have_outcome_beside_mate() {
+        return None;
+    }
+    let legal = game.position().legal_moves();
+    if legal.is_empty() {
+        return None; // an end the replay itself keeps
+    }
+    game.outcome_among(&legal)
+}
+
 /// Why a token is not played.
 enum NoMove {
-    /// The rules ended the game before it.
+    /// Nothing is legal before it: the position ended the game.
     Ended(Outcome),
     /// It names no legal move: why.
     Refused(String),
@@ -245,12 +288,11 @@ enum NoMove {
 /// The move `token` names in `game`'s position, found among the legal moves
 /// that land where its SAN says (left in `moves`, for writing its SAN), or
 /// the legal moves of the position when the text says no square or names
-/// no move there. A move found proves the game goes on, unless it ended by
-/// a rule that needs no moves generated: checked first.
+/// no move there. A move found proves the game goes on; with no legal move
+/// at all, the position ended it.
 fn read_move(game: &Game, token: &MoveToken, moves: &mut MoveList) -> Result<Move, NoMove> {
     let position = game.position();
-    if !game.may_have_outcome_beside_mate()
-        && let Some(san) = &token.san
+    if let Some(san) = &token.san
         && let Some(wanted) = wanted_by(&san.san)
     {
         position.wanted_moves_into(wanted, moves);
@@ -259,7 +301,9 @@ fn read_move(game: &Game, token: &MoveToken, moves: &mut MoveList) -> Result<Mov
         }
     }
     position.legal_moves_into(moves);
-    if let Some(outcome) = game.outcome_among(moves) {
+    if moves.is_empty()
+        && let Some(outcome) = position.outcome_among(moves)
+    {
         return Err(NoMove::Ended(outcome));
     }
     parse_token(position, token, moves).map_err(NoMove::Refused)
@@ -342,7 +386,7 @@ fn replay_line(
                 continue;
             }
             Err(NoMove::Ended(outcome)) => {
-                format!("the rules ended the line before it ({outcome})")
+                format!("the position ended the line before it ({outcome})")
             }
             Err(NoMove::Refused(reason)) => reason,
         };

@@ -11,7 +11,7 @@ use kingpost_core::{
     },
 };
 
-use super::tags::{first_of_each_name, imported_tags, is_pgn_date};
+use super::tags::{first_of_each_name, imported_tags, is_pgn_date, tags_as_stored};
 use crate::{
     clock::{Millis, parse_rfc3339},
     credentials::{digest, new_id},
@@ -150,7 +150,8 @@ fn rows_of(
     let notes = GameNotes::of_replay(replayed).map(|notes| notes_row(&id, &notes));
     let spec = spec_of(replayed);
     let (kind, number, fen) = stored_start(&spec);
-    let tags = serde_json::to_string(&raw.tags).expect("tags serialise");
+    let written = tags_as_stored(&raw.tags, replayed);
+    let tags = serde_json::to_string(&written).expect("tags serialise");
     let mut row = GameRow {
         id,
         rules: replayed.rules.into(),
@@ -197,7 +198,7 @@ fn rows_of(
     let keys = replayed.moves.iter().map(|m| m.position_key);
     let opening = openings::of_game(replayed.rules, replayed.initial.repetition_key(), keys);
     openings::record(&mut row, opening);
-    let source = first_of_each_name(raw.tags.clone());
+    let source = first_of_each_name(written);
     let plies = replayed.moves.len();
     let (rules, start, initial) = (replayed.rules, &replayed.start, &replayed.initial);
     let tags = imported_tags(

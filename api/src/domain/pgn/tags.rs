@@ -3,7 +3,7 @@
 
 use kingpost_core::{
     Position, Rules, Start,
-    pgn::{rules_for_variant, rules_tags},
+    pgn::{ReplayedGame, rules_for_variant, rules_tags},
 };
 
 use crate::{
@@ -36,6 +36,36 @@ const COMPUTED: [&str; 6] = [
     "PlyCount",
     "Result",
 ];
+
+/// The tag that says where today's automatic draws would have ended an
+/// imported game that was played on past them (docs/spec/rules.md §2.5):
+/// `ply 16, 1/2-1/2 fivefold_repetition`.
+pub(super) const RULES_WOULD_HAVE_ENDED: &str = "RulesWouldHaveEnded";
+
+/// An imported game's source tags as kept: as written, but for the note of
+/// where today's rules would have ended the game, which the replay writes
+/// anew, in the place the source had it (so that a game exported and
+/// imported again is unchanged).
+pub(super) fn tags_as_stored(
+    written: &[(String, String)],
+    replayed: &ReplayedGame,
+) -> Vec<(String, String)> {
+    let mut note = replayed
+        .rules_would_have_ended
+        .map(|(ply, outcome)| format!("ply {ply}, {} {}", outcome.result(), outcome.reason()));
+    let mut tags = Vec::with_capacity(written.len() + 1);
+    for (name, value) in written {
+        if name != RULES_WOULD_HAVE_ENDED {
+            tags.push((name.clone(), value.clone()));
+        } else if let Some(note) = note.take() {
+            tags.push((name.clone(), note));
+        }
+    }
+    if let Some(note) = note {
+        tags.push((RULES_WOULD_HAVE_ENDED.to_owned(), note));
+    }
+    tags
+}
 
 /// The tags of an imported game's source, the first of each name only.
 pub(super) fn source_tags(row: &GameRow) -> Result<Vec<(String, String)>, ApiError> {
