@@ -77,7 +77,8 @@ enum Section {
     /// Nothing but blank lines yet.
     Nothing,
     Tags,
-    /// A blank line after tags: the movetext, or the next game's tags.
+    /// A blank line after tags: the movetext, the next game's tags, or
+    /// more of this game's (ChessBase writes a blank line after `Event`).
     AfterTags,
     Movetext,
 }
@@ -94,6 +95,8 @@ struct Scan {
     /// A termination marker stood in the movetext, outside comments and
     /// variations.
     ended: bool,
+    /// The names of the tags read so far.
+    tag_names: Vec<Vec<u8>>,
 }
 
 impl<R: BufRead> Iterator for GameTexts<R> {
@@ -146,6 +149,7 @@ impl Scan {
             blank_in_comment: false,
             depth: 0,
             ended: false,
+            tag_names: Vec::new(),
         }
     }
 
@@ -175,13 +179,20 @@ impl Scan {
             if !is_tag_pair(trimmed) {
                 return Placement::Skip;
             }
-            return match self.section {
-                Section::Movetext | Section::AfterTags => Placement::NextGame,
-                Section::Nothing | Section::Tags => {
-                    self.section = Section::Tags;
-                    Placement::Keep
-                }
+            let name = tag_name(trimmed);
+            // After a blank line, tags go on unless one opens a game (an
+            // `Event`) or names a tag this game has.
+            let next_game = match self.section {
+                Section::Movetext => true,
+                Section::AfterTags => name == b"Event" || self.tag_names.iter().any(|n| n == name),
+                Section::Nothing | Section::Tags => false,
             };
+            if next_game {
+                return Placement::NextGame;
+            }
+            self.tag_names.push(name.to_vec());
+            self.section = Section::Tags;
+            return Placement::Keep;
         }
         // Movetext after a termination marker is the next game's, unless it
         // opens with a comment, which is kept with the game before.
@@ -252,11 +263,18 @@ impl Scan {
 /// `[Name "value"...`: the start of a tag pair.
 fn is_tag_pair(line: &[u8]) -> bool {
     let rest = line[1..].trim_ascii_start();
+    let name = tag_name(line).len();
+    name > 0 && rest[name..].trim_ascii_start().starts_with(b"\"")
+}
+
+/// The name of the tag pair `line` (`[Event "..."]`: `Event`).
+fn tag_name(line: &[u8]) -> &[u8] {
+    let rest = line[1..].trim_ascii_start();
     let name = rest
         .iter()
         .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
         .count();
-    name > 0 && rest[name..].trim_ascii_start().starts_with(b"\"")
+    &rest[..name]
 }
 
 const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
@@ -279,6 +297,22 @@ mod tests {
 
     fn games(text: &[u8]) -> Vec<GameText> {
         GameTexts::new(text).map(Result::unwrap).collect()
+    }
+
+    // ChessBase writes a blank line after `Event`: the tags after it are the
+    // same game's, while a game of tags alone ends at the next `Event` or at
+    // a tag it has already.
+    #[test]
+    fn a_blank_line_inside_the_tags_does_not_split_the_game() {
+        let text = b"[Event \"a\"]\n\n[Site \"x\"]\n[White \"w\"]\n\n1. e4 *\n";
+        let one = games(text);
+        assert_eq!(one.len(), 1);
+        assert!(one[0].text.contains("[White \"w\"]"));
+        let tags_alone =
+            b"[Event \"a\"]\n[White \"w\"]\n\n[Event \"b\"]\n\n[White \"v\"]\n\n[White \"u\"]\n";
+        let three = games(tags_alone);
+        assert_eq!(three.len(), 3);
+        assert!(three[1].text.contains("[White \"v\"]"));
     }
 
     #[test]

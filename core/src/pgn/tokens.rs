@@ -261,10 +261,11 @@ enum Word {
 
 /// The move in a word: move numbers (`12.`, `12...`, glued `1.e4`),
 /// standalone dots and an `e.p.` or `ep` suffix removed, and an annotation
-/// suffix (`!?`) read as its NAG. Null moves stay, for the replay to refuse
+/// suffix (`!?`) read as its NAG; a NAG (`$14`, `\$14`) read as one. Null moves stay, for the replay to refuse
 /// them by name.
 fn word_of(word: &str) -> Word {
-    if let Some(number) = word.strip_prefix('$') {
+    // ChessBase escapes the dollar of a NAG: `\$14`.
+    if let Some(number) = word.strip_prefix('$').or_else(|| word.strip_prefix("\\$")) {
         return number.parse().map_or(Word::Other, Word::Nag);
     }
     let without_number = word.trim_start_matches(|c: char| c.is_ascii_digit());
@@ -344,6 +345,15 @@ mod tests {
 
     fn line(moves: &[MoveToken]) -> Vec<&str> {
         moves.iter().map(|m| m.text.as_str()).collect()
+    }
+
+    #[test]
+    fn a_nag_escaped_with_a_backslash_reads_as_the_nag() {
+        // ChessBase writes `\$14`.
+        let game = tokenize("1. e4 \\$14 e5 2. Nf3 \\$1 *");
+        assert_eq!(line(&game.moves), ["e4", "e5", "Nf3"]);
+        assert_eq!(game.moves[0].notes.nags, [14]);
+        assert_eq!(game.moves[2].notes.nags, [1]);
     }
 
     #[test]
