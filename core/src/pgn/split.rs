@@ -78,7 +78,7 @@ enum Section {
     Nothing,
     Tags,
     /// A blank line after tags: the movetext, the next game's tags, or
-    /// more of this game's (ChessBase writes a blank line after `Event`).
+    /// more of this game's (a `ChessBase` export has a blank line after `Event`).
     AfterTags,
     Movetext,
 }
