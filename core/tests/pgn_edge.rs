@@ -17,8 +17,9 @@ use kingpost_core::{
 enum Expect {
     /// Replayed whole: the plies and the final FEN.
     Accepted(usize, &'static str),
-    /// Ended by the position after `plies` (nothing legal after it),
-    /// `dropped` moves after it, with the position's result.
+    /// Kept up to `plies`, where the position ended it (nothing legal
+    /// after it) or a null move follows, `dropped` moves after it dropped,
+    /// with the game's result.
     Shortened {
         plies: usize,
         dropped: usize,
@@ -70,7 +71,16 @@ const FILES: &[(&str, &[Expect])] = &[
     ),
     ("08-escape-line-before-tags.pgn", &[Accepted(2, E4_E5)]),
     ("09-stray-bracket-line.pgn", &[Accepted(2, E4_E5)]),
-    ("10-null-move.pgn", &[Refused("ply 2, `--`: a null move")]),
+    // No rule set lets a side pass: the game is kept up to its null move.
+    (
+        "10-null-move.pgn",
+        &[Shortened {
+            plies: 1,
+            dropped: 2,
+            fen: E4,
+            result: "*",
+        }],
+    ),
     // A castling right without its rook is refused, the field named: the
     // game it came from is not known, so no right is dropped on a guess.
     (
@@ -252,7 +262,7 @@ fn every_edge_case_file_reads_as_expected() {
                         (*plies, *fen),
                         "{at}"
                     );
-                    assert_eq!(game.result, *result, "{at}: the position's result");
+                    assert_eq!(game.result, *result, "{at}: the game's result");
                 }
                 (Err(error), Refused(words)) => {
                     assert!(error.to_string().contains(words), "{at}: {error}");
@@ -342,4 +352,21 @@ fn a_chess960_array_given_as_fen_is_known_by_its_number() {
     };
     let named = kingpost_core::Position::from_start(Rules::Standard, &Start::Chess960(n)).unwrap();
     assert_eq!(named.fen(), game.initial.fen());
+}
+
+/// docs/spec/rules.md §2.5: a null move in a variation keeps the variation
+/// up to it, and says so; the game goes on.
+#[test]
+fn a_null_move_in_a_variation_keeps_the_variation_up_to_it() {
+    let text = b"[Event \"null in a variation\"]\n\n1. e4 e5 (1... c5 2. -- Nc6) 2. Nf3 *\n";
+    let raw = GameTexts::new(&text[..]).next().unwrap().unwrap().read();
+    let game = replay(&raw).unwrap();
+    assert_eq!(game.moves.len(), 3);
+    let variations = &game.moves[1].notes.variations;
+    let kept: Vec<&str> = variations[0].iter().map(|m| m.san.as_str()).collect();
+    assert_eq!(kept, ["c5"]);
+    assert!(matches!(
+        &game.warnings[..],
+        [ImportWarning::VariationCut { ply: 3, text, .. }] if text == "--"
+    ));
 }

@@ -88,16 +88,20 @@ pub struct ImportedGameView {
     pub error: Option<ImportErrorView>,
 }
 
-/// Where the rules ended an imported game, and what was dropped after.
+/// Where an imported game stops before its last written move, and what was
+/// dropped after: where nothing is legal (a mate, a stalemate, a rule set's
+/// own win), or at a null move.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ShortenedView {
     /// The plies kept.
     pub plies: usize,
-    /// The moves written after the end, dropped.
+    /// The moves written after them, dropped.
     pub dropped: usize,
-    /// The result the rules gave, `1-0`, `0-1` or `1/2-1/2`.
-    pub result: String,
-    /// How the rules ended it, e.g. `fivefold_repetition`.
+    /// The result the position gave, `1-0`, `0-1` or `1/2-1/2`; `null` for
+    /// a game cut at a null move, which keeps its recorded result.
+    pub result: Option<String>,
+    /// Why it stops there: how the position ended it (`checkmate`,
+    /// `stalemate`, ...), or `null_move`.
     pub reason: String,
 }
 

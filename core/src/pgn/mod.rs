@@ -11,7 +11,8 @@ mod write;
 pub use notes::{LineMove, MAX_VARIATION_DEPTH, Notes, suffix_nag};
 pub use read::{GameLabel, MoveToken, RawGame, read_game};
 pub use replay::{
-    ImportError, ImportWarning, ReplayedGame, ReplayedMove, Shortened, replay, rules_for_variant,
+    Cut, ImportError, ImportWarning, ReplayedGame, ReplayedMove, Shortened, replay,
+    rules_for_variant,
 };
 pub use split::{GameText, GameTexts};
 pub use tokens::{RESULTS, result_of};

@@ -35,27 +35,53 @@ pub enum ImportError {
     },
 }
 
-/// A game the rules ended before its last written move.
+/// A game kept up to a ply before its last written move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shortened {
-    /// The plies kept: the rules ended the game after this many.
+    /// The plies kept.
     pub plies: usize,
-    /// The moves written after the end, dropped.
+    /// The moves written after them, dropped.
     pub dropped: usize,
-    /// How the rules ended it.
-    pub outcome: Outcome,
+    /// Why the game stops there.
+    pub cut: Cut,
+}
+
+/// Why an imported game stops before its last written move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// Nothing is legal after the plies kept: how the position ended the
+    /// game (checkmate, stalemate, a rule set's own win).
+    Ended(Outcome),
+    /// A null move (`--`) follows them: no rule set lets a side pass, so
+    /// the game is kept up to it.
+    NullMove,
+}
+
+impl Cut {
+    /// A stable snake_case name: the outcome's reason, or `null_move`.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            Cut::Ended(outcome) => outcome.reason(),
+            Cut::NullMove => "null_move",
+        }
+    }
 }
 
 impl fmt::Display for Shortened {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "the rules ended the game after ply {} ({}): {} move{} after it dropped",
-            self.plies,
-            self.outcome,
-            self.dropped,
-            if self.dropped == 1 { "" } else { "s" }
-        )
+        let s = if self.dropped == 1 { "" } else { "s" };
+        match self.cut {
+            Cut::Ended(outcome) => write!(
+                f,
+                "the position ended the game after ply {} ({outcome}): {} move{s} after it dropped",
+                self.plies, self.dropped
+            ),
+            Cut::NullMove => write!(
+                f,
+                "a null move after ply {}: the game is kept up to it, {} move{s} from it dropped",
+                self.plies, self.dropped
+            ),
+        }
     }
 }
 
@@ -197,14 +223,19 @@ pub fn replay(raw: &RawGame) -> Result<ReplayedGame, ImportError> {
         if rules_would_have_ended.is_none() {
             rules_would_have_ended = automatic_end(&game).map(|outcome| (i, outcome));
         }
+        let cut = |cut| Shortened {
+            plies: i,
+            dropped: raw.moves.len() - i,
+            cut,
+        };
+        if NULL_MOVES.contains(&token.text.as_str()) {
+            shortened = Some(cut(Cut::NullMove));
+            break;
+        }
         let m = match read_move(&game, token, &mut scratch) {
             Ok(m) => m,
             Err(NoMove::Ended(outcome)) => {
-                shortened = Some(Shortened {
-                    plies: i,
-                    dropped: raw.moves.len() - i,
-                    outcome,
-                });
+                shortened = Some(cut(Cut::Ended(outcome)));
                 break;
             }
             Err(NoMove::Refused(reason)) => {
@@ -225,8 +256,9 @@ pub fn replay(raw: &RawGame) -> Result<ReplayedGame, ImportError> {
             notes: checked_notes(&token.notes, variations),
         });
     }
-    let outcome = match shortened {
-        Some(shortened) => Some(shortened.outcome),
+    let outcome = match shortened.map(|s| s.cut) {
+        Some(Cut::Ended(outcome)) => Some(outcome),
+        Some(Cut::NullMove) => None,
         None => {
             game.position().legal_moves_into(&mut scratch);
             if scratch.is_empty() {
@@ -333,9 +365,7 @@ fn play(game: &mut Game, m: Move, moves: &MoveList) -> (String, String) {
 /// reads as SAN that names no move. The error says why the move cannot be played.
 fn parse_token(position: &Position, token: &MoveToken, legal: &MoveList) -> Result<Move, String> {
     if NULL_MOVES.contains(&token.text.as_str()) {
-        return Err(
-            "a null move: no rule set lets a side pass, so the game cannot be replayed".into(),
-        );
+        return Err("a null move: no rule set lets a side pass".into());
     }
     let parsed = match &token.san {
         Some(san) => position

@@ -1,6 +1,6 @@
 //! What became of each game of an import, as the report shows it.
 
-use kingpost_core::pgn::ImportError;
+use kingpost_core::pgn::{Cut, ImportError};
 
 use super::{GameReport, Imported};
 use crate::views::{ImportErrorView, ImportReport, ImportedGameView, ShortenedView};
@@ -63,8 +63,11 @@ pub fn report_of(games: &[GameReport]) -> ImportReport {
             shortened: game.shortened.map(|s| ShortenedView {
                 plies: s.plies,
                 dropped: s.dropped,
-                result: s.outcome.result().to_owned(),
-                reason: s.outcome.reason().to_owned(),
+                result: match s.cut {
+                    Cut::Ended(outcome) => Some(outcome.result().to_owned()),
+                    Cut::NullMove => None,
+                },
+                reason: s.cut.reason().to_owned(),
             }),
             warnings: game.warnings.iter().map(ToString::to_string).collect(),
             error,
