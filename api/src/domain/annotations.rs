@@ -85,8 +85,18 @@ pub fn notes_row(game_id: &GameId, notes: &GameNotes) -> NotesRow {
     }
 }
 
+/// An imported game's notes as stored. Variations nest as deep as an
+/// import keeps them (`MAX_VARIATION_DEPTH`, three JSON levels each),
+/// deeper than serde_json's guard against hostile input, which stored notes
+/// are not.
 fn parse_notes(row: &NotesRow) -> Result<GameNotes, ApiError> {
-    serde_json::from_str(&row.notes).map_err(|e| {
+    let mut reader = serde_json::Deserializer::from_str(&row.notes);
+    reader.disable_recursion_limit();
+    let read = serde::Deserialize::deserialize(&mut reader).and_then(|notes| {
+        reader.end()?;
+        Ok(notes)
+    });
+    read.map_err(|e| {
         ApiError::Internal(format!(
             "game {}: stored notes unreadable: {e}",
             row.game_id

@@ -21,7 +21,8 @@ on_both_databases!(
     imported_games_export_as_their_source_said,
     live_play_ends_at_fivefold_and_an_import_keeps_what_was_played,
     archives_and_filters,
-    pgn_for_clients_that_speak_only_json_and_text
+    pgn_for_clients_that_speak_only_json_and_text,
+    variations_nested_256_deep_are_kept
 );
 
 // A client that sends only JSON imports with `{"pgn": ...}`; one that reads
@@ -761,4 +762,36 @@ async fn archives_and_filters(db: Db) {
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[0]["id"], ids[0].as_str());
     assert_eq!(lines[0]["termination"], "resignation");
+}
+
+// README, annotations: variations nested to 256 levels are kept through
+// import, storage and export; deeper ones are left out, each counted.
+async fn variations_nested_256_deep_are_kept(db: Db) {
+    let app = TestApp::on(&db).start().await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let nested = |depth: usize| {
+        format!(
+            "[Event \"deep {depth}\"]\n\n1. e4 {}{} e5 *\n\n",
+            "(1. d4 ".repeat(depth),
+            ")".repeat(depth)
+        )
+    };
+    let report = import(&alice, nested(256) + &nested(261)).send(&app).await;
+    let report = report.assert_status(200).clone();
+    let games = report["games"].as_array().unwrap();
+    assert_eq!(games[0]["warnings"], json!([]), "{report:#}");
+    assert_eq!(
+        games[1]["warnings"],
+        json!(["5 variation(s) left out: nested deeper than 256, or with no move to replace"])
+    );
+    for (game, depth) in games.iter().zip([256, 256]) {
+        let id = game["id"].as_str().unwrap();
+        let pgn = get(format!("/api/v1/games/{id}/pgn"))
+            .token(&alice)
+            .send(&app)
+            .await;
+        let pgn = pgn.body.as_str().unwrap();
+        assert_eq!(pgn.matches('(').count(), depth, "{}", &pgn[..200]);
+        assert_eq!(pgn.matches(')').count(), depth);
+    }
 }

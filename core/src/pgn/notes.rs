@@ -79,10 +79,11 @@ pub struct LineMove {
     pub notes: Notes<LineMove>,
 }
 
-/// Variations nested deeper than this are left out of an import (and said
-/// so): real study files stay far below, and the bound keeps the stored
-/// form within what a JSON reader nests.
-pub const MAX_VARIATION_DEPTH: usize = 16;
+/// Variations nested deeper than this are left out of an import (and
+/// counted in the report): real study files stay far below (the deepest
+/// seen, 30), and the bound keeps the replay's recursion, a few kilobytes a
+/// level, well within a thread's stack.
+pub const MAX_VARIATION_DEPTH: usize = 256;
 
 /// The NAG of a move suffix (`!`, `?`, `!!`, `??`, `!?`, `?!`), as the PGN
 /// standard numbers them.

@@ -113,9 +113,8 @@ impl Lines {
 
     fn open_variation(&mut self) {
         if self.skipping > 0 || self.open.len() > MAX_VARIATION_DEPTH || self.current().is_empty() {
-            if self.skipping == 0 {
-                self.left_out += 1;
-            }
+            // Each variation left out counts, those inside one left out too.
+            self.left_out += 1;
             self.skipping += 1;
             return;
         }
@@ -422,7 +421,7 @@ mod tests {
         let depth = MAX_VARIATION_DEPTH + 5;
         let deep = format!("1. e4 {} *", "(1. d4 ".repeat(depth) + &")".repeat(depth));
         let read = tokenize(&deep);
-        assert_eq!(read.left_out, 1);
+        assert_eq!(read.left_out, 5, "the five nested past the bound");
         let mut level = &read.moves[0].notes.variations;
         let mut kept = 0;
         while let Some(first) = level.first() {
