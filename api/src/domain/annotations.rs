@@ -87,7 +87,7 @@ pub fn notes_row(game_id: &GameId, notes: &GameNotes) -> NotesRow {
 
 /// An imported game's notes as stored. Variations nest as deep as an
 /// import keeps them (`MAX_VARIATION_DEPTH`, three JSON levels each),
-/// deeper than serde_json's guard against hostile input, which stored notes
+/// deeper than `serde_json`'s guard against hostile input, which stored notes
 /// are not.
 fn parse_notes(row: &NotesRow) -> Result<GameNotes, ApiError> {
     let mut reader = serde_json::Deserializer::from_str(&row.notes);
