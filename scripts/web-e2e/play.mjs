@@ -462,7 +462,9 @@ await alice.page.screenshot({ path: `${OUT}/lobby-alice.png`, fullPage: true });
 const links = alice.page.locator("ul.games a");
 assert.equal(await links.count(), 11, "all eleven games listed");
 await links.first().click();
-await alice.page.locator("section.game").waitFor();
+// Drawn with its data: a link clicked while the view is still loading is
+// replaced under the pointer.
+await alice.page.locator("section.game:not([data-loading])").waitFor();
 const [download] = await Promise.all([
   alice.page.waitForEvent("download"),
   alice.page.getByRole("link", { name: "Download PGN" }).click(),
