@@ -334,13 +334,18 @@ pub fn games_matching(
     if let Some(termination) = filter.termination {
         sql = sql.text_param(" AND g.termination = ", termination.key().to_owned());
     }
-    // Days compare by their bytes: a `?` of a partial date after digits.
+    // Days compare by their bytes. A partial date (`1935.??.??`) is every
+    // day it may be: its `?`, after the digits, make it its period's last
+    // day against `since`, and read as `0` its first against `until`.
     let order = super::byte_order(conn);
     if let Some(since) = &filter.since {
         sql = sql.text_param(&format!(" AND g.played_on{order} >= "), since.clone());
     }
     if let Some(until) = &filter.until {
-        sql = sql.text_param(&format!(" AND g.played_on{order} < "), until.clone());
+        sql = sql.text_param(
+            &format!(" AND replace(g.played_on, '?', '0'){order} < "),
+            until.clone(),
+        );
     }
     if let Some(eco) = &filter.eco {
         sql = sql.text_param(" AND g.eco LIKE ", format!("{}%", like_escaped(eco)));

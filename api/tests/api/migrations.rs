@@ -14,7 +14,8 @@ use crate::{on_both_databases, support::Db};
 
 on_both_databases!(
     games_holding_conditional_lines_are_marked,
-    an_import_filed_for_two_accounts_becomes_two
+    an_import_filed_for_two_accounts_becomes_two,
+    dates_without_their_year_are_cleared
 );
 
 /// Runs the migrations in `dir` older than `version` on `conn`.
@@ -187,4 +188,37 @@ async fn an_import_filed_for_two_accounts_becomes_two(db: Db) {
         .load(conn)
         .unwrap();
     assert_eq!(notes, ["{\"comment\":\"hi\"}"]);
+}
+
+/// A date without its year, which an import stored before, is no day: it
+/// is cleared, and every other date kept as it was.
+async fn dates_without_their_year_are_cleared(db: Db) {
+    let pool = db::connect(&db.url()).unwrap();
+    let mut pooled = pool.get().unwrap();
+    let conn: &mut DbConnection = &mut pooled;
+    made_before(conn, "20261205000027");
+    diesel::sql_query(
+        "INSERT INTO games (id, rules, start_kind, initial_fen, initial_key, current_fen, ply, \
+         status, white_name, black_name, days_per_move, created_at, updated_at, turn_started_at, \
+         played_on) \
+         VALUES ('g1', 'standard', 'standard', 'start', 1, 'now', 0, 'imported', 'w', 'b', 0, 0, 0, 0, '????.??.??'), \
+                ('g2', 'standard', 'standard', 'start', 1, 'now', 0, 'imported', 'w', 'b', 0, 0, 0, 0, '1935.??.??'), \
+                ('g3', 'standard', 'standard', 'start', 1, 'now', 0, 'imported', 'w', 'b', 0, 0, 0, 0, NULL)",
+    )
+    .execute(conn)
+    .unwrap();
+    db::run_migrations(conn).unwrap();
+    let dates: Vec<(String, Option<String>)> = games::table
+        .select((games::id, games::played_on))
+        .order(games::id)
+        .load(conn)
+        .unwrap();
+    assert_eq!(
+        dates,
+        [
+            ("g1".to_owned(), None),
+            ("g2".to_owned(), Some("1935.??.??".to_owned())),
+            ("g3".to_owned(), None)
+        ]
+    );
 }

@@ -17,7 +17,8 @@ on_both_databases!(
     the_explorer_counts_moves_and_results,
     games_are_found_by_their_data,
     search_results_export_as_pgn,
-    searches_explorer_and_exports_take_turns
+    searches_explorer_and_exports_take_turns,
+    a_partial_date_falls_within_every_period_it_may_be
 );
 
 /// Imported games: the position after 1.e4 e5 2.Nf3 reached directly, by
@@ -689,4 +690,46 @@ async fn searches_explorer_and_exports_take_turns(db: Db) {
         .send(&app)
         .await
         .assert_status(200);
+}
+
+// README, search: a partial date is every day it may be. A game of 1935
+// whose month is unknown falls within every month of 1935 (not on its last
+// day alone), one of March 1935 within every day of March, and a date
+// without its year within none.
+async fn a_partial_date_falls_within_every_period_it_may_be(db: Db) {
+    let app = TestApp::on(&db).start().await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let study = "\
+        [White \"Year\"]\n[Black \"X\"]\n[Date \"1935.??.??\"]\n\n1. e4 *\n\n\
+        [White \"Month\"]\n[Black \"X\"]\n[Date \"1935.03.??\"]\n\n1. e4 *\n\n\
+        [White \"Day\"]\n[Black \"X\"]\n[Date \"1935.03.15\"]\n\n1. e4 *\n\n\
+        [White \"Unknown\"]\n[Black \"X\"]\n[Date \"????.??.??\"]\n\n1. e4 *\n";
+    post("/api/v1/imports?collection=Dates")
+        .token(&alice)
+        .raw("application/x-chess-pgn", study)
+        .send(&app)
+        .await
+        .assert_status(200);
+    let names = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+    for (since, until, expected) in [
+        ("1935-01", "1935-02", &["Year"][..]),
+        ("1935-12", "1936", &["Year"][..]),
+        ("1935-03", "1935-04", &["Day", "Month", "Year"][..]),
+        ("1935-03-01", "1935-03-02", &["Month", "Year"][..]),
+        ("1935-03-15", "1935-03-16", &["Day", "Month", "Year"][..]),
+        ("1934", "1935", &[][..]),
+        ("1936", "2100", &[][..]),
+        ("0001", "9999", &["Day", "Month", "Year"][..]),
+    ] {
+        assert_eq!(
+            found_whites(&app, &alice, &[("since", since), ("until", until)]).await,
+            names(expected),
+            "{since} to {until}"
+        );
+    }
+    assert_eq!(
+        found_whites(&app, &alice, &[]).await,
+        names(&["Day", "Month", "Unknown", "Year"]),
+        "without a date filter, every game"
+    );
 }

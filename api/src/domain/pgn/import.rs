@@ -186,9 +186,10 @@ fn rows_of(
         warned_ply: None,
         eco: None,
         opening: None,
+        // A date without its year is no day a search can place.
         played_on: raw
             .tag("Date")
-            .filter(|date| is_pgn_date(date))
+            .filter(|date| is_pgn_date(date) && !date.starts_with('?'))
             .map(str::to_owned),
         rated: false,
         clock: None,

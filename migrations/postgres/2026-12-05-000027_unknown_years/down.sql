@@ -1,0 +1,2 @@
+-- The dates cleared were unknown: nothing to restore.
+SELECT 1;
