@@ -15,7 +15,7 @@ use kingpost_api::{
     db::DbPool,
     domain::{
         accounts, collections,
-        pgn::{ReadGame, prepare_game, store_batch},
+        pgn::{Occurrences, ReadGame, prepare_game, store_batch},
     },
     server::open_database,
 };
@@ -67,8 +67,16 @@ fn games_per_second(pool: &DbPool, texts: &[String], indexed: bool) -> f64 {
         .map(|text| prepare_game(&read_game(text), &owner, 0))
         .collect();
     let start = Instant::now();
+    let mut seen = Occurrences::default();
     for batch in read.chunks(BATCH) {
-        store_batch(&mut conn, batch, &into, &kingpost_api::db::NeverYield).unwrap();
+        store_batch(
+            &mut conn,
+            batch,
+            &into,
+            &mut seen,
+            &kingpost_api::db::NeverYield,
+        )
+        .unwrap();
     }
     texts.len() as f64 / start.elapsed().as_secs_f64()
 }

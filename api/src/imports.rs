@@ -47,6 +47,8 @@ pub async fn import(
     // read and replayed (off the database: the CPU work holds no
     // connection) while the last is stored.
     let mut outcomes = Vec::with_capacity(count);
+    // A game the file holds twice is filed twice.
+    let mut seen = pgn::Occurrences::default();
     let mut next = prepare_batch(GameTexts::new(Cursor::new(bytes)), owner.clone(), now);
     loop {
         let (texts, batch) = next.await??;
@@ -60,11 +62,15 @@ pub async fn import(
         let mut from = 0;
         while from < batch.len() {
             let (games, into) = (batch.clone(), collection.clone());
-            let stored = state
+            let mut counted = std::mem::take(&mut seen);
+            let (stored, counted) = state
                 .bulk_step(move |conn, yielding| {
-                    pgn::store_batch(conn, &games[from..], &into, yielding)
+                    let stored =
+                        pgn::store_batch(conn, &games[from..], &into, &mut counted, yielding)?;
+                    Ok((stored, counted))
                 })
                 .await?;
+            seen = counted;
             from += stored.len();
             outcomes.extend(stored);
         }

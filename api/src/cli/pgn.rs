@@ -12,7 +12,7 @@ use kingpost_api::{
     db,
     domain::{
         accounts, collections,
-        pgn::{Imported, prepare_next, store_batch},
+        pgn::{Imported, Occurrences, prepare_next, store_batch},
     },
     server,
 };
@@ -211,6 +211,7 @@ pub fn import(path: &str, owner: &str, collection: &str, database_url: &str) -> 
     let mut texts = games_of(path)?;
     let mut summary = Summary::default();
     let mut progress = Progress::new();
+    let mut seen = Occurrences::default();
     // One batch waits while one is stored: memory holds three at most.
     let (batches, prepared) = std::sync::mpsc::sync_channel(1);
     let outcome = std::thread::scope(|scope| {
@@ -231,7 +232,7 @@ pub fn import(path: &str, owner: &str, collection: &str, database_url: &str) -> 
         // A file that cannot be read further ends its last batch.
         for (games, failure) in prepared {
             summary.read += games.len();
-            let reports = store_batch(&mut conn, &games, &into, &db::NeverYield)?;
+            let reports = store_batch(&mut conn, &games, &into, &mut seen, &db::NeverYield)?;
             for report in reports {
                 let stored = summary.accepted + summary.duplicates + summary.rejected + 1;
                 summary.record(

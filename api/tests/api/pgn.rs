@@ -22,7 +22,8 @@ on_both_databases!(
     live_play_ends_at_fivefold_and_an_import_keeps_what_was_played,
     archives_and_filters,
     pgn_for_clients_that_speak_only_json_and_text,
-    variations_nested_256_deep_are_kept
+    variations_nested_256_deep_are_kept,
+    a_game_twice_in_a_file_is_filed_twice_and_ids_are_this_servers
 );
 
 // A client that sends only JSON imports with `{"pgn": ...}`; one that reads
@@ -603,13 +604,23 @@ async fn imported_games_export_as_their_source_said(db: Db) {
         .send(&app)
         .await;
     let reexported = reexported.body.as_str().unwrap();
-    let without_id = |pgn: &str| -> Vec<String> {
+    let without_ids = |pgn: &str| -> Vec<String> {
         pgn.lines()
-            .filter(|line| !line.starts_with("[GameId "))
+            .filter(|line| !line.starts_with("[GameId ") && !line.starts_with("[SourceGameId "))
             .map(str::to_owned)
             .collect()
     };
-    assert_eq!(without_id(reexported), without_id(&fivefold));
+    assert_eq!(without_ids(reexported), without_ids(&fivefold));
+    // Its id here is its own; the one it was exported under is kept.
+    let first_id = games[3]["id"].as_str().unwrap();
+    assert!(
+        reexported.contains(&format!("[GameId \"{again}\"]")),
+        "{reexported}"
+    );
+    assert!(
+        reexported.contains(&format!("[SourceGameId \"{first_id}\"]")),
+        "{reexported}"
+    );
 
     let bad_result = export(5).await;
     assert!(bad_result.contains("[Result \"*\"]"), "{bad_result}");
@@ -794,4 +805,63 @@ async fn variations_nested_256_deep_are_kept(db: Db) {
         assert_eq!(pgn.matches('(').count(), depth, "{}", &pgn[..200]);
         assert_eq!(pgn.matches(')').count(), depth);
     }
+}
+
+// README, PGN: a game a file holds twice is filed twice (importing the file
+// again files nothing more); the source's `GameId` never stands for this
+// server's id in an export: it is kept as `SourceGameId`.
+async fn a_game_twice_in_a_file_is_filed_twice_and_ids_are_this_servers(db: Db) {
+    let app = TestApp::on(&db).start().await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let twice = "[Event \"Club\"]\n[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 *\n\n";
+    let with_id =
+        "[Event \"Online\"]\n[White \"C\"]\n[Black \"D\"]\n[GameId \"abcd1234\"]\n\n1. d4 *\n\n";
+    let file = format!("{twice}{with_id}{twice}");
+    let first = import(&alice, file.clone()).send(&app).await;
+    let first = first.assert_status(200).clone();
+    assert_eq!(
+        [&first["imported"], &first["duplicates"]],
+        [&json!(3), &json!(0)],
+        "{first:#}"
+    );
+    let ids: Vec<&str> = first["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    assert_ne!(ids[0], ids[2], "the game twice is two games");
+    let collection = first["collection_id"].as_str().unwrap();
+    let filed = get(format!("/api/v1/collections/{collection}/games"))
+        .token(&alice)
+        .send(&app)
+        .await;
+    assert_eq!(
+        filed.assert_status(200)["games"].as_array().unwrap().len(),
+        3
+    );
+
+    let again = import(&alice, file).send(&app).await;
+    let again = again.assert_status(200).clone();
+    assert_eq!(
+        [&again["imported"], &again["duplicates"]],
+        [&json!(0), &json!(3)],
+        "{again:#}"
+    );
+    let again_ids: Vec<&str> = again["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(again_ids, ids, "each found again as itself");
+
+    let pgn = get(format!("/api/v1/games/{}/pgn", ids[1]))
+        .token(&alice)
+        .send(&app)
+        .await;
+    let pgn = pgn.body.as_str().unwrap();
+    assert!(pgn.contains(&format!("[GameId \"{}\"]", ids[1])), "{pgn}");
+    assert!(pgn.contains("[SourceGameId \"abcd1234\"]"), "{pgn}");
+    assert_eq!(pgn.matches("GameId").count(), 2, "{pgn}");
 }

@@ -2,7 +2,10 @@
 //! made ready off the database, then stored in steps into its importer's
 //! collection.
 
-use std::io::{self, BufRead};
+use std::{
+    collections::HashMap,
+    io::{self, BufRead},
+};
 
 use kingpost_core::{
     Start,
@@ -11,7 +14,7 @@ use kingpost_core::{
     },
 };
 
-use super::tags::{first_of_each_name, imported_tags, is_pgn_date, tags_as_stored};
+use super::tags::{SOURCE_GAME_ID, first_of_each_name, imported_tags, is_pgn_date, tags_as_stored};
 use crate::{
     clock::{Millis, parse_rfc3339},
     credentials::{digest, new_id},
@@ -53,7 +56,11 @@ fn import_key(
     game: &ReplayedGame,
     notes: Option<&NotesRow>,
 ) -> String {
-    let tags: Vec<&(String, String)> = tags.iter().filter(|(name, _)| name != "GameId").collect();
+    // Ids name a copy, not the game: an export read back is the game again.
+    let tags: Vec<&(String, String)> = tags
+        .iter()
+        .filter(|(name, _)| name != "GameId" && name != SOURCE_GAME_ID)
+        .collect();
     let moves: Vec<(&str, Option<&str>)> = game
         .moves
         .iter()
@@ -233,9 +240,26 @@ fn rows_of(
 /// other's game once it is stored and counts this one a duplicate. Runs in
 /// the caller's transaction, which a failure must roll back (it may leave
 /// part of the game).
-fn store_game(conn: &mut DbConnection, game: &PreparedGame) -> Result<Imported, ApiError> {
-    if !game::insert_unless_imported(conn, &game.row)? {
-        let key = game.row.import_key.as_deref().unwrap_or_default();
+fn store_game(
+    conn: &mut DbConnection,
+    game: &PreparedGame,
+    seen: &mut Occurrences,
+) -> Result<Imported, ApiError> {
+    let repeated;
+    let row = match seen.count(game.row.import_key.as_deref().unwrap_or_default()) {
+        1 => &game.row,
+        n => {
+            // The same game again in one file is filed again, as a game of
+            // its own: the key says which time it appears.
+            repeated = GameRow {
+                import_key: game.row.import_key.as_ref().map(|key| format!("{key}#{n}")),
+                ..game.row.clone()
+            };
+            &repeated
+        }
+    };
+    if !game::insert_unless_imported(conn, row)? {
+        let key = row.import_key.as_deref().unwrap_or_default();
         return game::find_by_import_key(conn, key)?
             .map(Imported::Duplicate)
             .ok_or_else(|| ApiError::Internal(format!("import key {key} clashed and vanished")));
@@ -247,6 +271,20 @@ fn store_game(conn: &mut DbConnection, game: &PreparedGame) -> Result<Imported, 
     Ok(Imported::New(game.row.id.clone()))
 }
 
+/// How many times each game (by its import key) has appeared so far in the
+/// file being imported.
+#[derive(Debug, Default)]
+pub struct Occurrences(HashMap<String, usize>);
+
+impl Occurrences {
+    /// Counts one more appearance of the game of `key`: which time it is.
+    fn count(&mut self, key: &str) -> usize {
+        let n = self.0.entry(key.to_owned()).or_default();
+        *n += 1;
+        *n
+    }
+}
+
 /// Stores read games (or keeps the errors that refused them) in one write
 /// transaction, in order, filing each stored game (new or found again) in
 /// the collection `into`: all of them, or, when `yielding` says so after a
@@ -256,6 +294,7 @@ pub fn store_batch(
     conn: &mut DbConnection,
     games: &[ReadGame],
     into: &CollectionId,
+    seen: &mut Occurrences,
     yielding: &dyn Yield,
 ) -> Result<Vec<GameReport>, ApiError> {
     write_transaction(conn, |conn| {
@@ -265,7 +304,7 @@ pub fn store_batch(
                 break;
             }
             let outcome = match &read.game {
-                Ok(game) => Ok(store_game(conn, game)?),
+                Ok(game) => Ok(store_game(conn, game, seen)?),
                 Err(error) => Err(error.clone()),
             };
             reports.push(GameReport {

@@ -67,6 +67,10 @@ pub(super) fn tags_as_stored(
     tags
 }
 
+/// The tag that keeps the id a game's source gave it: `GameId` is this
+/// server's.
+pub(super) const SOURCE_GAME_ID: &str = "SourceGameId";
+
 /// The tags of an imported game's source, the first of each name only.
 pub(super) fn source_tags(row: &GameRow) -> Result<Vec<(String, String)>, ApiError> {
     let Some(json) = &row.source_tags else {
@@ -121,13 +125,21 @@ pub(super) fn imported_tags(
             .into_iter()
             .map(|(n, v)| (n.to_owned(), v)),
     );
+    // `GameId` is this server's id of the game: the source's own is kept,
+    // in its place, as `SourceGameId` (unless the source has one already,
+    // as an export of this server's read back does).
+    let has_source_id = from_source(SOURCE_GAME_ID).is_some();
     tags.extend(
         source
             .iter()
             .filter(|(name, _)| {
                 !ROSTER.contains(&name.as_str()) && !COMPUTED.contains(&name.as_str())
             })
-            .cloned(),
+            .filter_map(|(name, value)| match name.as_str() {
+                "GameId" if has_source_id => None,
+                "GameId" => Some((SOURCE_GAME_ID.to_owned(), value.clone())),
+                _ => Some((name.clone(), value.clone())),
+            }),
     );
     // The source's own names win: the tables may name a line otherwise.
     if let Some(opening) = openings::of_row(row).filter(|_| from_source("ECO").is_none()) {
@@ -143,8 +155,6 @@ pub(super) fn imported_tags(
         );
     }
     tags.push(("PlyCount".to_owned(), plies.to_string()));
-    if from_source("GameId").is_none() {
-        tags.push(("GameId".to_owned(), row.id.to_string()));
-    }
+    tags.push(("GameId".to_owned(), row.id.to_string()));
     tags
 }
