@@ -201,17 +201,27 @@ pub fn explore(
 ) -> Result<ExplorerView, ApiError> {
     let (pos, query) = query_for(conn, reader, rules, target, scope)?;
     let mut by_move: HashMap<String, ExplorerMove> = HashMap::new();
+    let mut total = ExplorerMove {
+        uci: String::new(),
+        san: String::new(),
+        games: 0,
+        white: 0,
+        draws: 0,
+        black: 0,
+    };
     for tally in search::moves_from(conn, &query)? {
-        let entry = by_move
-            .entry(tally.uci.clone())
-            .or_insert_with(|| ExplorerMove {
-                uci: tally.uci,
-                san: tally.san,
+        let entry = match (tally.uci, tally.san) {
+            (Some(uci), Some(san)) => by_move.entry(uci.clone()).or_insert_with(|| ExplorerMove {
+                uci,
+                san,
                 games: 0,
                 white: 0,
                 draws: 0,
                 black: 0,
-            });
+            }),
+            // The games that played any move from here, each once.
+            _ => &mut total,
+        };
         entry.games += tally.games;
         match tally.result {
             Some(GameResult::WhiteWon) => entry.white += tally.games,
@@ -224,10 +234,10 @@ pub fn explore(
     moves.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.san.cmp(&b.san)));
     Ok(ExplorerView {
         fen: pos.fen(),
-        games: moves.iter().map(|m| m.games).sum(),
-        white: moves.iter().map(|m| m.white).sum(),
-        draws: moves.iter().map(|m| m.draws).sum(),
-        black: moves.iter().map(|m| m.black).sum(),
+        games: total.games,
+        white: total.white,
+        draws: total.draws,
+        black: total.black,
         moves,
     })
 }

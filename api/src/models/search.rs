@@ -219,13 +219,14 @@ pub fn reaching(
 }
 
 /// How often one move was played from a position, and how those games
-/// ended, as one query row.
+/// ended, as one query row; without a move (`uci` and `san` `None`), how
+/// many games played any move from it, each counted once.
 #[derive(Debug, QueryableByName)]
 pub struct MoveTally {
-    #[diesel(sql_type = Text)]
-    pub uci: String,
-    #[diesel(sql_type = Text)]
-    pub san: String,
+    #[diesel(sql_type = diesel::sql_types::Nullable<Text>)]
+    pub uci: Option<String>,
+    #[diesel(sql_type = diesel::sql_types::Nullable<Text>)]
+    pub san: Option<String>,
     /// None for a game under way; a stored value the code does not know
     /// fails the read, as any other column's.
     #[diesel(sql_type = diesel::sql_types::Nullable<Text>)]
@@ -235,32 +236,30 @@ pub struct MoveTally {
 }
 
 /// The moves played from the position of `query` in the games it finds,
-/// by move and result: once where a game stood there after a move, once
-/// where it began there (a game both began there and came back to it is
-/// in both).
+/// by move and result, each game counted once a move (where it stood there
+/// after a move, or began there, or both); and, without a move, the games
+/// that played any, each counted once whatever moves it played from there.
 pub fn moves_from(conn: &mut DbConnection, query: &PositionQuery) -> QueryResult<Vec<MoveTally>> {
-    let tally = "SELECT n.uci AS uci, MAX(n.san) AS san, g.result AS result, \
-                 COUNT(DISTINCT g.id) AS games FROM ";
-    let after_move = Sql::new(tally)
+    let after_move = Sql::new(
+        "WITH reached AS MATERIALIZED (SELECT g.id AS id, n.uci AS uci, n.san AS san, \
+         g.result AS result FROM moves m JOIN moves n ON n.game_id = m.game_id \
+         AND n.ply = m.ply + 1 JOIN games g ON g.id = m.game_id WHERE",
+    )
+    .int_param(" m.position_key = ", query.key);
+    let at_start = game_conditions(after_move, query)
         .text(
-            "moves m JOIN moves n ON n.game_id = m.game_id AND n.ply = m.ply + 1 \
-             JOIN games g ON g.id = m.game_id WHERE",
+            " UNION SELECT g.id, n.uci, n.san, g.result FROM games g \
+             JOIN moves n ON n.game_id = g.id AND n.ply = 1 WHERE",
         )
-        .int_param(" m.position_key = ", query.key);
-    let mut tallies: Vec<MoveTally> = game_conditions(after_move, query)
-        .text(" GROUP BY n.uci, g.result")
-        .query
-        .load(conn)?;
-    let at_start = Sql::new(tally)
-        .text("games g JOIN moves n ON n.game_id = g.id AND n.ply = 1 WHERE")
         .int_param(" g.initial_key = ", query.key);
-    tallies.extend(
-        game_conditions(at_start, query)
-            .text(" GROUP BY n.uci, g.result")
-            .query
-            .load::<MoveTally>(conn)?,
-    );
-    Ok(tallies)
+    game_conditions(at_start, query)
+        .text(
+            ") SELECT uci, MAX(san) AS san, result, COUNT(DISTINCT id) AS games \
+             FROM reached GROUP BY uci, result \
+             UNION ALL SELECT NULL, NULL, result, COUNT(DISTINCT id) FROM reached GROUP BY result",
+        )
+        .query
+        .load(conn)
 }
 
 /// What a search by the games' own data asks for; each is left out when

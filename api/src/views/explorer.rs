@@ -20,7 +20,9 @@ pub struct ExplorerMove {
 pub struct ExplorerView {
     /// The position, as kingpost writes its FEN.
     pub fen: String,
-    /// Games that went on from it (the sum over its moves).
+    /// Games that went on from it, each counted once: a game that stood
+    /// there twice and left by two moves counts in both moves, and once
+    /// here.
     pub games: i64,
     pub white: i64,
     pub draws: i64,

@@ -18,7 +18,8 @@ on_both_databases!(
     games_are_found_by_their_data,
     search_results_export_as_pgn,
     searches_explorer_and_exports_take_turns,
-    a_partial_date_falls_within_every_period_it_may_be
+    a_partial_date_falls_within_every_period_it_may_be,
+    the_explorer_counts_a_game_once_however_often_it_stood_there
 );
 
 /// Imported games: the position after 1.e4 e5 2.Nf3 reached directly, by
@@ -731,5 +732,43 @@ async fn a_partial_date_falls_within_every_period_it_may_be(db: Db) {
         found_whites(&app, &alice, &[]).await,
         names(&["Day", "Month", "Unknown", "Year"]),
         "without a date filter, every game"
+    );
+}
+
+// README, explorer: a game that stood twice on a position counts once for
+// each move it played from there, and once in the position's total, even
+// when it left by two moves, or began there and came back.
+async fn the_explorer_counts_a_game_once_however_often_it_stood_there(db: Db) {
+    let app = TestApp::on(&db).start().await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let lines = "\
+        [Result \"1-0\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. e4 1-0\n\n\
+        [Result \"0-1\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 0-1\n\n";
+    post("/api/v1/imports?collection=Returns")
+        .token(&alice)
+        .raw("application/x-chess-pgn", lines)
+        .send(&app)
+        .await
+        .assert_status(200);
+    let start = get("/api/v1/explorer?rules=standard&moves=")
+        .token(&alice)
+        .send(&app)
+        .await;
+    let start = start.assert_status(200);
+    assert_eq!(
+        tallies(start),
+        [
+            ("Nf3".to_owned(), 2, 1, 0, 1),
+            ("e4".to_owned(), 1, 1, 0, 0)
+        ]
+    );
+    assert_eq!(
+        [
+            &start["games"],
+            &start["white"],
+            &start["draws"],
+            &start["black"]
+        ],
+        [&json!(2), &json!(1), &json!(0), &json!(1)]
     );
 }
