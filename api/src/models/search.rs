@@ -349,11 +349,17 @@ pub fn games_matching(
     if let Some(eco) = &filter.eco {
         sql = sql.text_param(" AND g.eco LIKE ", format!("{}%", like_escaped(eco)));
     }
+    // Each word somewhere in the name, in any order: "indian king's"
+    // finds the King's Indian Defense.
     if let Some(words) = &filter.opening {
-        let pattern = format!("%{}%", like_escaped(&words.to_lowercase()));
-        sql = sql
-            .text_param(" AND lower(g.opening) LIKE ", pattern)
-            .text(" ESCAPE '\\'");
+        for word in words.to_lowercase().split_whitespace() {
+            sql = sql
+                .text_param(
+                    " AND lower(g.opening) LIKE ",
+                    format!("%{}%", like_escaped(word)),
+                )
+                .text(" ESCAPE '\\'");
+        }
     }
     if let Some(min) = filter.min_plies {
         sql = sql.int_param(" AND g.ply >= ", i64::from(min));

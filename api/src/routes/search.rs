@@ -273,7 +273,7 @@ pub struct GameSearchQuery {
     pub until: Option<String>,
     /// An ECO code or its first letters: `B90`, `B9`, `B`.
     pub eco: Option<String>,
-    /// Words of the opening's name, in any case: `najdorf`.
+    /// Words of the opening's name, in any case and any order: `najdorf sicilian`.
     pub opening: Option<String>,
     /// At least this many plies.
     pub min_plies: Option<i32>,

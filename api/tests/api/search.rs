@@ -476,6 +476,15 @@ async fn games_are_found_by_their_data(db: Db) {
         found_whites(&app, &alice, &[("opening", "NAJDORF")]).await,
         names(&[carlsen])
     );
+    // The words of the name in any order, each somewhere in it.
+    assert_eq!(
+        found_whites(&app, &alice, &[("opening", "najdorf  sicilian")]).await,
+        names(&[carlsen])
+    );
+    assert_eq!(
+        found_whites(&app, &alice, &[("opening", "najdorf french")]).await,
+        names(&[])
+    );
     assert_eq!(
         found_whites(&app, &alice, &[("since", "2014"), ("until", "2015")]).await,
         names(&["Anand, Viswanathan", carlsen])
