@@ -103,6 +103,8 @@ pub fn finished_game(
         clock: None,
         waiting_bank: None,
         holds_conditionals: false,
+        tagged_eco: None,
+        tagged_opening: None,
     }
 }
 

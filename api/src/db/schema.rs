@@ -83,6 +83,8 @@ diesel::table! {
         clock -> Nullable<Text>,
         waiting_bank -> Nullable<BigInt>,
         holds_conditionals -> Bool,
+        tagged_eco -> Nullable<Text>,
+        tagged_opening -> Nullable<Text>,
     }
 }
 

@@ -87,6 +87,10 @@ pub struct GameRow {
     /// Whether a player holds conditional lines in the game: written with
     /// the lines (`models::conditional`), never by a change of the game.
     pub holds_conditionals: bool,
+    /// An imported game's own `ECO` and `Opening` tags, as written: what a
+    /// search by code or name matches first.
+    pub tagged_eco: Option<String>,
+    pub tagged_opening: Option<String>,
 }
 
 // An absent value is inserted as `NULL` rather than `DEFAULT` (the same

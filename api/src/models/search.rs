@@ -278,12 +278,41 @@ pub struct GameFilter {
     pub since: Option<String>,
     /// Played before this day, in PGN's form or a prefix of it.
     pub until: Option<String>,
-    /// An ECO code or its prefix (`B`, `B9`, `B90`).
+    /// An ECO code or its prefix (`B`, `B9`, `B90`): the game's own `ECO`
+    /// tag when it has one, else the tables'.
     pub eco: Option<String>,
-    /// Words of the opening's name, in any case.
+    /// Words of the opening's name, in any case and order: the game's own
+    /// `Opening` tag when it has one, else the tables'.
     pub opening: Option<String>,
+    /// An ECO code or its prefix, as the tables name the game's moves.
+    pub computed_eco: Option<String>,
+    /// Words of the opening's name, as the tables name the game's moves.
+    pub computed_opening: Option<String>,
     pub min_plies: Option<i32>,
     pub max_plies: Option<i32>,
+}
+
+/// That the ECO code `column` begins with `eco`.
+fn eco_condition(sql: Sql, column: &str, eco: &str) -> Sql {
+    sql.text_param(
+        &format!(" AND {column} LIKE "),
+        format!("{}%", like_escaped(eco)),
+    )
+    .text(" ESCAPE '\\'")
+}
+
+/// That each of `words` is somewhere in the opening name `column`, in any
+/// order: "indian king's" finds the King's Indian Defense.
+fn name_condition(mut sql: Sql, column: &str, words: &str) -> Sql {
+    for word in words.to_lowercase().split_whitespace() {
+        sql = sql
+            .text_param(
+                &format!(" AND lower({column}) LIKE "),
+                format!("%{}%", like_escaped(word)),
+            )
+            .text(" ESCAPE '\\'");
+    }
+    sql
 }
 
 /// `text` for a `LIKE` pattern, its wildcards escaped with `\`.
@@ -346,20 +375,22 @@ pub fn games_matching(
             until.clone(),
         );
     }
+    // A game's own tags first, as written; the tables' names otherwise.
+    let (written_eco, written_name) = (
+        "COALESCE(g.tagged_eco, g.eco)",
+        "COALESCE(g.tagged_opening, g.opening)",
+    );
     if let Some(eco) = &filter.eco {
-        sql = sql.text_param(" AND g.eco LIKE ", format!("{}%", like_escaped(eco)));
+        sql = eco_condition(sql, written_eco, eco);
     }
-    // Each word somewhere in the name, in any order: "indian king's"
-    // finds the King's Indian Defense.
     if let Some(words) = &filter.opening {
-        for word in words.to_lowercase().split_whitespace() {
-            sql = sql
-                .text_param(
-                    " AND lower(g.opening) LIKE ",
-                    format!("%{}%", like_escaped(word)),
-                )
-                .text(" ESCAPE '\\'");
-        }
+        sql = name_condition(sql, written_name, words);
+    }
+    if let Some(eco) = &filter.computed_eco {
+        sql = eco_condition(sql, "g.eco", eco);
+    }
+    if let Some(words) = &filter.computed_opening {
+        sql = name_condition(sql, "g.opening", words);
     }
     if let Some(min) = filter.min_plies {
         sql = sql.int_param(" AND g.ply >= ", i64::from(min));

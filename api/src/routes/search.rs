@@ -271,10 +271,19 @@ pub struct GameSearchQuery {
     pub since: Option<String>,
     /// Played before this day, in the same forms.
     pub until: Option<String>,
-    /// An ECO code or its first letters: `B90`, `B9`, `B`.
+    /// An ECO code or its first letters: `B90`, `B9`, `B`. The game's own
+    /// `ECO` tag when it has one, as written; else the code the opening
+    /// tables give its moves.
     pub eco: Option<String>,
-    /// Words of the opening's name, in any case and any order: `najdorf sicilian`.
+    /// Words of the opening's name, in any case and any order: `najdorf
+    /// sicilian`. The game's own `Opening` tag when it has one; else the
+    /// tables' name.
     pub opening: Option<String>,
+    /// As `eco`, the code the opening tables give the game's moves alone.
+    pub computed_eco: Option<String>,
+    /// As `opening`, the name the opening tables give the game's moves
+    /// alone.
+    pub computed_opening: Option<String>,
     /// At least this many plies.
     pub min_plies: Option<i32>,
     /// At most this many plies.
@@ -412,13 +421,14 @@ impl GameSearchQuery {
         if self.opponent.is_some() && self.player.is_none() {
             return Err(invalid_query("`opponent` needs `player`"));
         }
-        if let Some(eco) = &self.eco {
+        for (name, eco) in [("eco", &self.eco), ("computed_eco", &self.computed_eco)] {
+            let Some(eco) = eco else { continue };
             let mut chars = eco.chars();
             let volume = chars.next().is_some_and(|c| ('A'..='E').contains(&c));
             if !volume || eco.len() > 3 || !chars.all(|c| c.is_ascii_digit()) {
-                return Err(invalid_query(
-                    "`eco` is an ECO code or its start: B90, B9, B",
-                ));
+                return Err(invalid_query(format!(
+                    "`{name}` is an ECO code or its start: B90, B9, B"
+                )));
             }
         }
         let filter = GameFilter {
@@ -440,6 +450,8 @@ impl GameSearchQuery {
                 .transpose()?,
             eco: self.eco,
             opening: self.opening,
+            computed_eco: self.computed_eco,
+            computed_opening: self.computed_opening,
             min_plies: self.min_plies,
             max_plies: self.max_plies,
         };

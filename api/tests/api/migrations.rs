@@ -15,7 +15,8 @@ use crate::{on_both_databases, support::Db};
 on_both_databases!(
     games_holding_conditional_lines_are_marked,
     an_import_filed_for_two_accounts_becomes_two,
-    dates_without_their_year_are_cleared
+    dates_without_their_year_are_cleared,
+    an_imported_games_own_opening_tags_are_read_from_its_source
 );
 
 /// Runs the migrations in `dir` older than `version` on `conn`.
@@ -219,6 +220,54 @@ async fn dates_without_their_year_are_cleared(db: Db) {
             ("g1".to_owned(), None),
             ("g2".to_owned(), Some("1935.??.??".to_owned())),
             ("g3".to_owned(), None)
+        ]
+    );
+}
+
+/// An imported game's own `ECO` and `Opening` tags, kept with its source's
+/// tags before, become the ones a search matches (the first of each name;
+/// a blank or `?` one is none).
+async fn an_imported_games_own_opening_tags_are_read_from_its_source(db: Db) {
+    let pool = db::connect(&db.url()).unwrap();
+    let mut pooled = pool.get().unwrap();
+    let conn: &mut DbConnection = &mut pooled;
+    made_before(conn, "20261205000028");
+    let tags = [
+        r#"[["Event","a"],["ECO","B92"],["ECO","C00"],["Opening","Najdorf, Opocensky"]]"#,
+        r#"[["Event","b"],["ECO","?"],["Opening"," "]]"#,
+    ];
+    for (id, tags) in ["g1", "g2"].iter().zip(tags) {
+        diesel::sql_query(format!(
+            "INSERT INTO games (id, rules, start_kind, initial_fen, initial_key, current_fen, ply, \
+             status, white_name, black_name, days_per_move, created_at, updated_at, turn_started_at, \
+             source_tags, eco) \
+             VALUES ('{id}', 'standard', 'standard', 'start', 1, 'now', 0, 'imported', 'w', 'b', 0, \
+             0, 0, 0, '{tags}', 'B90')"
+        ))
+        .execute(conn)
+        .unwrap();
+    }
+    db::run_migrations(conn).unwrap();
+    let read: Vec<(String, Option<String>, Option<String>, Option<String>)> = games::table
+        .select((
+            games::id,
+            games::tagged_eco,
+            games::tagged_opening,
+            games::eco,
+        ))
+        .order(games::id)
+        .load(conn)
+        .unwrap();
+    assert_eq!(
+        read,
+        [
+            (
+                "g1".to_owned(),
+                Some("B92".to_owned()),
+                Some("Najdorf, Opocensky".to_owned()),
+                Some("B90".to_owned())
+            ),
+            ("g2".to_owned(), None, None, Some("B90".to_owned())),
         ]
     );
 }

@@ -19,7 +19,8 @@ on_both_databases!(
     search_results_export_as_pgn,
     searches_explorer_and_exports_take_turns,
     a_partial_date_falls_within_every_period_it_may_be,
-    the_explorer_counts_a_game_once_however_often_it_stood_there
+    the_explorer_counts_a_game_once_however_often_it_stood_there,
+    a_games_own_eco_and_opening_are_searched_as_written
 );
 
 /// Imported games: the position after 1.e4 e5 2.Nf3 reached directly, by
@@ -780,4 +781,47 @@ async fn the_explorer_counts_a_game_once_however_often_it_stood_there(db: Db) {
         ],
         [&json!(2), &json!(1), &json!(0), &json!(1)]
     );
+}
+
+// README, search: a game's own ECO and Opening tags are searched as
+// written; the opening the tables give its moves is searched on its own.
+async fn a_games_own_eco_and_opening_are_searched_as_written(db: Db) {
+    let app = TestApp::on(&db).start().await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let najdorf = "1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 *";
+    let study = format!(
+        "[White \"Tagged\"]\n[Black \"X\"]\n[ECO \"B92\"]\n[Opening \"Opocensky line, my own name\"]\n\n{najdorf}\n\n\
+         [White \"Untagged\"]\n[Black \"X\"]\n[ECO \"?\"]\n\n{najdorf}\n"
+    );
+    post("/api/v1/imports?collection=Openings")
+        .token(&alice)
+        .raw("application/x-chess-pgn", study)
+        .send(&app)
+        .await
+        .assert_status(200);
+    let names = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+    for (query, expected) in [
+        (("eco", "B92"), &["Tagged"][..]),
+        (("eco", "B90"), &["Untagged"][..]),
+        (("eco", "B9"), &["Tagged", "Untagged"][..]),
+        (("computed_eco", "B90"), &["Tagged", "Untagged"][..]),
+        (("computed_eco", "B92"), &[][..]),
+        (("opening", "own opocensky"), &["Tagged"][..]),
+        (("opening", "najdorf"), &["Untagged"][..]),
+        (
+            ("computed_opening", "najdorf sicilian"),
+            &["Tagged", "Untagged"][..],
+        ),
+    ] {
+        assert_eq!(
+            found_whites(&app, &alice, &[query]).await,
+            names(expected),
+            "{query:?}"
+        );
+    }
+    get("/api/v1/search/games?computed_eco=Z1")
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_query");
 }

@@ -129,6 +129,8 @@ pub fn new_game(
         clock: None,
         waiting_bank: None,
         holds_conditionals: false,
+        tagged_eco: None,
+        tagged_opening: None,
     };
     row.to_move_id = row.player(pos.turn()).cloned();
     if let Some(outcome) = pos.outcome() {

@@ -202,6 +202,8 @@ fn rows_of(
         clock: None,
         waiting_bank: None,
         holds_conditionals: false,
+        tagged_eco: written_tag(raw, "ECO"),
+        tagged_opening: written_tag(raw, "Opening"),
     };
     let keys = replayed.moves.iter().map(|m| m.position_key);
     let opening = openings::of_game(replayed.rules, replayed.initial.repetition_key(), keys);
@@ -233,6 +235,14 @@ fn rows_of(
         })
         .collect();
     PreparedGame { row, moves, notes }
+}
+
+/// The first tag `name` of `raw`, trimmed, unless blank or `?`.
+fn written_tag(raw: &RawGame, name: &str) -> Option<String> {
+    raw.tag(name)
+        .map(str::trim)
+        .filter(|value| !value.is_empty() && *value != "?")
+        .map(str::to_owned)
 }
 
 /// Stores a prepared game, or finds the same game stored before. An import
