@@ -248,7 +248,8 @@ async fn an_imported_games_own_opening_tags_are_read_from_its_source(db: Db) {
         .unwrap();
     }
     db::run_migrations(conn).unwrap();
-    let read: Vec<(String, Option<String>, Option<String>, Option<String>)> = games::table
+    type Openings = (String, Option<String>, Option<String>, Option<String>);
+    let read: Vec<Openings> = games::table
         .select((
             games::id,
             games::tagged_eco,
