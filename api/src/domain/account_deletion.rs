@@ -68,7 +68,7 @@ pub fn delete(
         deletion::rename_in_games(conn, account_id)?;
         deletion::erase_private(conn, account_id)?;
         deletion::insert_pending(conn, account_id, now)?;
-        // Its streams end; its opponents' views show the new name.
+        // Its streams and long polls wake, to find their token gone.
         outbox.push(token_signal(account_id));
         outbox.push(account_signal(account_id));
         Ok(())

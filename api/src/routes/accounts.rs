@@ -152,9 +152,12 @@ pub async fn delete_account(
     state
         .write(move |conn, outbox| account_deletion::delete(conn, outbox, &id, now))
         .await?;
-    // The account is gone once the change above is made; should this stop
-    // midway, the sweep carries it on.
-    deletions::finish(&state, &auth.account_id).await?;
+    // The account is gone once the change above is made, and the answer
+    // says so whatever follows: should the rest fail or stop midway, the
+    // sweep carries it on.
+    if let Err(error) = deletions::finish(&state, &auth.account_id).await {
+        tracing::warn!(%error, "an account deletion is left to the sweep");
+    }
     Ok(HttpResponse::NoContent().finish())
 }
 
