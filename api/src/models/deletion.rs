@@ -115,11 +115,6 @@ pub fn pending(conn: &mut DbConnection, before: i64, limit: i64) -> QueryResult<
         .load(conn)
 }
 
-/// Whether the account's deletion has work left.
-pub fn is_pending(conn: &mut DbConnection, id: &AccountId) -> QueryResult<bool> {
-    diesel::select(diesel::dsl::exists(account_deletions::table.find(id))).get_result(conn)
-}
-
 /// Notes that a deletion is done.
 pub fn remove_pending(conn: &mut DbConnection, id: &AccountId) -> QueryResult<()> {
     diesel::delete(account_deletions::table.find(id))
