@@ -14,6 +14,7 @@ pub mod feeds;
 pub mod imports;
 pub mod middleware;
 pub mod models;
+pub mod names;
 pub mod notify;
 pub mod openapi;
 pub mod passwords;

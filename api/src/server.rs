@@ -23,7 +23,7 @@ use crate::{
         mail::{self, Mailer},
         notifications,
         push::{self, Pusher},
-        tournament,
+        search, tournament,
         webhooks::{self, Due},
     },
     error::ApiError,
@@ -63,6 +63,12 @@ pub fn open_database_with(url: &str, settings: db::PoolSettings) -> anyhow::Resu
     let applied = db::run_migrations(&mut conn)?;
     if applied > 0 {
         tracing::info!(applied, "database migrated");
+    }
+    // What a migration cannot do in SQL: players' names folded as searches
+    // compare them (accents off), for the games stored before.
+    let folded = search::fold_stored_names(&mut conn).context("folding players' names")?;
+    if folded > 0 {
+        tracing::info!(folded, "players' names of stored games folded for search");
     }
     Ok(pool)
 }

@@ -357,6 +357,7 @@ async function dataResults(asked, signal) {
     "section",
     { "aria-labelledby": "found-title" },
     h("h2", { id: "found-title" }, "Games found"),
+    body.spellings.length ? h("p", { class: "spellings" }, `Names found: ${body.spellings.join("; ")}.`) : null,
     body.games.length ? h("ul", { class: "archive" }, body.games.map((g) => archiveEntry(g))) : h("p", {}, "None."),
     body.games.length
       ? h("button", { type: "button", onclick: () => download(`/search/games.pgn?${query}`, "games.pgn") },

@@ -509,6 +509,14 @@ await carol.page.locator("ul.archive").getByText("Lasker, Emanuel – Janowski, 
 await carol.page.screenshot({ path: `${OUT}/search-carol.png`, fullPage: true });
 await afterNextView(carol, () => carol.page.locator("table.explorer").getByRole("link", { name: "e6" }).click());
 await carol.page.getByRole("heading", { name: "Explorer: 1 game" }).waitFor();
+// A surname alone, without its accent or case, finds the player and says
+// how the games spell the name.
+await afterNextView(carol, () => visitHash(carol, "#/search"));
+const byData = carol.page.getByRole("form", { name: "Search by player and opening" });
+await byData.getByLabel("Player", { exact: true }).fill("LASKER");
+await afterNextView(carol, () => byData.getByRole("button", { name: "Search" }).click());
+await carol.page.locator("p.spellings", { hasText: "Names found: Lasker, Emanuel." }).waitFor();
+await carol.page.screenshot({ path: `${OUT}/search-player-carol.png`, fullPage: true });
 
 step("a player annotates a finished game of theirs; the note shows signed");
 await toLobby(bob);

@@ -105,7 +105,12 @@ pub fn finished_game(
         holds_conditionals: false,
         tagged_eco: None,
         tagged_opening: None,
+        white_surname: None,
+        white_first: None,
+        black_surname: None,
+        black_first: None,
     }
+    .with_name_keys()
 }
 
 /// The move rows of `game`, played along `moves`, each at the game's start.

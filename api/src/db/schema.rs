@@ -85,6 +85,10 @@ diesel::table! {
         holds_conditionals -> Bool,
         tagged_eco -> Nullable<Text>,
         tagged_opening -> Nullable<Text>,
+        white_surname -> Nullable<Text>,
+        white_first -> Nullable<Text>,
+        black_surname -> Nullable<Text>,
+        black_first -> Nullable<Text>,
     }
 }
 

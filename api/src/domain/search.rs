@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use kingpost_core::{Position, Rules, Start};
 
 use crate::{
-    db::DbConnection,
+    db::{DbConnection, write_transaction},
     domain::{
         collections, cursor,
         pgn::{archived, pgn_of_rows},
@@ -17,6 +17,7 @@ use crate::{
         game::{self, GameRow},
         search::{self, Among, GameFilter, PositionQuery},
     },
+    names,
     stored::{AccountId, CollectionId, GameId},
     views::{ExplorerMove, ExplorerView, GameResult, GameSearch, PositionHit, PositionSearch},
 };
@@ -253,6 +254,7 @@ pub fn games(
     limit: i64,
 ) -> Result<GameSearch, ApiError> {
     let (rows, more) = games_found(conn, reader, filter, scope, after, limit)?;
+    let spellings = spellings_of(&rows, filter);
     let ids: Vec<&GameId> = rows.iter().map(|row| &row.id).collect();
     let mut moves = game::moves_by_game(conn, &ids)?;
     let next_cursor = rows
@@ -266,7 +268,33 @@ pub fn games(
             archived(row, played)
         })
         .collect::<Result<_, _>>()?;
-    Ok(GameSearch { games, next_cursor })
+    Ok(GameSearch {
+        games,
+        next_cursor,
+        spellings,
+    })
+}
+
+/// How `rows` spell the player `filter` asks for (and the opponent), each
+/// spelling once, in order.
+fn spellings_of(rows: &[GameRow], filter: &GameFilter) -> Vec<String> {
+    let asked: Vec<names::NameKey> = [&filter.player, &filter.opponent]
+        .into_iter()
+        .flatten()
+        .map(|name| names::key(name))
+        .collect();
+    let mut spellings: Vec<String> = rows
+        .iter()
+        .flat_map(|row| [&row.white_name, &row.black_name])
+        .filter(|name| {
+            let written = names::key(name);
+            asked.iter().any(|key| key.finds(&written))
+        })
+        .cloned()
+        .collect();
+    spellings.sort();
+    spellings.dedup();
+    spellings
 }
 
 /// One page of the games `filter` finds in `scope`, as [`games`] finds
@@ -303,4 +331,33 @@ fn games_found(
     let more = ids.len() as i64 > limit;
     let ids: Vec<&GameId> = ids.iter().take(limit as usize).collect();
     Ok((in_order(rows_by_id(conn, &ids)?, &ids), more))
+}
+
+/// Games whose names a transaction of [`fold_stored_names`] folds.
+const FOLDED_AT_ONCE: i64 = 1000;
+
+/// Folds for search the names of the games stored before the server
+/// folded them (migration 29), a thousand a transaction: how many.
+pub fn fold_stored_names(conn: &mut DbConnection) -> Result<usize, ApiError> {
+    let mut folded = 0;
+    loop {
+        // Read first: a database with nothing to fold is not written.
+        let rows = game::unfolded_names(conn, FOLDED_AT_ONCE)?;
+        if rows.is_empty() {
+            return Ok(folded);
+        }
+        write_transaction(conn, |conn| {
+            rows.iter().try_for_each(|(id, white, black)| {
+                game::set_name_keys(conn, id, &names::key(white), &names::key(black))
+            })
+        })?;
+        let batch = rows.len();
+        folded += batch;
+        if folded > 0 && folded % 100_000 < batch {
+            tracing::info!(folded, "players' names folded for search");
+        }
+        if (batch as i64) < FOLDED_AT_ONCE {
+            return Ok(folded);
+        }
+    }
 }

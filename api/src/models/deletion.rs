@@ -13,6 +13,7 @@ use crate::{
             push_subscriptions, ratings, refresh_tokens, tokens, webhooks,
         },
     },
+    names,
     stored::AccountId,
 };
 
@@ -41,11 +42,21 @@ pub fn mark_deleted(conn: &mut DbConnection, id: &AccountId, now: i64) -> QueryR
 
 /// Shows [`DELETED_NAME`] for the account in every game it played.
 pub fn rename_in_games(conn: &mut DbConnection, id: &AccountId) -> QueryResult<()> {
+    // A search by the old name finds none of them.
+    let deleted = names::key(DELETED_NAME);
     diesel::update(games::table.filter(games::white_id.eq(id)))
-        .set(games::white_name.eq(DELETED_NAME))
+        .set((
+            games::white_name.eq(DELETED_NAME),
+            games::white_surname.eq(&deleted.surname),
+            games::white_first.eq(&deleted.first),
+        ))
         .execute(conn)?;
     diesel::update(games::table.filter(games::black_id.eq(id)))
-        .set(games::black_name.eq(DELETED_NAME))
+        .set((
+            games::black_name.eq(DELETED_NAME),
+            games::black_surname.eq(&deleted.surname),
+            games::black_first.eq(&deleted.first),
+        ))
         .execute(conn)?;
     Ok(())
 }

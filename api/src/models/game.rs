@@ -13,6 +13,7 @@ use crate::{
         DbConnection, KeptUpdate, execute_natively, kept_update,
         schema::{games, moves},
     },
+    names,
     stored::{AccountId, GameId},
 };
 
@@ -91,6 +92,11 @@ pub struct GameRow {
     /// search by code or name matches first.
     pub tagged_eco: Option<String>,
     pub tagged_opening: Option<String>,
+    /// Each side's name as searches compare it (`names::key`).
+    pub white_surname: Option<String>,
+    pub white_first: Option<String>,
+    pub black_surname: Option<String>,
+    pub black_first: Option<String>,
 }
 
 // An absent value is inserted as `NULL` rather than `DEFAULT` (the same
@@ -150,6 +156,16 @@ impl GameAdvance {
 }
 
 impl GameRow {
+    /// Keeps each side's name as searches compare it.
+    pub fn with_name_keys(mut self) -> GameRow {
+        let (white, black) = (names::key(&self.white_name), names::key(&self.black_name));
+        self.white_surname = Some(white.surname);
+        self.white_first = Some(white.first);
+        self.black_surname = Some(black.surname);
+        self.black_first = Some(black.first);
+        self
+    }
+
     /// The account playing `color`; none in an imported game.
     pub fn player(&self, color: Color) -> Option<&AccountId> {
         match color {
@@ -812,4 +828,36 @@ pub fn count_under_way(conn: &mut DbConnection, account: &AccountId) -> QueryRes
         .filter(games::white_id.eq(account).or(games::black_id.eq(account)))
         .count()
         .get_result(conn)
+}
+
+/// Up to `limit` games whose names are not yet folded for search (stored
+/// before the server folded them): their ids and names.
+pub fn unfolded_names(
+    conn: &mut DbConnection,
+    limit: i64,
+) -> QueryResult<Vec<(GameId, String, String)>> {
+    games::table
+        .filter(games::white_surname.is_null())
+        .order(games::id)
+        .limit(limit)
+        .select((games::id, games::white_name, games::black_name))
+        .load(conn)
+}
+
+/// Stores a game's names as searches compare them.
+pub fn set_name_keys(
+    conn: &mut DbConnection,
+    id: &GameId,
+    white: &names::NameKey,
+    black: &names::NameKey,
+) -> QueryResult<()> {
+    diesel::update(games::table.find(id))
+        .set((
+            games::white_surname.eq(&white.surname),
+            games::white_first.eq(&white.first),
+            games::black_surname.eq(&black.surname),
+            games::black_first.eq(&black.first),
+        ))
+        .execute(conn)
+        .map(drop)
 }

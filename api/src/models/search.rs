@@ -15,6 +15,7 @@ use diesel::{
 use crate::{
     db::{DbConnection, MultiBackend},
     models::game::StartKind,
+    names,
     stored::{AccountId, CollectionId, GameId},
     views::{GameResult, GameStatus, RuleKey, Termination, Visibility},
 };
@@ -267,7 +268,7 @@ pub fn moves_from(conn: &mut DbConnection, query: &PositionQuery) -> QueryResult
 #[derive(Debug, Clone, Default)]
 pub struct GameFilter {
     pub rules: Option<RuleKey>,
-    /// A player's name, in any case (ASCII case on SQLite).
+    /// A player's name: every spelling of it (`names::NameKey::finds`).
     pub player: Option<String>,
     /// With `player`: the player's opponent.
     pub opponent: Option<String>,
@@ -290,6 +291,28 @@ pub struct GameFilter {
     pub computed_opening: Option<String>,
     pub min_plies: Option<i32>,
     pub max_plies: Option<i32>,
+}
+
+/// That the name of `side` (`white` or `black`) of game `g` may be the
+/// player `asked`, as `names::NameKey::finds` has it: the same surname, and
+/// first given names that do not differ.
+fn plays(sql: Sql, side: &str, asked: &names::NameKey) -> Sql {
+    let sql = sql.text_param(&format!("(g.{side}_surname = "), asked.surname.clone());
+    if asked.first.is_empty() {
+        return sql.text(")");
+    }
+    let first = format!("g.{side}_first");
+    let sql = sql
+        .text(&format!(" AND ({first} = ''"))
+        .text_param(&format!(" OR {first} = "), asked.first.clone());
+    let initial: String = asked.first.chars().take(1).collect();
+    if asked.first.chars().count() == 1 {
+        sql.text_param(&format!(" OR substr({first}, 1, 1) = "), initial)
+            .text("))")
+    } else {
+        sql.text_param(&format!(" OR (length({first}) = 1 AND {first} = "), initial)
+            .text(")))")
+    }
 }
 
 /// That the ECO code `column` begins with `eco`.
@@ -338,18 +361,18 @@ pub fn games_matching(
     }
     match (&filter.player, &filter.opponent) {
         (Some(player), Some(opponent)) => {
-            sql = sql
-                .text_param(" AND ((lower(g.white_name) = lower(", player.clone())
-                .text_param(") AND lower(g.black_name) = lower(", opponent.clone())
-                .text_param(")) OR (lower(g.black_name) = lower(", player.clone())
-                .text_param(") AND lower(g.white_name) = lower(", opponent.clone())
-                .text(")))");
+            let (player, opponent) = (names::key(player), names::key(opponent));
+            sql = sql.text(" AND ((");
+            sql = plays(sql, "white", &player).text(" AND ");
+            sql = plays(sql, "black", &opponent).text(") OR (");
+            sql = plays(sql, "black", &player).text(" AND ");
+            sql = plays(sql, "white", &opponent).text("))");
         }
         (Some(player), None) => {
-            sql = sql
-                .text_param(" AND (lower(g.white_name) = lower(", player.clone())
-                .text_param(") OR lower(g.black_name) = lower(", player.clone())
-                .text("))");
+            let player = names::key(player);
+            sql = sql.text(" AND (");
+            sql = plays(sql, "white", &player).text(" OR ");
+            sql = plays(sql, "black", &player).text(")");
         }
         (None, _) => {}
     }

@@ -255,8 +255,11 @@ pub async fn explore_position(
 pub struct GameSearchQuery {
     /// Only games of this rule set.
     pub rules: Option<RuleKey>,
-    /// A player's name (a username, or a name as an imported game's PGN
-    /// gives it), in any case.
+    /// A player's name (a username, or a name as PGN writes it: `Carlsen`,
+    /// `Carlsen, Magnus`, `Carlsen,M`), found however a game spells it: the
+    /// same surname, first given names that do not differ (one unknown, or
+    /// one the other's initial), case and accents ignored. The answer's
+    /// `spellings` says which were found.
     pub player: Option<String>,
     /// With `player`: only games against this opponent.
     pub opponent: Option<String>,

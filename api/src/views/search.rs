@@ -30,4 +30,7 @@ pub struct GameSearch {
     pub games: Vec<ArchivedGame>,
     /// Pass as `cursor` for the next page; null on the last.
     pub next_cursor: Option<String>,
+    /// With `player`: how this page's games spell that player's name (and
+    /// the opponent's, with `opponent`), each spelling once, in order.
+    pub spellings: Vec<String>,
 }

@@ -416,6 +416,13 @@ async fn a_deleted_account_leaves_its_games_and_nothing_else(db: Db) {
         (&json!(DELETED), &json!("Good luck!"))
     );
 
+    // A search by its old name finds none of its games.
+    let by_name = get("/api/v1/search/games?player=alice")
+        .token(&bob)
+        .send(&app)
+        .await;
+    assert_eq!(by_name.assert_status(200)["games"], json!([]));
+
     // Its challenges are closed (the one it was sent, declined), its place
     // in the tournament given up.
     let declined: Vec<Value> = told(&app, &bob)

@@ -16,7 +16,8 @@ on_both_databases!(
     games_holding_conditional_lines_are_marked,
     an_import_filed_for_two_accounts_becomes_two,
     dates_without_their_year_are_cleared,
-    an_imported_games_own_opening_tags_are_read_from_its_source
+    an_imported_games_own_opening_tags_are_read_from_its_source,
+    the_names_of_games_stored_before_are_folded_for_search
 );
 
 /// Runs the migrations in `dir` older than `version` on `conn`.
@@ -270,5 +271,72 @@ async fn an_imported_games_own_opening_tags_are_read_from_its_source(db: Db) {
             ),
             ("g2".to_owned(), None, None, Some("B90".to_owned())),
         ]
+    );
+}
+
+/// The players' names of games stored before names were folded for search
+/// are folded when the server next opens the database.
+async fn the_names_of_games_stored_before_are_folded_for_search(db: Db) {
+    let pool = db::connect(&db.url()).unwrap();
+    let mut pooled = pool.get().unwrap();
+    let conn: &mut DbConnection = &mut pooled;
+    made_before(conn, "20261205000029");
+    diesel::sql_query(
+        "INSERT INTO games (id, rules, start_kind, initial_fen, initial_key, current_fen, ply, \
+         status, white_name, black_name, days_per_move, created_at, updated_at, turn_started_at) \
+         VALUES ('g1', 'standard', 'standard', 'start', 1, 'now', 0, 'imported', \
+                 'Réti, Richard', 'Capablanca,J.R.', 0, 0, 0, 0), \
+                ('g2', 'standard', 'standard', 'start', 1, 'now', 0, 'started', \
+                 'alice', 'bob', 3, 0, 0, 0)",
+    )
+    .execute(conn)
+    .unwrap();
+    db::run_migrations(conn).unwrap();
+    assert_eq!(
+        kingpost_api::domain::search::fold_stored_names(conn).unwrap(),
+        2
+    );
+    type Keys = (
+        String,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+    );
+    let keys: Vec<Keys> = games::table
+        .select((
+            games::id,
+            games::white_surname,
+            games::white_first,
+            games::black_surname,
+            games::black_first,
+        ))
+        .order(games::id)
+        .load(conn)
+        .unwrap();
+    let some = |s: &str| Some(s.to_owned());
+    assert_eq!(
+        keys,
+        [
+            (
+                "g1".to_owned(),
+                some("reti"),
+                some("richard"),
+                some("capablanca"),
+                some("j")
+            ),
+            (
+                "g2".to_owned(),
+                some("alice"),
+                some(""),
+                some("bob"),
+                some("")
+            ),
+        ]
+    );
+    assert_eq!(
+        kingpost_api::domain::search::fold_stored_names(conn).unwrap(),
+        0,
+        "once"
     );
 }

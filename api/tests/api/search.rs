@@ -20,7 +20,8 @@ on_both_databases!(
     searches_explorer_and_exports_take_turns,
     a_partial_date_falls_within_every_period_it_may_be,
     the_explorer_counts_a_game_once_however_often_it_stood_there,
-    a_games_own_eco_and_opening_are_searched_as_written
+    a_games_own_eco_and_opening_are_searched_as_written,
+    a_player_is_found_however_a_file_spells_the_name
 );
 
 /// Imported games: the position after 1.e4 e5 2.Nf3 reached directly, by
@@ -824,4 +825,87 @@ async fn a_games_own_eco_and_opening_are_searched_as_written(db: Db) {
         .send(&app)
         .await
         .assert_problem(422, "invalid_query");
+}
+
+// README, search: a player is found however a file spells the name (the
+// surname, then initials or given names; case and accents ignored), and
+// the answer says which spellings it found.
+async fn a_player_is_found_however_a_file_spells_the_name(db: Db) {
+    let app = TestApp::on(&db).start().await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let game = |white: &str, black: &str| {
+        format!("[White \"{white}\"]\n[Black \"{black}\"]\n\n1. e4 *\n\n")
+    };
+    let study = [
+        game("Carlsen,M", "Anand, V"),
+        game("Anand, Viswanathan", "Carlsen, Magnus"),
+        game("CARLSEN,Magnus", "Réti, Richard"),
+        game("Carlsen, Henrik", "Reti,R"),
+        game("Carlsen", "Nakamura, Hikaru"),
+    ]
+    .concat();
+    post("/api/v1/imports?collection=Spellings")
+        .token(&alice)
+        .raw("application/x-chess-pgn", study)
+        .send(&app)
+        .await
+        .assert_status(200);
+    let search = async |pairs: &[(&str, &str)]| {
+        let answer = get(format!("/api/v1/search/games?{}", encoded(pairs)))
+            .token(&alice)
+            .send(&app)
+            .await;
+        let answer = answer.assert_status(200).clone();
+        let spellings: Vec<String> = answer["spellings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_owned())
+            .collect();
+        (answer["games"].as_array().unwrap().len(), spellings)
+    };
+    let owned = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+    assert_eq!(
+        search(&[("player", "Carlsen")]).await,
+        (
+            5,
+            owned(&[
+                "CARLSEN,Magnus",
+                "Carlsen",
+                "Carlsen, Henrik",
+                "Carlsen, Magnus",
+                "Carlsen,M"
+            ])
+        )
+    );
+    assert_eq!(
+        search(&[("player", "carlsen, magnus")]).await,
+        (
+            4,
+            owned(&["CARLSEN,Magnus", "Carlsen", "Carlsen, Magnus", "Carlsen,M"])
+        ),
+        "Henrik is another player; a name without given names may be either"
+    );
+    assert_eq!(
+        search(&[("player", "Reti")]).await,
+        (2, owned(&["Reti,R", "Réti, Richard"]))
+    );
+    assert_eq!(
+        search(&[("player", "Carlsen, M"), ("opponent", "Anand")]).await,
+        (
+            2,
+            owned(&[
+                "Anand, V",
+                "Anand, Viswanathan",
+                "Carlsen, Magnus",
+                "Carlsen,M"
+            ])
+        )
+    );
+    assert_eq!(search(&[("player", "Carl")]).await, (0, vec![]));
+    assert_eq!(
+        search(&[]).await,
+        (5, vec![]),
+        "without a player, no spellings"
+    );
 }

@@ -131,7 +131,12 @@ pub fn new_game(
         holds_conditionals: false,
         tagged_eco: None,
         tagged_opening: None,
-    };
+        white_surname: None,
+        white_first: None,
+        black_surname: None,
+        black_first: None,
+    }
+    .with_name_keys();
     row.to_move_id = row.player(pos.turn()).cloned();
     if let Some(outcome) = pos.outcome() {
         end_in(&mut row, outcome);

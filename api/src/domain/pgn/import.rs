@@ -204,7 +204,12 @@ fn rows_of(
         holds_conditionals: false,
         tagged_eco: written_tag(raw, "ECO"),
         tagged_opening: written_tag(raw, "Opening"),
-    };
+        white_surname: None,
+        white_first: None,
+        black_surname: None,
+        black_first: None,
+    }
+    .with_name_keys();
     let keys = replayed.moves.iter().map(|m| m.position_key);
     let opening = openings::of_game(replayed.rules, replayed.initial.repetition_key(), keys);
     openings::record(&mut row, opening);
