@@ -370,3 +370,18 @@ fn a_null_move_in_a_variation_keeps_the_variation_up_to_it() {
         [ImportWarning::VariationCut { ply: 3, text, .. }] if text == "--"
     ));
 }
+
+/// docs/spec/rules.md §2.5: a null move written after a mate is a move after
+/// the end, as any other: the mate ends the game, with its result.
+#[test]
+fn a_null_move_after_a_mate_is_dropped_as_any_move_after_it() {
+    let text = b"[Event \"mate then pass\"]\n\n1. f3 e5 2. g4 Qh4# 3. -- *\n";
+    let raw = GameTexts::new(&text[..]).next().unwrap().unwrap().read();
+    let game = replay(&raw).unwrap();
+    assert_eq!(game.moves.len(), 4);
+    assert_eq!(game.result, "0-1");
+    assert!(matches!(
+        game.shortened.map(|s| s.cut),
+        Some(kingpost_core::pgn::Cut::Ended(_))
+    ));
+}

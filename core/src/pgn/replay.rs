@@ -229,7 +229,13 @@ pub fn replay(raw: &RawGame) -> Result<ReplayedGame, ImportError> {
             cut,
         };
         if NULL_MOVES.contains(&token.text.as_str()) {
-            shortened = Some(cut(Cut::NullMove));
+            // Unless the position ended the game before it.
+            game.position().legal_moves_into(&mut scratch);
+            let why = match game.position().outcome_among(&scratch) {
+                Some(outcome) if scratch.is_empty() => Cut::Ended(outcome),
+                _ => Cut::NullMove,
+            };
+            shortened = Some(cut(why));
             break;
         }
         let m = match read_move(&game, token, &mut scratch) {
