@@ -8,6 +8,7 @@ use kingpost_core::pgn::GameTexts;
 
 use crate::{
     clock::Millis,
+    db,
     domain::{
         collections,
         pgn::{self, report_of},
@@ -17,6 +18,10 @@ use crate::{
     stored::AccountId,
     views::ImportReport,
 };
+
+/// New games past which an import brings the planner's statistics up to
+/// date: a bulk import, not the few games a player files.
+const STATISTICS_AFTER: usize = 1_000;
 
 /// The most games one import request holds.
 pub const IMPORT_GAMES: usize = 10_000;
@@ -77,6 +82,9 @@ pub async fn import(
     }
     let mut report = report_of(&outcomes);
     report.collection_id = Some(collection.into());
+    if report.imported >= STATISTICS_AFTER {
+        state.db(|conn| Ok(db::refresh_statistics(conn)?)).await?;
+    }
     Ok(report)
 }
 

@@ -255,6 +255,14 @@ pub fn import(path: &str, owner: &str, collection: &str, database_url: &str) -> 
     });
     progress.finish(summary.read);
     summary.print("imported", Some("duplicates"));
+    if outcome.is_ok() && summary.accepted > 0 {
+        let started = std::time::Instant::now();
+        db::refresh_statistics(&mut conn).context("refreshing the planner's statistics")?;
+        eprintln!(
+            "the planner's statistics refreshed in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+    }
     if outcome.is_err() {
         let unstored = summary.read - summary.accepted - summary.duplicates - summary.rejected;
         println!("  stopped early: {unstored} games read were not stored");

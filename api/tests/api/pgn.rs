@@ -865,3 +865,44 @@ async fn a_game_twice_in_a_file_is_filed_twice_and_ids_are_this_servers(db: Db) 
     assert!(pgn.contains("[SourceGameId \"abcd1234\"]"), "{pgn}");
     assert_eq!(pgn.matches("GameId").count(), 2, "{pgn}");
 }
+
+/// README, PGN: a bulk import (a thousand new games or more) brings
+/// Postgres's planner statistics up to date, which autovacuum would reach
+/// only once a tenth of a table changed. Postgres alone: SQLite's planner
+/// runs without statistics.
+#[actix_web::test]
+async fn a_bulk_import_refreshes_the_planners_statistics() {
+    use diesel::{QueryableByName, RunQueryDsl, sql_types::BigInt};
+    let Some(db) = Db::postgres() else { return };
+    let state = TestApp::on(&db).state();
+    let app = crate::support::init(state.clone()).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    #[derive(QueryableByName)]
+    struct Analyzed {
+        #[diesel(sql_type = BigInt)]
+        analyze_count: i64,
+    }
+    // Manual analyses only: autovacuum's are counted apart.
+    let analyzed = || {
+        let mut conn = state.pool.get().unwrap();
+        diesel::sql_query(
+            "SELECT analyze_count FROM pg_stat_user_tables \
+             WHERE relname = 'moves' AND schemaname = current_schema()",
+        )
+        .get_result::<Analyzed>(&mut **conn)
+        .unwrap()
+        .analyze_count
+    };
+    import(&alice, sample_pgn(20, 5))
+        .send(&app)
+        .await
+        .assert_status(200);
+    assert_eq!(
+        analyzed(),
+        0,
+        "a few games leave the statistics to autovacuum"
+    );
+    let report = import(&alice, sample_pgn(1_000, 6)).send(&app).await;
+    assert_eq!(report.assert_status(200)["imported"], 1_000);
+    assert_eq!(analyzed(), 1);
+}
