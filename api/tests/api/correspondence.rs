@@ -829,17 +829,7 @@ async fn sweep_prunes_a_backlog_a_step_at_a_time(db: Db) {
         .id;
     let now = clock.now();
     let count = |conn: &mut DbConnection, table: &str, before: i64| -> i64 {
-        #[derive(diesel::QueryableByName)]
-        struct Count {
-            #[diesel(sql_type = diesel::sql_types::BigInt)]
-            n: i64,
-        }
-        diesel::sql_query(format!(
-            "SELECT COUNT(*) AS n FROM {table} WHERE created_at < {before}"
-        ))
-        .get_result::<Count>(conn)
-        .unwrap()
-        .n
+        rows_where(conn, table, &format!("created_at < {before}"))
     };
     // A hundred of each too old, one a minute, and five young ones.
     let old = |i: i64, kept_for: i64| now - kept_for - (i + 1) * MINUTE;
@@ -935,17 +925,7 @@ async fn sweep_forgets_mail_and_pushes_a_day_after_they_are_done(db: Db) {
         }
     }
     let left = |conn: &mut DbConnection, table: &str, status: &str| -> i64 {
-        #[derive(diesel::QueryableByName)]
-        struct Count {
-            #[diesel(sql_type = diesel::sql_types::BigInt)]
-            n: i64,
-        }
-        diesel::sql_query(format!(
-            "SELECT COUNT(*) AS n FROM {table} WHERE status = '{status}'"
-        ))
-        .get_result::<Count>(conn)
-        .unwrap()
-        .n
+        rows_where(conn, table, &format!("status = '{status}'"))
     };
     sweep_by_twos(&mut conn, now, |_, _| ());
     for (table, statuses) in outboxes {
@@ -954,4 +934,20 @@ async fn sweep_forgets_mail_and_pushes_a_day_after_they_are_done(db: Db) {
             assert_eq!(left(&mut conn, table, status), kept, "{table} {status}");
         }
     }
+}
+
+/// How many rows of `table` meet `condition` (SQL).
+fn rows_where(conn: &mut DbConnection, table: &str, condition: &str) -> i64 {
+    use diesel::RunQueryDsl;
+    #[derive(diesel::QueryableByName)]
+    struct Count {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    diesel::sql_query(format!(
+        "SELECT COUNT(*) AS n FROM {table} WHERE {condition}"
+    ))
+    .get_result::<Count>(conn)
+    .unwrap()
+    .n
 }
