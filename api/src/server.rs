@@ -220,19 +220,13 @@ async fn mail_forever(state: web::Data<AppState>) {
         }
         // The lease takes SQLite's writers' turn, the reads that write the
         // mails do not.
-        let links = mailer.clone();
-        let keys = state.clone();
-        let claimed = match state
-            .write(move |conn, _| mail::lease_due(conn, now, MAIL_BATCH))
-            .await
-        {
-            Ok(leased) => {
-                state
-                    .db(move |conn| Ok(mail::compose(conn, &links.links(&keys.keys), leased)))
-                    .await
-            }
-            Err(error) => Err(error),
-        };
+        let (links, keys) = (mailer.clone(), state.clone());
+        let claimed = state
+            .write_then(
+                move |conn, _| mail::lease_due(conn, now, MAIL_BATCH),
+                move |conn, leased| Ok(mail::compose(conn, &links.links(&keys.keys), leased)),
+            )
+            .await;
         let claimed = match claimed {
             Ok(claimed) => claimed,
             Err(error) => {
@@ -306,17 +300,12 @@ async fn push_forever(state: web::Data<AppState>) {
         // The lease takes SQLite's writers' turn, the reads that prepare
         // the batch do not.
         let claimer = state.clone();
-        let claimed = match state
-            .write(move |conn, _| push::lease_due(conn, now, PUSH_BATCH))
-            .await
-        {
-            Ok(leased) => {
-                state
-                    .db(move |conn| push::prepare(conn, &claimer.keys, leased, PUSH_BATCH))
-                    .await
-            }
-            Err(error) => Err(error),
-        };
+        let claimed = state
+            .write_then(
+                move |conn, _| push::lease_due(conn, now, PUSH_BATCH),
+                move |conn, leased| push::prepare(conn, &claimer.keys, leased, PUSH_BATCH),
+            )
+            .await;
         let mut claim = match claimed {
             Ok(claim) => claim,
             Err(error) => {
