@@ -30,7 +30,7 @@ use std::time::Instant;
 
 use common::{
     process::{self, cpu_time},
-    seeding::{self, Moves, finished_game, sample_games},
+    seeding::{self, Sample, finished_game, sample_games},
 };
 use diesel::{
     ExpressionMethods, QueryDsl, QueryableByName, RunQueryDsl, SelectableHelper, sql_types::BigInt,
@@ -43,7 +43,8 @@ use kingpost_api::{
     domain::game::{self, Play, Player, listing},
     models::{
         account::{self, Account},
-        game::{ArchiveFilter, GameRow, Listing, MoveRow, archive_page, insert_moves},
+        game::{ArchiveFilter, GameRow, Listing, archive_page},
+        position_index::{self, PositionRow},
     },
     notify::Outbox,
     server::{open_database, open_database_with},
@@ -62,7 +63,7 @@ fn account_name(n: usize) -> String {
 }
 
 /// The game `i` of an archive of `accounts` players: a tenth under way.
-fn game_row(i: usize, accounts: usize, sample: &(Moves, String), rng: &mut SmallRng) -> GameRow {
+fn game_row(i: usize, accounts: usize, sample: &Sample, rng: &mut SmallRng) -> GameRow {
     let white_n = rng.random_range(0..accounts);
     let white = account_name(white_n);
     let black = account_name((white_n + rng.random_range(1..accounts)) % accounts);
@@ -139,7 +140,7 @@ fn after_seeding(conn: &mut DbConnection, index: Option<String>) {
 
 /// Seeds `games` games among `games / 100` accounts, a thousand games a
 /// transaction, with progress on stderr.
-fn seed(conn: &mut DbConnection, games: usize, samples: &[(Moves, String)]) {
+fn seed(conn: &mut DbConnection, games: usize, samples: &[Sample]) {
     let index = before_seeding(conn);
     let accounts = (games / 100).max(10);
     for n in 0..accounts {
@@ -167,14 +168,14 @@ fn seed(conn: &mut DbConnection, games: usize, samples: &[(Moves, String)]) {
         let rows: Vec<GameRow> = (from..games.min(from + 1000))
             .map(|i| game_row(i, accounts, &samples[i % samples.len()], &mut rng))
             .collect();
-        let moves: Vec<MoveRow> = rows
+        let positions: Vec<PositionRow> = rows
             .iter()
             .enumerate()
-            .flat_map(|(k, row)| seeding::move_rows(row, &samples[(from + k) % samples.len()].0))
+            .flat_map(|(k, row)| seeding::index_rows(row, &samples[(from + k) % samples.len()]))
             .collect();
         write_transaction(conn, |conn| {
             insert_games(conn, &rows)?;
-            insert_moves(conn, &moves)
+            position_index::insert(conn, &positions)
         })
         .unwrap();
         if (from + 1000).is_multiple_of(100_000) {

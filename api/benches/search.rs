@@ -15,7 +15,7 @@ mod common;
 
 use std::time::Instant;
 
-use common::seeding::{self, Moves, sample_games, seed};
+use common::seeding::{self, Sample, sample_games, seed};
 use diesel::RunQueryDsl;
 use kingpost_api::{
     db::{DbConnection, DbPool},
@@ -50,10 +50,10 @@ fn timed<T>(inputs: &[T], mut run: impl FnMut(&T)) -> (f64, f64) {
 
 /// Positions the stored games reached, as FENs: from the opening (shared by
 /// many games) to the middlegame (by few).
-fn positions(samples: &[(Moves, String)], rng: &mut SmallRng) -> Vec<String> {
+fn positions(samples: &[Sample], rng: &mut SmallRng) -> Vec<String> {
     (0..SAMPLES)
         .map(|_| {
-            let (moves, _) = &samples[rng.random_range(0..samples.len())];
+            let moves = &samples[rng.random_range(0..samples.len())].moves;
             let plies = rng.random_range(1..moves.len().min(40));
             let mut pos = Position::new(Rules::Standard);
             for (uci, _, _) in &moves[..plies] {
@@ -105,7 +105,7 @@ fn measure(name: &str, conn: &mut DbConnection, size: usize, fens: &[String], rn
     );
 }
 
-fn run(name: &str, pool: &DbPool, sizes: &[usize], samples: &[(Moves, String)]) {
+fn run(name: &str, pool: &DbPool, sizes: &[usize], samples: &[Sample]) {
     let mut conn = pool.get().unwrap();
     seeding::accounts(&mut conn);
     let mut rng = SmallRng::seed_from_u64(11);

@@ -64,8 +64,15 @@ pub fn open_database_with(url: &str, settings: db::PoolSettings) -> anyhow::Resu
     if applied > 0 {
         tracing::info!(applied, "database migrated");
     }
-    // What a migration cannot do in SQL: players' names folded as searches
-    // compare them (accents off), for the games stored before.
+    // What a migration cannot do in SQL: the moves of the games stored
+    // before packed in their rows, their positions indexed;
+    let packed = game::moves::pack_legacy_moves(&mut conn).context("packing stored moves")?;
+    if packed > 0 {
+        tracing::info!(packed, "stored games' moves packed");
+        db::refresh_statistics(&mut conn).context("refreshing statistics")?;
+    }
+    // players' names folded as searches compare them (accents off), for
+    // the games stored before.
     let folded = search::fold_stored_names(&mut conn).context("folding players' names")?;
     if folded > 0 {
         tracing::info!(folded, "players' names of stored games folded for search");

@@ -102,20 +102,67 @@ fn ordered_legal_moves(pos: &Position, moves: &mut MoveList) {
 
 /// Packs `moves`, played in turn from `initial`.
 pub fn pack(initial: &Position, moves: &[Move]) -> Result<Vec<u8>, IllegalMove> {
-    let mut bytes = Vec::with_capacity(1 + moves.len());
-    bytes.push(FORMAT);
+    let mut bytes = empty();
     let mut pos = initial.clone();
     let mut legal = MoveList::new();
     for (ply, m) in moves.iter().enumerate() {
-        ordered_legal_moves(&pos, &mut legal);
-        let wanted = m.order_key();
-        let index = legal
-            .binary_search_by_key(&wanted, Move::order_key)
-            .map_err(|_| IllegalMove { ply })?;
+        let index = index_among(&pos, m, &mut legal).ok_or(IllegalMove { ply })?;
         write_number(&mut bytes, index);
         pos.play_unchecked(*m);
     }
     Ok(bytes)
+}
+
+/// The packed form of a game without moves: the format alone.
+pub fn empty() -> Vec<u8> {
+    vec![FORMAT]
+}
+
+/// Appends `m`, played from `pos`, to the packed moves `bytes`: the move's
+/// number, or `None` (and `bytes` unchanged) if it is not legal there.
+pub fn push(bytes: &mut Vec<u8>, pos: &Position, m: &Move) -> Option<usize> {
+    let index = index_among(pos, m, &mut MoveList::new())?;
+    write_number(bytes, index);
+    Some(index)
+}
+
+/// The number `m` is packed as from `pos`, if it is legal there.
+pub fn number_of(pos: &Position, m: &Move) -> Option<usize> {
+    index_among(pos, m, &mut MoveList::new())
+}
+
+/// The move packed as `number` from `pos`, if there is one.
+pub fn move_numbered(pos: &Position, number: usize) -> Option<Move> {
+    let mut legal = MoveList::new();
+    ordered_legal_moves(pos, &mut legal);
+    legal.get(number).copied()
+}
+
+/// The numbers of packed moves, read without replaying the game: each
+/// move's place among the legal moves of its position.
+pub fn numbers(bytes: &[u8]) -> Result<Vec<usize>, UnpackError> {
+    let mut rest = match bytes.split_first() {
+        None => return Err(UnpackError::Empty),
+        Some((&FORMAT, rest)) => rest,
+        Some((&other, _)) => return Err(UnpackError::UnknownFormat(other)),
+    };
+    let mut numbers = Vec::with_capacity(rest.len());
+    while !rest.is_empty() {
+        let ply = numbers.len();
+        let (n, read) = read_number(rest).ok_or(UnpackError::Truncated { ply })?;
+        numbers.push(n);
+        rest = &rest[read..];
+    }
+    Ok(numbers)
+}
+
+/// The place of `m` among the legal moves of `pos` in packing order
+/// (`legal` reused for them).
+fn index_among(pos: &Position, m: &Move, legal: &mut MoveList) -> Option<usize> {
+    ordered_legal_moves(pos, legal);
+    legal
+        .binary_search_by_key(&m.order_key(), Move::order_key)
+        .ok()
 }
 
 /// The moves packed in `bytes`, played in turn from `initial`.

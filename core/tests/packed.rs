@@ -6,7 +6,10 @@ mod common;
 use common::random_start;
 use kingpost_core::{
     Game, Position, Rules, StartKind,
-    packed::{FORMAT, IllegalMove, UnpackError, Unpacked, pack, unpack},
+    packed::{
+        FORMAT, IllegalMove, UnpackError, Unpacked, empty, move_numbered, number_of, numbers, pack,
+        push, unpack,
+    },
 };
 use rand::{Rng, SeedableRng, rngs::SmallRng};
 
@@ -62,14 +65,24 @@ fn random_games_of_every_rule_set_round_trip() {
                 assert_eq!(bytes[0], FORMAT);
                 assert_eq!(bytes.len(), expected_len, "{rules:?} from {start:?}");
                 assert_eq!(unpack(game.initial(), &bytes).unwrap(), game.moves());
-                // Read one at a time, each position is the game's own.
+                // Read one at a time, each position is the game's own; a
+                // move at a time, the same bytes, whose numbers read back
+                // without the positions and name the moves again.
                 let mut replay = Game::new(game.initial().clone());
                 let mut reader = Unpacked::new(game.initial().clone(), &bytes).unwrap();
+                let mut pushed = empty();
+                let numbered = numbers(&bytes).unwrap();
+                assert_eq!(numbered.len(), game.moves().len());
                 while let Some(m) = reader.next() {
                     let m = m.unwrap();
+                    let number = numbered[replay.moves().len()];
+                    assert_eq!(number_of(replay.position(), &m), Some(number));
+                    assert_eq!(move_numbered(replay.position(), number), Some(m));
+                    assert_eq!(push(&mut pushed, replay.position(), &m), Some(number));
                     replay.play_unchecked(m);
                     assert_eq!(reader.position().fen(), replay.position().fen());
                 }
+                assert_eq!(pushed, bytes);
             }
         }
     }
@@ -107,6 +120,15 @@ fn bad_moves_and_bad_bytes_are_refused() {
     game.play_text("e4").unwrap();
     let e4 = game.moves()[0];
     assert_eq!(pack(&initial, &[e4, e4]), Err(IllegalMove { ply: 1 }));
+    let mut bytes = pack(&initial, &[e4]).unwrap();
+    assert_eq!(push(&mut bytes, game.position(), &e4), None);
+    assert_eq!(bytes, [FORMAT, 13], "a refused move leaves the bytes");
+    assert_eq!(move_numbered(game.position(), 20), None);
+    assert_eq!(
+        numbers(&[1, 13, 0x80]),
+        Err(UnpackError::Truncated { ply: 1 })
+    );
+    assert_eq!(numbers(&[3]), Err(UnpackError::UnknownFormat(3)));
 
     assert_eq!(unpack(&initial, &[]), Err(UnpackError::Empty));
     assert_eq!(

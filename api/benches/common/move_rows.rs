@@ -10,7 +10,8 @@ use kingpost_api::{
     db::{DbConnection, write_transaction},
     models::{
         event::{self, NewEvent},
-        game::{self, MoveRow},
+        game::{self, IndexChange},
+        position_index::{NO_MOVE, PositionRow},
         push,
     },
     server::open_database,
@@ -19,8 +20,9 @@ use kingpost_api::{
 
 /// Move-shaped transactions per second done directly, with the server's own
 /// statements and connection set-up, on the games of the run just ended:
-/// each reads a game's row, advances it a ply, and inserts a move row and an
-/// event row (the rows and indexes a move writes) and, `with_push`, the
+/// each reads a game's row, advances it a ply (a packed move more), moves
+/// the game in the position index and inserts an event row (the rows and
+/// indexes a move writes) and, `with_push`, the
 /// event's pushes to the opponent's subscriptions (a move's rows with every
 /// player's notifications on: past ten mails an hour a move writes no more),
 /// from `threads` threads, each on its own game. No HTTP, token, rules,
@@ -56,16 +58,23 @@ pub fn baseline(url: &str, threads: usize, seconds: u64, with_push: bool) -> f64
                         } else {
                             row.white_id.clone()
                         };
-                        let played = MoveRow {
+                        row.moves.push(0);
+                        let (left, reached) = (i64::from(read_ply), i64::from(row.ply));
+                        let position = |position_key, next, ply| PositionRow {
+                            position_key,
                             game_id: row.id.clone(),
-                            ply: row.ply,
-                            uci: "e2e4".to_owned(),
-                            san: "e4".to_owned(),
-                            position_key: i64::from(row.ply),
-                            played_at: Some(row.updated_at),
+                            next,
+                            ply,
+                        };
+                        let moved = IndexChange {
+                            left,
+                            rows: vec![
+                                position(left, 0, read_ply),
+                                position(reached, NO_MOVE, row.ply),
+                            ],
                         };
                         let (ply, at) = (read_ply, read_updated_at);
-                        assert!(game::advance_playing(conn, &row, ply, at, &[played])?);
+                        assert!(game::advance_playing(conn, &row, ply, at, Some(&moved))?);
                         let account = row.to_move_id.as_ref().expect("a game under way");
                         let event = NewEvent {
                             account_id: account,

@@ -4,10 +4,11 @@ use kingpost_api::{
     db::{DbConnection, write_transaction},
     models::{
         account::{self, Account},
-        game::{self, GameRow, MoveRow},
+        game::{self, GameRow},
+        position_index::{self, PositionRow},
     },
 };
-use kingpost_core::{Game, Position, Rules, pgn::write_played};
+use kingpost_core::{Game, Position, Rules, packed, pgn::write_played};
 use rand::{Rng, SeedableRng, rngs::SmallRng};
 
 /// The accounts `alice` and `bob`, who play the seeded games.
@@ -35,7 +36,14 @@ pub fn accounts(conn: &mut DbConnection) {
 /// A played game's moves: UCI, SAN, key.
 pub type Moves = Vec<(String, String, i64)>;
 
-pub fn sample_games(count: usize) -> Vec<(Moves, String)> {
+/// A random game to store: its moves, final position and packed moves.
+pub struct Sample {
+    pub moves: Moves,
+    pub fen: String,
+    pub packed: Vec<u8>,
+}
+
+pub fn sample_games(count: usize) -> Vec<Sample> {
     let mut rng = SmallRng::seed_from_u64(9);
     (0..count)
         .map(|_| {
@@ -53,22 +61,20 @@ pub fn sample_games(count: usize) -> Vec<(Moves, String)> {
                     moves.push((pos.uci(&m), pos.san_among(&m, legal), key));
                 },
             );
-            (moves, game.position().fen())
+            Sample {
+                moves,
+                fen: game.position().fen(),
+                packed: packed::pack(game.initial(), game.moves()).unwrap(),
+            }
         })
         .collect()
 }
 
 /// A finished standard game `id` between `white` and `black`, played along
 /// `sample` at `at`, drawn by agreement.
-pub fn finished_game(
-    id: &str,
-    at: i64,
-    white: &str,
-    black: &str,
-    sample: &(Moves, String),
-) -> GameRow {
+pub fn finished_game(id: &str, at: i64, white: &str, black: &str, sample: &Sample) -> GameRow {
     let initial = Position::new(Rules::Standard);
-    let (moves, fen) = sample;
+    let (moves, fen) = (&sample.moves, &sample.fen);
     GameRow {
         id: id.into(),
         rules: Rules::Standard.into(),
@@ -109,23 +115,19 @@ pub fn finished_game(
         white_first: None,
         black_surname: None,
         black_first: None,
+        moves: sample.packed.clone(),
+        move_times: None,
     }
     .with_name_keys()
 }
 
-/// The move rows of `game`, played along `moves`, each at the game's start.
-pub fn move_rows<'a>(game: &'a GameRow, moves: &'a Moves) -> impl Iterator<Item = MoveRow> + 'a {
-    moves
-        .iter()
-        .enumerate()
-        .map(move |(ply, (uci, san, key))| MoveRow {
-            game_id: game.id.clone(),
-            ply: ply as i32 + 1,
-            uci: uci.clone(),
-            san: san.clone(),
-            position_key: *key,
-            played_at: Some(game.created_at),
-        })
+/// The position index rows of `game`, played along `sample`.
+pub fn index_rows(game: &GameRow, sample: &Sample) -> Vec<PositionRow> {
+    let keys: Vec<i64> = std::iter::once(game.initial_key)
+        .chain(sample.moves.iter().map(|(_, _, key)| *key))
+        .collect();
+    let numbers = packed::numbers(&sample.packed).unwrap();
+    kingpost_api::domain::game::moves::index_rows(&game.id, &keys, &numbers)
 }
 
 /// The archive sizes asked for on the command line (or `default`), in
@@ -141,7 +143,7 @@ pub fn growing_sizes(args: &[String], default: &[usize]) -> Vec<usize> {
 }
 
 /// Grows the archive of games `from..to`, a thousand games a transaction.
-pub fn seed(conn: &mut DbConnection, from: usize, to: usize, samples: &[(Moves, String)]) {
+pub fn seed(conn: &mut DbConnection, from: usize, to: usize, samples: &[Sample]) {
     for batch_start in (from..to).step_by(1000) {
         write_transaction(conn, |conn| {
             for i in batch_start..to.min(batch_start + 1000) {
@@ -149,8 +151,9 @@ pub fn seed(conn: &mut DbConnection, from: usize, to: usize, samples: &[(Moves, 
                 let at = 1_796_040_000_000 + i as i64 * 1000;
                 let row = finished_game(&format!("bench{i:08}"), at, "alice", "bob", sample);
                 game::insert(conn, &row)?;
-                let rows: Vec<MoveRow> = move_rows(&row, &sample.0).collect();
-                game::insert_moves(conn, &rows)?;
+                // The start is indexed with the game, as a game not begun.
+                position_index::leave(conn, &row.id, row.initial_key)?;
+                position_index::insert(conn, &index_rows(&row, sample))?;
             }
             Ok::<_, diesel::result::Error>(())
         })

@@ -300,8 +300,10 @@ pub fn for_bulk_writes(conn: &mut DbConnection) -> diesel::QueryResult<()> {
 /// left as the service runs it, without statistics.
 pub fn refresh_statistics(conn: &mut DbConnection) -> diesel::QueryResult<()> {
     if let DbConnection::Postgresql(pg) = conn {
-        diesel::sql_query("ANALYZE games, moves, collection_games, collections, game_notes")
-            .execute(pg)?;
+        diesel::sql_query(
+            "ANALYZE games, game_positions, collection_games, collections, game_notes",
+        )
+        .execute(pg)?;
     }
     Ok(())
 }

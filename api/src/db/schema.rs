@@ -89,6 +89,8 @@ diesel::table! {
         white_first -> Nullable<Text>,
         black_surname -> Nullable<Text>,
         black_first -> Nullable<Text>,
+        moves -> Binary,
+        move_times -> Nullable<Binary>,
     }
 }
 
@@ -102,13 +104,11 @@ diesel::table! {
 }
 
 diesel::table! {
-    moves (game_id, ply) {
-        game_id -> Text,
-        ply -> Integer,
-        uci -> Text,
-        san -> Text,
+    game_positions (position_key, game_id, next) {
         position_key -> BigInt,
-        played_at -> Nullable<BigInt>,
+        game_id -> Text,
+        next -> SmallInt,
+        ply -> Integer,
     }
 }
 
@@ -429,7 +429,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     tokens,
     refresh_tokens,
     games,
-    moves,
+    game_positions,
     challenges,
     settings,
     conditionals,

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use kingpost_core::{
-    Position,
+    Position, packed,
     pgn::{LineMove, Notes, ReplayedGame},
 };
 use serde::{Deserialize, Serialize};
@@ -13,11 +13,11 @@ use serde::{Deserialize, Serialize};
 use crate::{
     clock::Millis,
     db::{DbConnection, write_transaction},
-    domain::game::{core_start, corrupt, find_game, readable_game, start_of},
+    domain::game::{corrupt, find_game, moves::initial_position, readable_game},
     error::{ApiError, Code},
     models::{
         annotation::{self, AnnotationRow, NotesRow},
-        game::{self, GameStatus},
+        game::GameStatus,
     },
     stored::{AccountId, GameId},
     views::{
@@ -190,14 +190,14 @@ pub fn view(
         .map(|(row, author)| player_annotation(row, author))
         .collect();
     // The position before each annotated move, for its variations' own.
-    let mut pos = Position::from_start(row.rules.0, &core_start(&start_of(&row)))
-        .map_err(|e| corrupt(&row, e))?;
-    let mut played = game::moves_of(conn, game_id)?.into_iter();
+    let mut pos = initial_position(&row)?;
+    let mut played = packed::unpack(&pos, &row.moves)
+        .map_err(|e| corrupt(&row, e))?
+        .into_iter();
     let mut moves = Vec::with_capacity(file.plies.len());
     let mut at = 1;
     for (ply, notes) in &file.plies {
         for m in played.by_ref().take((*ply - at) as usize) {
-            let m = pos.parse_move(&m.uci).map_err(|e| corrupt(&row, e))?;
             pos.play_unchecked(m);
         }
         at = *ply;

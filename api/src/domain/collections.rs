@@ -10,14 +10,17 @@ use crate::{
     clock::Millis,
     credentials::new_id,
     db::{DbConnection, Yield, write_transaction},
-    domain::pgn::{archived, pgn_of_rows},
+    domain::{
+        game::moves::position_keys,
+        pgn::{archived, pgn_of_rows},
+    },
     error::{ApiError, Code},
     models::{
         account,
         collection::{self, CollectionRow},
         game::{self, GameRow},
     },
-    stored::{AccountId, CollectionId, GameId},
+    stored::{AccountId, CollectionId},
     views::{
         CollectionGames, CollectionList, CollectionView, CreateCollectionRequest, PlayerView,
         Timestamp, UpdateCollectionRequest, Visibility,
@@ -235,7 +238,9 @@ pub fn delete_step(
             if done > 0 && yielding.now() {
                 return Ok(false);
             }
-            collection::remove_game(conn, id, game)?;
+            if let Some(row) = collection::remove_game(conn, id, game)? {
+                game::delete_imported(conn, &row.id, &position_keys(&row)?)?;
+            }
         }
         if (games.len() as i64) < DELETED_AT_ONCE {
             collection::delete_empty(conn, id)?;
@@ -271,16 +276,8 @@ pub fn games(
     limit: i64,
 ) -> Result<CollectionGames, ApiError> {
     let (rows, next) = page(conn, reader, id, after, limit)?;
-    let ids: Vec<&GameId> = rows.iter().map(|row| &row.id).collect();
-    let mut moves = game::moves_by_game(conn, &ids)?;
     Ok(CollectionGames {
-        games: rows
-            .into_iter()
-            .map(|row| {
-                let played = moves.remove(&row.id).unwrap_or_default();
-                archived(row, played)
-            })
-            .collect::<Result<_, _>>()?,
+        games: rows.into_iter().map(archived).collect::<Result<_, _>>()?,
         next_cursor: next.map(|ord| ord.to_string()),
     })
 }

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use kingpost_core::{Position, Rules, Start};
+use kingpost_core::{Position, Rules, Start, packed};
 
 use crate::{
     db::{DbConnection, write_transaction},
@@ -129,14 +129,12 @@ pub fn positions(
     let (hits, more) = search::reaching(conn, &query, after, limit)?;
     let ids: Vec<&GameId> = hits.iter().map(|(id, _)| id).collect();
     let mut rows = rows_by_id(conn, &ids)?;
-    let mut moves = game::moves_by_game(conn, &ids)?;
     let next_cursor = hits.last().filter(|_| more).map(|(id, _)| id.to_string());
     let games = hits
         .iter()
         .filter_map(|(id, ply)| {
             let row = rows.remove(id)?;
-            let played = moves.remove(id).unwrap_or_default();
-            Some(archived(row, played).map(|game| PositionHit { ply: *ply, game }))
+            Some(archived(row).map(|game| PositionHit { ply: *ply, game }))
         })
         .collect::<Result<_, _>>()?;
     Ok(PositionSearch {
@@ -210,18 +208,26 @@ pub fn explore(
         draws: 0,
         black: 0,
     };
+    let legal = pos.legal_moves();
     for tally in search::moves_from(conn, &query)? {
-        let entry = match (tally.uci, tally.san) {
-            (Some(uci), Some(san)) => by_move.entry(uci.clone()).or_insert_with(|| ExplorerMove {
-                uci,
-                san,
+        let played = tally
+            .next
+            .and_then(|n| usize::try_from(n).ok())
+            .map(|n| packed::move_numbered(&pos, n));
+        let entry = match played {
+            Some(Some(m)) => by_move.entry(pos.uci(&m)).or_insert_with(|| ExplorerMove {
+                uci: pos.uci(&m),
+                san: pos.san_among(&m, &legal),
                 games: 0,
                 white: 0,
                 draws: 0,
                 black: 0,
             }),
+            // A number no move of this position has: another position
+            // with the same key, which a 64-bit key makes all but never.
+            Some(None) => continue,
             // The games that played any move from here, each once.
-            _ => &mut total,
+            None => &mut total,
         };
         entry.games += tally.games;
         match tally.result {
@@ -255,19 +261,11 @@ pub fn games(
 ) -> Result<GameSearch, ApiError> {
     let (rows, more) = games_found(conn, reader, filter, scope, after, limit)?;
     let spellings = spellings_of(&rows, filter);
-    let ids: Vec<&GameId> = rows.iter().map(|row| &row.id).collect();
-    let mut moves = game::moves_by_game(conn, &ids)?;
     let next_cursor = rows
         .last()
         .filter(|_| more)
         .map(|row| cursor::encode(row.created_at, &row.id));
-    let games = rows
-        .into_iter()
-        .map(|row| {
-            let played = moves.remove(&row.id).unwrap_or_default();
-            archived(row, played)
-        })
-        .collect::<Result<_, _>>()?;
+    let games = rows.into_iter().map(archived).collect::<Result<_, _>>()?;
     Ok(GameSearch {
         games,
         next_cursor,

@@ -5,12 +5,9 @@ use diesel::prelude::*;
 use crate::{
     db::{
         DbConnection, execute_natively,
-        schema::{collection_games, collections, games, moves},
+        schema::{collection_games, collections, games},
     },
-    models::{
-        annotation,
-        game::{GameRow, GameStatus},
-    },
+    models::game::{GameRow, GameStatus},
     stored::{AccountId, CollectionId, GameId},
     views::Visibility,
 };
@@ -212,27 +209,28 @@ pub fn first_games(
         .load(conn)
 }
 
-/// Takes a game out of a collection, and deletes it (with its moves and
-/// notes) if it is an imported game no other collection holds.
-pub fn remove_game(conn: &mut DbConnection, id: &CollectionId, game: &GameId) -> QueryResult<()> {
+/// Takes a game out of a collection: the game, if it is an imported game
+/// no other collection holds, for the caller to delete.
+pub fn remove_game(
+    conn: &mut DbConnection,
+    id: &CollectionId,
+    game: &GameId,
+) -> QueryResult<Option<GameRow>> {
     diesel::delete(collection_games::table.find((id, game))).execute(conn)?;
     let held: Option<CollectionId> = collection_games::table
         .filter(collection_games::game_id.eq(game))
         .select(collection_games::collection_id)
         .first(conn)
         .optional()?;
-    let imported = games::table
+    if held.is_some() {
+        return Ok(None);
+    }
+    games::table
         .find(game)
         .filter(games::status.eq(GameStatus::Imported))
-        .count()
-        .get_result::<i64>(conn)?
-        > 0;
-    if held.is_none() && imported {
-        diesel::delete(moves::table.filter(moves::game_id.eq(game))).execute(conn)?;
-        annotation::delete_notes(conn, std::slice::from_ref(game))?;
-        diesel::delete(games::table.find(game)).execute(conn)?;
-    }
-    Ok(())
+        .select(GameRow::as_select())
+        .first(conn)
+        .optional()
 }
 
 /// Deletes a collection that holds no game.

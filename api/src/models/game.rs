@@ -1,4 +1,4 @@
-//! Games and their moves.
+//! Games, their moves packed in their rows.
 
 use diesel::{
     dsl,
@@ -11,7 +11,11 @@ use kingpost_core::Color;
 use crate::{
     db::{
         DbConnection, KeptUpdate, execute_natively, kept_update,
-        schema::{games, moves},
+        schema::{game_positions, games},
+    },
+    models::{
+        annotation,
+        position_index::{self, PositionRow},
     },
     names,
     stored::{AccountId, GameId},
@@ -97,21 +101,11 @@ pub struct GameRow {
     pub white_first: Option<String>,
     pub black_surname: Option<String>,
     pub black_first: Option<String>,
-}
-
-// An absent value is inserted as `NULL` rather than `DEFAULT` (the same
-// here), which lets the connection keep the insert prepared.
-#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
-#[diesel(table_name = moves, treat_none_as_default_value = false)]
-pub struct MoveRow {
-    pub game_id: GameId,
-    pub ply: i32,
-    pub uci: String,
-    pub san: String,
-    /// The repetition key of the position after the move.
-    pub position_key: i64,
-    /// Unknown for some moves of imported games.
-    pub played_at: Option<i64>,
+    /// The moves, packed (docs/spec/packed-moves.md).
+    pub moves: Vec<u8>,
+    /// When each move was played, packed (`models::move_times`); none when
+    /// no move's time is known.
+    pub move_times: Option<Vec<u8>>,
 }
 
 /// The state of a game that changes as it goes on.
@@ -132,6 +126,8 @@ pub struct GameAdvance {
     pub eco: Option<String>,
     pub opening: Option<String>,
     pub waiting_bank: Option<i64>,
+    pub moves: Vec<u8>,
+    pub move_times: Option<Vec<u8>>,
 }
 
 impl GameAdvance {
@@ -151,6 +147,8 @@ impl GameAdvance {
             waiting_bank: row.waiting_bank,
             eco: row.eco.clone(),
             opening: row.opening.clone(),
+            moves: row.moves.clone(),
+            move_times: row.move_times.clone(),
         }
     }
 }
@@ -182,11 +180,27 @@ impl GameRow {
     }
 }
 
+/// Inserts a new game, with its start in the position index.
 pub fn insert(conn: &mut DbConnection, game: &GameRow) -> QueryResult<()> {
     diesel::insert_into(games::table)
         .values(game)
-        .execute(conn)
-        .map(|_| ())
+        .execute(conn)?;
+    let start = PositionRow {
+        position_key: game.initial_key,
+        game_id: game.id.clone(),
+        next: position_index::NO_MOVE,
+        ply: 0,
+    };
+    position_index::insert(conn, &[start])
+}
+
+/// Deletes an imported game, whose positions have the keys `keys`, with
+/// its notes and its rows in the position index.
+pub fn delete_imported(conn: &mut DbConnection, id: &GameId, keys: &[i64]) -> QueryResult<()> {
+    position_index::delete_game(conn, id, keys)?;
+    annotation::delete_notes(conn, std::slice::from_ref(id))?;
+    diesel::delete(games::table.find(id)).execute(conn)?;
+    Ok(())
 }
 
 /// Inserts an imported game unless a game with its import key is stored
@@ -306,40 +320,62 @@ fn advance_update(
     kept_update(games::table, guard, GameAdvance::of(row))
 }
 
-/// [`advance`], and if it stored the change, `played` (the move and the
-/// conditional replies it set off). On Postgres one statement, where each
-/// is a round trip: the moves are inserted only if the update changed the
-/// game.
+/// What a change that played moves writes to the position index beside
+/// the game: the position it left (whose row had no move), and a row for
+/// each position a move was played from and for the one reached.
+#[derive(Debug, Default)]
+pub struct IndexChange {
+    pub left: i64,
+    pub rows: Vec<PositionRow>,
+}
+
+/// Up to this many index rows (a move and the conditional replies it sets
+/// off) are written in the game's update on Postgres (see
+/// [`advance_playing`]), one statement a count kept prepared.
+const FEW_ROWS: usize = 10;
+
+/// [`advance`], and if it stored the change, the index rows of the moves
+/// it played. On Postgres one statement, where each is a round trip: the
+/// index is written only if the update changed the game.
 pub fn advance_playing(
     conn: &mut DbConnection,
     row: &GameRow,
     ply: i32,
     updated_at: i64,
-    played: &[MoveRow],
+    moved: Option<&IndexChange>,
 ) -> QueryResult<bool> {
-    match conn {
-        DbConnection::Postgresql(pg) if !played.is_empty() && played.len() <= FEW_MOVES => {
+    match (conn, moved) {
+        (DbConnection::Postgresql(pg), Some(moved)) if moved.rows.len() <= FEW_ROWS => {
             let update = advance_update(row, ply, updated_at);
-            let inserted = AdvancePlaying { update, played }.execute(pg)?;
-            Ok(inserted == played.len())
+            let game = &row.id;
+            let advanced: i64 = AdvancePlaying {
+                update,
+                game,
+                moved,
+            }
+            .get_result(pg)?;
+            Ok(advanced == 1)
         }
-        _ => {
+        (conn, moved) => {
             let advanced = advance(conn, row, ply, updated_at)?;
-            if advanced {
-                insert_moves(conn, played)?;
+            if advanced && let Some(moved) = moved {
+                position_index::leave(conn, &row.id, moved.left)?;
+                position_index::insert(conn, &moved.rows)?;
             }
             Ok(advanced)
         }
     }
 }
 
-/// `WITH advanced AS (update RETURNING 1) INSERT INTO moves (...)
-/// SELECT * FROM (VALUES (...), ...) AS played WHERE EXISTS (SELECT 1 FROM
-/// advanced)`, written out so that the connection keeps it prepared (one
-/// statement for each count of moves, as with the moves one a statement).
+/// `WITH advanced AS (update RETURNING 1), left AS (DELETE the row of the
+/// position left), reached AS (INSERT the new rows ON CONFLICT DO NOTHING)
+/// SELECT COUNT(*) FROM advanced`, the index written only if the game was:
+/// written out so that the connection keeps it prepared (one statement for
+/// each count of rows).
 struct AdvancePlaying<'a, U> {
     update: U,
-    played: &'a [MoveRow],
+    game: &'a GameId,
+    moved: &'a IndexChange,
 }
 
 impl<U> QueryId for AdvancePlaying<'_, U> {
@@ -347,42 +383,58 @@ impl<U> QueryId for AdvancePlaying<'_, U> {
     const HAS_STATIC_QUERY_ID: bool = false;
 }
 
+impl<U> diesel::query_builder::Query for AdvancePlaying<'_, U> {
+    type SqlType = diesel::sql_types::BigInt;
+}
+
 impl<U: QueryFragment<Pg>> QueryFragment<Pg> for AdvancePlaying<'_, U> {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
         use diesel::{Column, sql_types::*};
+        const ADVANCED: &str = "EXISTS (SELECT 1 FROM advanced)";
         out.push_sql("WITH advanced AS (");
         self.update.walk_ast(out.reborrow())?;
-        out.push_sql(" RETURNING 1) INSERT INTO ");
-        out.push_identifier("moves")?;
+        out.push_sql(" RETURNING 1), left_position AS (DELETE FROM ");
+        out.push_identifier("game_positions")?;
+        out.push_sql(" WHERE ");
+        out.push_identifier(game_positions::position_key::NAME)?;
+        out.push_sql(" = ");
+        out.push_bind_param::<BigInt, _>(&self.moved.left)?;
+        out.push_sql(" AND ");
+        out.push_identifier(game_positions::game_id::NAME)?;
+        out.push_sql(" = ");
+        out.push_bind_param::<Text, _>(self.game)?;
+        out.push_sql(" AND ");
+        out.push_identifier(game_positions::next::NAME)?;
+        out.push_sql(&format!(
+            " = {} AND {ADVANCED}), reached AS (INSERT INTO ",
+            position_index::NO_MOVE
+        ));
+        out.push_identifier("game_positions")?;
         let columns = [
-            moves::game_id::NAME,
-            moves::ply::NAME,
-            moves::uci::NAME,
-            moves::san::NAME,
-            moves::position_key::NAME,
-            moves::played_at::NAME,
+            game_positions::position_key::NAME,
+            game_positions::game_id::NAME,
+            game_positions::next::NAME,
+            game_positions::ply::NAME,
         ];
         for (i, column) in columns.into_iter().enumerate() {
             out.push_sql(if i == 0 { " (" } else { ", " });
             out.push_identifier(column)?;
         }
         out.push_sql(") SELECT * FROM (VALUES ");
-        for (i, m) in self.played.iter().enumerate() {
+        for (i, r) in self.moved.rows.iter().enumerate() {
             out.push_sql(if i == 0 { "(" } else { ", (" });
-            out.push_bind_param::<Text, _>(&m.game_id)?;
+            out.push_bind_param::<BigInt, _>(&r.position_key)?;
             out.push_sql(", ");
-            out.push_bind_param::<Integer, _>(&m.ply)?;
+            out.push_bind_param::<Text, _>(&r.game_id)?;
             out.push_sql(", ");
-            out.push_bind_param::<Text, _>(&m.uci)?;
+            out.push_bind_param::<SmallInt, _>(&r.next)?;
             out.push_sql(", ");
-            out.push_bind_param::<Text, _>(&m.san)?;
-            out.push_sql(", ");
-            out.push_bind_param::<BigInt, _>(&m.position_key)?;
-            out.push_sql(", ");
-            out.push_bind_param::<Nullable<BigInt>, _>(&m.played_at)?;
+            out.push_bind_param::<Integer, _>(&r.ply)?;
             out.push_sql(")");
         }
-        out.push_sql(") AS played WHERE EXISTS (SELECT 1 FROM advanced)");
+        out.push_sql(&format!(
+            ") AS played WHERE {ADVANCED} ON CONFLICT DO NOTHING) SELECT COUNT(*) FROM advanced"
+        ));
         Ok(())
     }
 }
@@ -533,58 +585,6 @@ pub fn set_deadline(conn: &mut DbConnection, id: &GameId, deadline_at: i64) -> Q
         .set(games::deadline_at.eq(deadline_at))
         .execute(conn)
         .map(|_| ())
-}
-
-/// Up to this many moves (a move and the conditional replies it sets off)
-/// are written a statement each, or on Postgres in the game's update (see
-/// [`advance_playing`]); more (an imported game's) in batches.
-const FEW_MOVES: usize = 8;
-
-/// Inserts moves: a few a statement each, kept prepared; many in batches.
-pub fn insert_moves(conn: &mut DbConnection, rows: &[MoveRow]) -> QueryResult<()> {
-    // A move and the conditional replies it sets off: a statement a row,
-    // kept prepared, where one of many rows would be prepared for each
-    // count. Rarely more than one row on Postgres, where each is a round
-    // trip.
-    if rows.len() <= FEW_MOVES {
-        for row in rows {
-            diesel::insert_into(moves::table)
-                .values(row)
-                .execute(conn)?;
-        }
-        return Ok(());
-    }
-    // An imported game's. Well below SQLite's limit of bound parameters
-    // per statement (6 a row). Batch inserts need the backend's own
-    // connection.
-    for chunk in rows.chunks(1000) {
-        let insert = diesel::insert_into(moves::table).values(chunk);
-        execute_natively(conn, insert)?;
-    }
-    Ok(())
-}
-
-pub fn moves_of(conn: &mut DbConnection, game_id: &GameId) -> QueryResult<Vec<MoveRow>> {
-    moves::table
-        .filter(moves::game_id.eq(game_id))
-        .order(moves::ply)
-        .select(MoveRow::as_select())
-        .load(conn)
-}
-
-/// How many positions after plies `from_ply..` of the game had `key`.
-pub fn count_positions_since(
-    conn: &mut DbConnection,
-    game_id: &GameId,
-    key: i64,
-    from_ply: i32,
-) -> QueryResult<i64> {
-    moves::table
-        .filter(moves::game_id.eq(game_id))
-        .filter(moves::ply.ge(from_ply))
-        .filter(moves::position_key.eq(key))
-        .count()
-        .get_result(conn)
 }
 
 /// Which of an account's games to list.
@@ -765,27 +765,6 @@ pub fn find_all(conn: &mut DbConnection, ids: &[&GameId]) -> QueryResult<Vec<Gam
     games::table
         .filter(games::id.eq_any(ids))
         .select(GameRow::as_select())
-        .load(conn)
-}
-
-/// The moves of several games, each game's in order of ply.
-pub fn moves_by_game(
-    conn: &mut DbConnection,
-    ids: &[&GameId],
-) -> QueryResult<std::collections::HashMap<GameId, Vec<MoveRow>>> {
-    let mut by_game: std::collections::HashMap<GameId, Vec<MoveRow>> = Default::default();
-    for m in moves_of_games(conn, ids)? {
-        by_game.entry(m.game_id.clone()).or_default().push(m);
-    }
-    Ok(by_game)
-}
-
-/// The moves of several games, by game and ply.
-pub fn moves_of_games(conn: &mut DbConnection, ids: &[&GameId]) -> QueryResult<Vec<MoveRow>> {
-    moves::table
-        .filter(moves::game_id.eq_any(ids))
-        .order((moves::game_id, moves::ply))
-        .select(MoveRow::as_select())
         .load(conn)
 }
 

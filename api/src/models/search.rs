@@ -14,7 +14,7 @@ use diesel::{
 
 use crate::{
     db::{DbConnection, MultiBackend},
-    models::game::StartKind,
+    models::{game::StartKind, position_index::NO_MOVE},
     names,
     stored::{AccountId, CollectionId, GameId},
     views::{GameResult, GameStatus, RuleKey, Termination, Visibility},
@@ -136,43 +136,6 @@ fn visible_among(sql: Sql, reader: Option<&AccountId>, among: &Among) -> Sql {
     }
 }
 
-/// Games that reached the position after a move, with each ply where they
-/// did, by game id after `after`: at most `limit` rows.
-fn by_move(
-    conn: &mut DbConnection,
-    query: &PositionQuery,
-    after: &str,
-    limit: i64,
-) -> QueryResult<Vec<Hit>> {
-    let order = super::byte_order(conn);
-    let sql = Sql::new("SELECT m.game_id AS game_id, m.ply AS ply FROM moves m WHERE")
-        .int_param(" m.position_key = ", query.key)
-        .text_param(&format!(" AND m.game_id{order} > "), after.to_owned())
-        .text(" AND EXISTS (SELECT 1 FROM games g WHERE g.id = m.game_id");
-    game_conditions(sql, query)
-        .text(")")
-        .int_param(&format!(" ORDER BY m.game_id{order}, m.ply LIMIT "), limit)
-        .query
-        .load(conn)
-}
-
-/// Games that began in the position, by id after `after`: at most `limit`.
-fn by_start(
-    conn: &mut DbConnection,
-    query: &PositionQuery,
-    after: &str,
-    limit: i64,
-) -> QueryResult<Vec<Hit>> {
-    let order = super::byte_order(conn);
-    let sql = Sql::new("SELECT g.id AS game_id, 0 AS ply FROM games g WHERE")
-        .int_param(" g.initial_key = ", query.key)
-        .text_param(&format!(" AND g.id{order} > "), after.to_owned());
-    game_conditions(sql, query)
-        .int_param(&format!(" ORDER BY g.id{order} LIMIT "), limit)
-        .query
-        .load(conn)
-}
-
 /// The games `query` finds after the game `after`, in order of id, each with
 /// the first ply where it stood in the position (0 for its start): up to
 /// `limit`, and whether more follow.
@@ -182,52 +145,36 @@ pub fn reaching(
     after: Option<&GameId>,
     limit: i64,
 ) -> QueryResult<(Vec<(GameId, i32)>, bool)> {
+    let order = super::byte_order(conn);
     let after = after.map_or("", |id| id.as_str());
-    // A game repeats a position a few times at most: twice the page's rows
-    // finds a page of games but for long runs of repetitions.
-    let rows = 2 * (limit + 1);
-    let lists = [
-        by_start(conn, query, after, limit + 1)?,
-        by_move(conn, query, after, rows)?,
-    ];
-    let full = [
-        lists[0].len() as i64 == limit + 1,
-        lists[1].len() as i64 == rows,
-    ];
-    // Beyond the last id of a list that was cut, the other list may hold
-    // games this one has not shown: keep only what both lists cover.
-    let cutoff = lists
-        .iter()
-        .zip(full)
-        .filter(|(_, cut)| *cut)
-        .filter_map(|(list, _)| list.last().map(|hit| hit.game_id.clone()))
-        .min();
-    let mut first_ply = std::collections::BTreeMap::new();
-    for hit in lists.into_iter().flatten() {
-        if cutoff.as_ref().is_some_and(|cut| hit.game_id > *cut) {
-            continue;
-        }
-        let ply = first_ply.entry(hit.game_id).or_insert(hit.ply);
-        *ply = (*ply).min(hit.ply);
-    }
-    let more = cutoff.is_some() || first_ply.len() as i64 > limit;
-    let page = first_ply
+    let sql =
+        Sql::new("SELECT p.game_id AS game_id, MIN(p.ply) AS ply FROM game_positions p WHERE")
+            .int_param(" p.position_key = ", query.key)
+            .text_param(&format!(" AND p.game_id{order} > "), after.to_owned())
+            .text(" AND EXISTS (SELECT 1 FROM games g WHERE g.id = p.game_id");
+    let hits: Vec<Hit> = game_conditions(sql, query)
+        .text(&format!(") GROUP BY p.game_id ORDER BY p.game_id{order}"))
+        .int_param(" LIMIT ", limit + 1)
+        .query
+        .load(conn)?;
+    let more = hits.len() as i64 > limit;
+    let page = hits
         .into_iter()
         .take(usize::try_from(limit).unwrap_or(usize::MAX))
-        .map(|(id, ply)| (GameId::from(id), ply))
+        .map(|hit| (GameId::from(hit.game_id), hit.ply))
         .collect();
     Ok((page, more))
 }
 
 /// How often one move was played from a position, and how those games
-/// ended, as one query row; without a move (`uci` and `san` `None`), how
-/// many games played any move from it, each counted once.
+/// ended, as one query row; without a move (`next` `None`), how many games
+/// played any move from it, each counted once.
 #[derive(Debug, QueryableByName)]
 pub struct MoveTally {
-    #[diesel(sql_type = diesel::sql_types::Nullable<Text>)]
-    pub uci: Option<String>,
-    #[diesel(sql_type = diesel::sql_types::Nullable<Text>)]
-    pub san: Option<String>,
+    /// The move's number among the position's legal moves
+    /// (docs/spec/packed-moves.md).
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::SmallInt>)]
+    pub next: Option<i16>,
     /// None for a game under way; a stored value the code does not know
     /// fails the read, as any other column's.
     #[diesel(sql_type = diesel::sql_types::Nullable<Text>)]
@@ -237,27 +184,20 @@ pub struct MoveTally {
 }
 
 /// The moves played from the position of `query` in the games it finds,
-/// by move and result, each game counted once a move (where it stood there
-/// after a move, or began there, or both); and, without a move, the games
-/// that played any, each counted once whatever moves it played from there.
+/// by move and result, each game counted once a move; and, without a move,
+/// the games that played any, each counted once whatever moves it played
+/// from there.
 pub fn moves_from(conn: &mut DbConnection, query: &PositionQuery) -> QueryResult<Vec<MoveTally>> {
-    let after_move = Sql::new(
-        "WITH reached AS MATERIALIZED (SELECT g.id AS id, n.uci AS uci, n.san AS san, \
-         g.result AS result FROM moves m JOIN moves n ON n.game_id = m.game_id \
-         AND n.ply = m.ply + 1 JOIN games g ON g.id = m.game_id WHERE",
+    let reached = Sql::new(
+        "WITH reached AS MATERIALIZED (SELECT p.game_id AS id, p.next AS next, \
+         g.result AS result FROM game_positions p JOIN games g ON g.id = p.game_id WHERE",
     )
-    .int_param(" m.position_key = ", query.key);
-    let at_start = game_conditions(after_move, query)
+    .int_param(" p.position_key = ", query.key)
+    .text(&format!(" AND p.next <> {NO_MOVE}"));
+    game_conditions(reached, query)
         .text(
-            " UNION SELECT g.id, n.uci, n.san, g.result FROM games g \
-             JOIN moves n ON n.game_id = g.id AND n.ply = 1 WHERE",
-        )
-        .int_param(" g.initial_key = ", query.key);
-    game_conditions(at_start, query)
-        .text(
-            ") SELECT uci, MAX(san) AS san, result, COUNT(DISTINCT id) AS games \
-             FROM reached GROUP BY uci, result \
-             UNION ALL SELECT NULL, NULL, result, COUNT(DISTINCT id) FROM reached GROUP BY result",
+            ") SELECT next, result, COUNT(*) AS games FROM reached GROUP BY next, result \
+             UNION ALL SELECT NULL, result, COUNT(DISTINCT id) FROM reached GROUP BY result",
         )
         .query
         .load(conn)

@@ -1,14 +1,20 @@
 //! Races and schema changes: two requests for one ply, on one instance or
 //! two sharing a database, apply exactly one move; the migrations revert.
 
+use diesel::prelude::*;
 use futures_util::future::join_all;
 use std::sync::Arc;
 
 use kingpost_api::{
     clock::{Clock, ManualClock},
-    db,
-    models::game::{self as rows, MoveRow},
+    db::{self, schema::game_positions},
+    domain::game::moves::played_moves,
+    models::{
+        game::{self as rows, IndexChange},
+        position_index::{NO_MOVE, PositionRow},
+    },
 };
+use kingpost_core::{Position, Rules, packed};
 use serde_json::json;
 
 use crate::{
@@ -191,31 +197,52 @@ async fn a_stale_change_stores_no_moves(db: Db) {
     let read = rows::find(&mut conn, &game["id"].as_str().unwrap().into())
         .unwrap()
         .unwrap();
-    let reply = |uci: &str, san: &str| {
+    let after_e4 = Position::from_fen(Rules::Standard, &read.current_fen).unwrap();
+    let reply = |uci: &str| {
         let mut row = read.clone();
         row.ply = 2;
         row.updated_at = read.updated_at + 1;
-        let played = MoveRow {
+        let m = after_e4.parse_move(uci).unwrap();
+        let number = packed::push(&mut row.moves, &after_e4, &m).unwrap();
+        let mut after = after_e4.clone();
+        after.play_unchecked(m);
+        let left = after_e4.repetition_key() as i64;
+        let position = |position_key, next, ply| PositionRow {
+            position_key,
             game_id: row.id.clone(),
-            ply: 2,
-            uci: uci.to_owned(),
-            san: san.to_owned(),
-            position_key: 7,
-            played_at: Some(row.updated_at),
+            next,
+            ply,
         };
-        (row, played)
+        let moved = IndexChange {
+            left,
+            rows: vec![
+                position(left, number as i16, 1),
+                position(after.repetition_key() as i64, NO_MOVE, 2),
+            ],
+        };
+        (row, moved)
     };
     let (ply, at) = (read.ply, read.updated_at);
-    let (first, e5) = reply("e7e5", "e5");
-    assert!(rows::advance_playing(&mut conn, &first, ply, at, &[e5]).unwrap());
-    let (stale, d5) = reply("d7d5", "d5");
-    assert!(!rows::advance_playing(&mut conn, &stale, ply, at, &[d5]).unwrap());
-    let stored: Vec<String> = rows::moves_of(&mut conn, &read.id)
+    let (first, e5) = reply("e7e5");
+    assert!(rows::advance_playing(&mut conn, &first, ply, at, Some(&e5)).unwrap());
+    let (stale, d5) = reply("d7d5");
+    assert!(!rows::advance_playing(&mut conn, &stale, ply, at, Some(&d5)).unwrap());
+    let conn: &mut db::DbConnection = &mut conn;
+    let stored = rows::find(conn, &read.id).unwrap().unwrap();
+    let stored: Vec<String> = played_moves(&stored)
         .unwrap()
         .into_iter()
         .map(|m| m.san)
         .collect();
     assert_eq!(stored, ["e4", "e5"]);
+    // The index holds the start and the two moves' positions, the last
+    // with no move: nothing of the stale change's.
+    let indexed: i64 = game_positions::table
+        .filter(game_positions::game_id.eq(&read.id))
+        .count()
+        .get_result(conn)
+        .unwrap();
+    assert_eq!(indexed, 3);
 }
 
 async fn migrations_revert_and_reapply(db: Db) {

@@ -7,8 +7,17 @@ use diesel::{
 use diesel_migrations::{FileBasedMigrations, MigrationHarness};
 use kingpost_api::db::{
     self, DbConnection,
-    schema::{collection_games, game_notes, games, moves},
+    schema::{collection_games, game_notes, game_positions, games},
 };
+use kingpost_api::{
+    domain::game::moves::{pack_legacy_moves, played_moves},
+    models::{
+        game::{self as stored_games, GameRow},
+        legacy_moves,
+        search::{Among, PositionQuery, reaching},
+    },
+};
+use kingpost_core::{Position, Rules};
 
 use crate::{on_both_databases, support::Db};
 
@@ -17,7 +26,8 @@ on_both_databases!(
     an_import_filed_for_two_accounts_becomes_two,
     dates_without_their_year_are_cleared,
     an_imported_games_own_opening_tags_are_read_from_its_source,
-    the_names_of_games_stored_before_are_folded_for_search
+    the_names_of_games_stored_before_are_folded_for_search,
+    stored_moves_are_packed_and_their_positions_indexed
 );
 
 /// Runs the migrations in `dir` older than `version` on `conn`.
@@ -166,22 +176,21 @@ async fn an_import_filed_for_two_accounts_becomes_two(db: Db) {
     ];
     assert_eq!(copied, kept.map(|(n, v)| (n.to_owned(), v.to_owned())));
 
-    let copied_moves: Vec<(i32, String, i64, Option<i64>)> = moves::table
-        .filter(moves::game_id.eq(copy))
-        .select((
-            moves::ply,
-            moves::uci,
-            moves::position_key,
-            moves::played_at,
-        ))
-        .order(moves::ply)
-        .load(conn)
+    // Packed since (migration 30), the copy's moves are the first's.
+    pack_legacy_moves(conn).unwrap();
+    let copied = stored_games::find(conn, &copy.as_str().into())
+        .unwrap()
         .unwrap();
+    let copied_moves: Vec<(i32, String, Option<i64>)> = played_moves(&copied)
+        .unwrap()
+        .into_iter()
+        .map(|m| (m.ply, m.uci, m.played_at))
+        .collect();
     assert_eq!(
         copied_moves,
         [
-            (1, "e2e4".to_owned(), 11, None),
-            (2, "e7e5".to_owned(), 12, Some(5))
+            (1, "e2e4".to_owned(), None),
+            (2, "e7e5".to_owned(), Some(5))
         ]
     );
     let notes: Vec<String> = game_notes::table
@@ -339,4 +348,97 @@ async fn the_names_of_games_stored_before_are_folded_for_search(db: Db) {
         0,
         "once"
     );
+}
+
+/// The moves of the games stored a row a move are packed in their games'
+/// rows by the server's first start after migration 30, each as played and
+/// when, and every position of every game indexed (its start, and a
+/// position left twice by one move once); the old table goes.
+async fn stored_moves_are_packed_and_their_positions_indexed(db: Db) {
+    let pool = db::connect(&db.url()).unwrap();
+    let mut pooled = pool.get().unwrap();
+    let conn: &mut DbConnection = &mut pooled;
+    made_before(conn, "20261205000030");
+    let start = Position::new(Rules::Standard);
+    let start_key = start.repetition_key() as i64;
+    let game_over = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1"];
+    let round_trip = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3"];
+    let mut statements = vec![format!(
+        "INSERT INTO games (id, rules, start_kind, initial_fen, initial_key, current_fen, ply, \
+         status, white_name, black_name, days_per_move, created_at, updated_at, turn_started_at) \
+         VALUES ('g1', 'standard', 'standard', '{fen}', {start_key}, 'now', 7, 'finished', \
+                 'alice', 'bob', 3, 0, 0, 0), \
+                ('g2', 'standard', 'standard', '{fen}', {start_key}, '{fen}', 0, 'started', \
+                 'alice', 'bob', 3, 0, 0, 0), \
+                ('g3', 'standard', 'standard', '{fen}', {start_key}, 'now', 5, 'finished', \
+                 'alice', 'bob', 3, 0, 0, 0)",
+        fen = start.fen()
+    )];
+    for (game, moves) in [("g1", &game_over[..]), ("g3", &round_trip[..])] {
+        for (i, uci) in moves.iter().enumerate() {
+            statements.push(format!(
+                "INSERT INTO moves (game_id, ply, uci, san, position_key, played_at) \
+                 VALUES ('{game}', {ply}, '{uci}', '-', 0, {at})",
+                ply = i + 1,
+                at = if game == "g1" {
+                    (1000 * i).to_string()
+                } else {
+                    "NULL".to_owned()
+                },
+            ));
+        }
+    }
+    for statement in statements {
+        diesel::sql_query(statement).execute(conn).unwrap();
+    }
+    db::run_migrations(conn).unwrap();
+    assert_eq!(pack_legacy_moves(conn).unwrap(), 2, "the games with moves");
+    assert!(!legacy_moves::remain(conn).unwrap());
+    assert_eq!(pack_legacy_moves(conn).unwrap(), 0, "once");
+
+    let mut game = |id: &str| -> GameRow { stored_games::find(conn, &id.into()).unwrap().unwrap() };
+    let g1 = played_moves(&game("g1")).unwrap();
+    let read: Vec<(&str, Option<i64>)> = g1.iter().map(|m| (m.uci.as_str(), m.played_at)).collect();
+    let expected: Vec<(&str, Option<i64>)> = game_over
+        .iter()
+        .enumerate()
+        .map(|(i, uci)| (*uci, Some(1000 * i as i64)))
+        .collect();
+    assert_eq!(read, expected);
+    assert_eq!(g1.last().unwrap().san, "O-O");
+    assert_eq!(game("g2").moves, [1], "no moves: the format alone");
+    assert_eq!(game("g3").move_times, None, "no time known");
+
+    let mut index = |id: &str| -> Vec<(i64, i16, i32)> {
+        game_positions::table
+            .filter(game_positions::game_id.eq(id))
+            .select((
+                game_positions::position_key,
+                game_positions::next,
+                game_positions::ply,
+            ))
+            .order((game_positions::ply, game_positions::next))
+            .load(conn)
+            .unwrap()
+    };
+    assert_eq!(index("g2"), [(start_key, -1, 0)]);
+    let g3 = index("g3");
+    let plies: Vec<i32> = g3.iter().map(|row| row.2).collect();
+    // The start, left by Nf3 at ply 0 and again at 4, is one row; the
+    // position after Nf3, left at ply 1 and reached last at 5, two.
+    assert_eq!(plies, [0, 1, 2, 3, 5]);
+    assert_eq!((g3[0].0, g3[4].0, g3[4].1), (start_key, g3[1].0, -1));
+    assert_eq!(index("g1").len(), 8);
+
+    // A search finds a played game by a position after a move.
+    let mut after_e4 = start.clone();
+    after_e4.play_unchecked(start.parse_move("e2e4").unwrap());
+    let query = PositionQuery {
+        key: after_e4.repetition_key() as i64,
+        rules: Rules::Standard.into(),
+        reader: None,
+        among: Among::Visible,
+    };
+    let (found, more) = reaching(conn, &query, None, 10).unwrap();
+    assert_eq!((found, more), (vec![("g1".into(), 1)], false));
 }

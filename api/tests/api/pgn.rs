@@ -887,7 +887,7 @@ async fn a_bulk_import_refreshes_the_planners_statistics() {
         let mut conn = state.pool.get().unwrap();
         diesel::sql_query(
             "SELECT analyze_count FROM pg_stat_user_tables \
-             WHERE relname = 'moves' AND schemaname = current_schema()",
+             WHERE relname = 'game_positions' AND schemaname = current_schema()",
         )
         .get_result::<Analyzed>(&mut **conn)
         .unwrap()

@@ -113,6 +113,7 @@ pub enum ImportWarning {
 /// A move of a replayed game, in canonical notation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReplayedMove {
+    pub played: Move,
     pub uci: String,
     pub san: String,
     pub timestamp: Option<String>,
@@ -255,6 +256,7 @@ pub fn replay(raw: &RawGame) -> Result<ReplayedGame, ImportError> {
         let variations = replay_variations(&game, &token.notes.variations, i + 1, &mut cuts);
         let (uci, san) = play(&mut game, m, &scratch);
         moves.push(ReplayedMove {
+            played: m,
             uci,
             san,
             timestamp: token.timestamp.clone(),

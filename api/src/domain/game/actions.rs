@@ -139,7 +139,7 @@ fn carry_out(
                 return Err(no_offer("you have"));
             }
             Request::Act(Action::WithdrawDraw) => game.row.draw_offer_by = None,
-            Request::Act(Action::ClaimDraw) => claim_draw(conn, &mut game, color)?,
+            Request::Act(Action::ClaimDraw) => claim_draw(&mut game, color)?,
         }
         game.row.updated_at = now;
         if !game.save(conn, outbox, now)? {
@@ -165,11 +165,11 @@ fn no_offer(who: &str) -> ApiError {
 }
 
 /// A claim of threefold repetition or the 50-move rule by the side to move.
-fn claim_draw(conn: &mut DbConnection, game: &mut Loaded, color: Color) -> Result<(), ApiError> {
+fn claim_draw(game: &mut Loaded, color: Color) -> Result<(), ApiError> {
     if game.pos.turn() != color {
         return Err(ApiError::NotYourTurn);
     }
-    let occurrences = game.occurrences(conn)?;
+    let occurrences = game.occurrences()?;
     match game.pos.claimable_draw(occurrences) {
         Some(reason) => draw(&mut game.row, reason.into()),
         None => {

@@ -2,7 +2,7 @@
 //! applied (moves, ends), and stored only if nobody changed the game
 //! meanwhile; the game's row found, or why not.
 
-use kingpost_core::{Color, Move, Outcome, Position, repetition_outcome};
+use kingpost_core::{Color, Move, Outcome, Position, packed, repetition_outcome};
 
 use serde_json::json;
 
@@ -17,14 +17,21 @@ use crate::{
     models::{
         account::{self, Account},
         collection, event,
-        game::{self, GameResult, GameRow, GameStatus, MoveRow, Termination},
+        game::{self, GameResult, GameRow, GameStatus, IndexChange, Termination},
+        move_times,
+        position_index::{NO_MOVE, PositionRow},
     },
     notify::{Outbox, game_signal},
     stored::{AccountId, GameId},
     views::EventKind,
 };
 
-use super::{clock, position_of, sweep::is_due};
+use super::{
+    clock,
+    moves::{PlayedMove, position_keys},
+    position_of,
+    sweep::is_due,
+};
 
 pub(super) fn end(
     row: &mut GameRow,
@@ -80,8 +87,14 @@ pub struct Loaded {
     pub(super) read_ply: i32,
     pub(super) read_updated_at: Millis,
     pub(super) read_status: GameStatus,
-    /// Moves played by this change, stored once the game row is.
-    pub(crate) new_moves: Vec<MoveRow>,
+    /// Moves played by this change, in the game row once it is stored.
+    pub(crate) new_moves: Vec<PlayedMove>,
+    /// The position index rows of the positions those moves were played
+    /// from, stored with the row.
+    pub(super) left_rows: Vec<PositionRow>,
+    /// The repetition key of each position of the game (its start first),
+    /// once a change needed them.
+    pub(super) keys: Option<Vec<i64>>,
     /// Events of this change, for accounts, recorded once the row is stored.
     pub(super) events: Vec<(AccountId, EventKind, serde_json::Value)>,
     /// The occurrences of the position counted at a ply, kept for the
@@ -119,6 +132,8 @@ impl Loaded {
             read_status: row.status,
             row,
             new_moves: Vec::new(),
+            left_rows: Vec::new(),
+            keys: None,
             events: Vec::new(),
             counted: None,
             accounts: None,
@@ -141,7 +156,8 @@ impl Loaded {
         now: Millis,
     ) -> Result<bool, ApiError> {
         let (ply, updated_at) = (self.read_ply, self.read_updated_at);
-        if !game::advance_playing(conn, &self.row, ply, updated_at, &self.new_moves)? {
+        let moved = self.index_change();
+        if !game::advance_playing(conn, &self.row, ply, updated_at, moved.as_ref())? {
             return Ok(false);
         }
         if self.read_status == GameStatus::Started && self.row.status != GameStatus::Started {
@@ -192,34 +208,46 @@ impl Loaded {
         Ok(())
     }
 
+    /// What the moves of this change write to the position index: the
+    /// position the game stood in when read left, the positions moves were
+    /// played from, and the one reached.
+    fn index_change(&self) -> Option<IndexChange> {
+        let left = self.left_rows.first()?.position_key;
+        let mut rows = self.left_rows.clone();
+        rows.push(PositionRow {
+            position_key: self.pos.repetition_key() as i64,
+            game_id: self.row.id.clone(),
+            next: NO_MOVE,
+            ply: self.row.ply,
+        });
+        Some(IndexChange { left, rows })
+    }
+
     /// How often the current position has stood in the game, this time
-    /// included: among the start and the positions after each ply, stored
-    /// or played by this change, those since the last capture or pawn move.
-    pub(crate) fn occurrences(&mut self, conn: &mut DbConnection) -> Result<usize, ApiError> {
+    /// included: among its start and the positions after each ply, those
+    /// since the last capture or pawn move.
+    pub(crate) fn occurrences(&mut self) -> Result<usize, ApiError> {
         if let Some((ply, count)) = self.counted
             && ply == self.row.ply
         {
             return Ok(count);
         }
         let key = self.pos.repetition_key() as i64;
-        let halfmoves = i32::try_from(self.pos.halfmoves()).unwrap_or(i32::MAX);
-        let first_ply = self.row.ply.saturating_sub(halfmoves);
+        let halfmoves = usize::try_from(self.pos.halfmoves()).unwrap_or(usize::MAX);
         // The same side is to move two plies back at the nearest: within
-        // fewer reversible plies no stored position can be this one (the
+        // fewer reversible plies no earlier position can be this one (the
         // key holds the side to move), and a move that captures or moves a
-        // pawn, half of all, needs no read.
-        let stored = if halfmoves < 2 {
-            0
+        // pawn, half of all, needs no replay.
+        let count = if halfmoves < 2 {
+            1
         } else {
-            game::count_positions_since(conn, &self.row.id, key, first_ply.max(1))?
+            let keys = match &mut self.keys {
+                Some(keys) => keys,
+                None => self.keys.insert(position_keys(&self.row)?),
+            };
+            let since = keys.len().saturating_sub(halfmoves + 1);
+            keys[since..].iter().filter(|&&k| k == key).count()
         };
-        let pending = self
-            .new_moves
-            .iter()
-            .filter(|m| m.ply >= first_ply && m.position_key == key)
-            .count() as i64;
-        let initial = i64::from(first_ply <= 0 && self.row.initial_key == key);
-        let count = usize::try_from(stored + pending + initial).unwrap_or(usize::MAX);
         self.counted = Some((self.row.ply, count));
         Ok(count)
     }
@@ -247,6 +275,16 @@ impl Loaded {
             }
             None => None,
         };
+        let number = packed::push(&mut self.row.moves, &self.pos, &m)
+            .ok_or_else(|| ApiError::Internal(format!("{uci} is not legal to pack")))?;
+        let plies = usize::try_from(self.row.ply).unwrap_or_default();
+        move_times::append(&mut self.row.move_times, plies, Some(now));
+        self.left_rows.push(PositionRow {
+            position_key: self.pos.repetition_key() as i64,
+            game_id: self.row.id.clone(),
+            next: i16::try_from(number).unwrap_or(i16::MAX),
+            ply: self.row.ply,
+        });
         self.pos.play_unchecked(m);
         let row = &mut self.row;
         row.ply += 1;
@@ -266,19 +304,22 @@ impl Loaded {
             "ply": row.ply, "uci": uci, "san": san, "fen": row.current_fen,
             "deadline": row.deadline_at.map(rfc3339),
         });
-        self.new_moves.push(MoveRow {
-            game_id: row.id.clone(),
+        let position_key = self.pos.repetition_key() as i64;
+        if let Some(keys) = &mut self.keys {
+            keys.push(position_key);
+        }
+        self.new_moves.push(PlayedMove {
             ply: row.ply,
             uci,
             san,
-            position_key: self.pos.repetition_key() as i64,
+            position_key,
             played_at: Some(now),
         });
         openings::after_move(&mut self.row, self.pos.repetition_key());
         self.tell(self.pos.turn(), EventKind::OpponentMoved, data);
         let outcome = match self.pos.outcome() {
             Some(outcome) => Some(outcome),
-            None => repetition_outcome(self.occurrences(conn)?),
+            None => repetition_outcome(self.occurrences()?),
         };
         if let Some(outcome) = outcome {
             end_in(&mut self.row, outcome);

@@ -7,6 +7,7 @@ mod actions;
 pub mod clock;
 pub mod listing;
 mod loaded;
+pub mod moves;
 mod open;
 mod start;
 mod sweep;

@@ -1,6 +1,6 @@
 //! Starting a game: the start a row records, and the row of a new game.
 
-use kingpost_core::{Position, Rules, Start};
+use kingpost_core::{Position, Rules, Start, packed};
 
 use crate::{
     clock::{DAY, Millis, pgn_date},
@@ -135,6 +135,8 @@ pub fn new_game(
         white_first: None,
         black_surname: None,
         black_first: None,
+        moves: packed::empty(),
+        move_times: None,
     }
     .with_name_keys();
     row.to_move_id = row.player(pos.turn()).cloned();

@@ -9,7 +9,7 @@ use crate::{
     error::ApiError,
     models::{
         account::{self, Account},
-        game::{self, GameStatus, MoveRow},
+        game::GameStatus,
     },
     notify::Outbox,
     stored::GameId,
@@ -20,7 +20,11 @@ use crate::{
 };
 
 use super::{
-    Loaded, clock, effective_deadline, find_game, loaded::player_pair, start_of, sweep::is_due,
+    Loaded, clock, effective_deadline, find_game,
+    loaded::player_pair,
+    moves::{PlayedMove, played_moves},
+    start_of,
+    sweep::is_due,
     variant_name,
 };
 
@@ -58,7 +62,7 @@ pub fn view_unless_due(
 
 /// The view of a game as read, or as a change stored it.
 pub fn view_of(conn: &mut DbConnection, game: Loaded, now: Millis) -> Result<GameView, ApiError> {
-    let moves = game::moves_of(conn, &game.row.id)?;
+    let moves = played_moves(&game.row)?;
     let ratings = if game.row.rated {
         ratings::of_game(conn, &game.row.id)?
     } else {
@@ -85,8 +89,8 @@ pub fn move_answer(
     })
 }
 
-impl From<MoveRow> for MoveView {
-    fn from(m: MoveRow) -> MoveView {
+impl From<PlayedMove> for MoveView {
+    fn from(m: PlayedMove) -> MoveView {
         MoveView {
             ply: m.ply,
             uci: m.uci,
@@ -117,7 +121,7 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
     };
     let started = game.row.status == GameStatus::Started;
     let claimable_draw = if started {
-        let occurrences = game.occurrences(conn)?;
+        let occurrences = game.occurrences()?;
         game.pos.claimable_draw(occurrences).map(Termination::from)
     } else {
         None

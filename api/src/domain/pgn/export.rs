@@ -14,12 +14,14 @@ use crate::{
     db::DbConnection,
     domain::{
         annotations::{self, GameNotes},
-        game::{clock, core_start, corrupt, readable_game, start_of, variant_name},
+        game::{
+            clock, core_start, corrupt, moves::played_moves, readable_game, start_of, variant_name,
+        },
         openings, ratings,
     },
     error::ApiError,
     models::{
-        game::{self, GameResult, GameRow, GameStatus, MoveRow, Termination},
+        game::{self, GameResult, GameRow, GameStatus, Termination},
         tournament,
     },
     stored::{AccountId, GameId},
@@ -117,15 +119,15 @@ impl PlayedContext {
     }
 }
 
-/// Appends the PGN of `row`, whose moves are `moves` and annotations
-/// `notes`, with what `context` knows of it, to `out`.
+/// Appends the PGN of `row`, whose annotations are `notes`, with what
+/// `context` knows of it, to `out`.
 pub fn write_pgn(
     out: &mut String,
     row: &GameRow,
-    moves: &[MoveRow],
     notes: Option<&GameNotes>,
     context: &PlayedContext,
 ) -> Result<(), ApiError> {
+    let moves = played_moves(row)?;
     let rules = row.rules.0;
     let start = core_start(&start_of(row));
     let initial = Position::from_start(rules, &start).map_err(|e| corrupt(row, e))?;
@@ -255,11 +257,10 @@ pub fn game_pgn(
     game_id: &GameId,
 ) -> Result<String, ApiError> {
     let row = readable_game(conn, reader, game_id)?;
-    let moves = game::moves_of(conn, game_id)?;
     let notes = annotations::for_pgn(conn, &[game_id])?;
     let context = PlayedContext::read(conn, &[&row])?;
     let mut out = String::new();
-    write_pgn(&mut out, &row, &moves, notes.get(game_id), &context)?;
+    write_pgn(&mut out, &row, notes.get(game_id), &context)?;
     Ok(out)
 }
 
@@ -267,19 +268,18 @@ pub fn game_pgn(
 /// annotations read with one query each.
 pub fn pgn_of_rows(conn: &mut DbConnection, rows: &[GameRow]) -> Result<String, ApiError> {
     let ids: Vec<&GameId> = rows.iter().map(|row| &row.id).collect();
-    let mut moves = game::moves_by_game(conn, &ids)?;
     let notes = annotations::for_pgn(conn, &ids)?;
     let context = PlayedContext::read(conn, &rows.iter().collect::<Vec<_>>())?;
     let mut out = String::new();
     for row in rows {
-        let played = moves.remove(&row.id).unwrap_or_default();
-        write_pgn(&mut out, row, &played, notes.get(&row.id), &context)?;
+        write_pgn(&mut out, row, notes.get(&row.id), &context)?;
     }
     Ok(out)
 }
 
 /// A game with its moves, as an archive line shows it.
-pub fn archived(row: GameRow, moves: Vec<MoveRow>) -> Result<ArchivedGame, ApiError> {
+pub fn archived(row: GameRow) -> Result<ArchivedGame, ApiError> {
+    let moves = played_moves(&row)?;
     let rules = row.rules.0;
     let start = start_of(&row);
     let player = |name: &str| GamePlayerView {
@@ -320,7 +320,6 @@ pub type Cursor = (i64, String);
 #[derive(Debug)]
 pub struct ArchiveRows {
     rows: Vec<GameRow>,
-    moves_by_game: HashMap<GameId, Vec<MoveRow>>,
     notes: HashMap<GameId, GameNotes>,
     context: PlayedContext,
     format: ArchiveFormat,
@@ -346,7 +345,6 @@ pub fn read_archive(
 ) -> Result<ArchiveRows, ApiError> {
     let rows = game::archive_page(conn, filter, after, limit)?;
     let ids: Vec<&GameId> = rows.iter().map(|r| &r.id).collect();
-    let moves_by_game = game::moves_by_game(conn, &ids)?;
     let (notes, context) = match format {
         ArchiveFormat::Pgn => (
             annotations::for_pgn(conn, &ids)?,
@@ -359,7 +357,6 @@ pub fn read_archive(
         .map(|last| (last.created_at, last.id.to_string()));
     Ok(ArchiveRows {
         rows,
-        moves_by_game,
         notes,
         context,
         format,
@@ -376,7 +373,6 @@ const BYTES_A_PLY: usize = 36;
 pub fn write_archive(page: ArchiveRows) -> Result<String, ApiError> {
     let ArchiveRows {
         rows,
-        mut moves_by_game,
         notes,
         context,
         format,
@@ -384,14 +380,13 @@ pub fn write_archive(page: ArchiveRows) -> Result<String, ApiError> {
     } = page;
     // Sized for the page once: grown by doubling, the page's text was
     // copied about as many times again as it is long.
-    let plies: usize = moves_by_game.values().map(Vec::len).sum();
+    let plies: usize = rows.iter().map(|row| row.moves.len()).sum();
     let mut out = String::with_capacity(rows.len() * BYTES_OF_TAGS + plies * BYTES_A_PLY);
     for row in rows {
-        let moves = moves_by_game.remove(&row.id).unwrap_or_default();
         match format {
-            ArchiveFormat::Pgn => write_pgn(&mut out, &row, &moves, notes.get(&row.id), &context)?,
+            ArchiveFormat::Pgn => write_pgn(&mut out, &row, notes.get(&row.id), &context)?,
             ArchiveFormat::Ndjson => {
-                let line = serde_json::to_string(&archived(row, moves)?)
+                let line = serde_json::to_string(&archived(row)?)
                     .map_err(|e| ApiError::Internal(e.to_string()))?;
                 out.push_str(&line);
                 out.push('\n');

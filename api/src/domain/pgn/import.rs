@@ -8,7 +8,7 @@ use std::{
 };
 
 use kingpost_core::{
-    Start,
+    Move, Start, packed,
     pgn::{
         GameLabel, GameTexts, ImportError, ImportWarning, RawGame, ReplayedGame, Shortened, replay,
     },
@@ -21,14 +21,16 @@ use crate::{
     db::{DbConnection, Yield, write_transaction},
     domain::{
         annotations::{GameNotes, notes_row},
-        game::stored_start,
+        game::{moves::index_rows, stored_start},
         openings,
     },
     error::ApiError,
     models::{
         annotation::{self, NotesRow},
         collection,
-        game::{self, GameRow, GameStatus, MoveRow, Termination},
+        game::{self, GameRow, GameStatus, Termination},
+        move_times,
+        position_index::{self, PositionRow},
     },
     stored::{AccountId, CollectionId, GameId},
     views::StartSpec,
@@ -83,7 +85,7 @@ fn import_key(
 #[derive(Debug)]
 pub struct PreparedGame {
     row: GameRow,
-    moves: Vec<MoveRow>,
+    positions: Vec<PositionRow>,
     notes: Option<NotesRow>,
 }
 
@@ -208,6 +210,8 @@ fn rows_of(
         white_first: None,
         black_surname: None,
         black_first: None,
+        moves: packed::empty(),
+        move_times: None,
     }
     .with_name_keys();
     let keys = replayed.moves.iter().map(|m| m.position_key);
@@ -226,20 +230,24 @@ fn rows_of(
         plies,
     );
     row.import_key = Some(import_key(imported_by, &tags, replayed, notes.as_ref()));
-    let moves: Vec<MoveRow> = replayed
+    let played: Vec<Move> = replayed.moves.iter().map(|m| m.played).collect();
+    row.moves = packed::pack(&replayed.initial, &played).expect("a replay plays legal moves");
+    let times: Vec<Option<i64>> = replayed
         .moves
         .iter()
-        .enumerate()
-        .map(|(i, m)| MoveRow {
-            game_id: row.id.clone(),
-            ply: i32::try_from(i + 1).unwrap_or(i32::MAX),
-            uci: m.uci.clone(),
-            san: m.san.clone(),
-            position_key: m.position_key as i64,
-            played_at: m.timestamp.as_deref().and_then(parse_rfc3339),
-        })
+        .map(|m| m.timestamp.as_deref().and_then(parse_rfc3339))
         .collect();
-    PreparedGame { row, moves, notes }
+    row.move_times = move_times::pack(&times);
+    let keys: Vec<i64> = std::iter::once(row.initial_key)
+        .chain(replayed.moves.iter().map(|m| m.position_key as i64))
+        .collect();
+    let numbers = packed::numbers(&row.moves).expect("packed just now");
+    let positions = index_rows(&row.id, &keys, &numbers);
+    PreparedGame {
+        row,
+        positions,
+        notes,
+    }
 }
 
 /// The first tag `name` of `raw`, trimmed, unless blank or `?`.
@@ -279,7 +287,7 @@ fn store_game(
             .map(Imported::Duplicate)
             .ok_or_else(|| ApiError::Internal(format!("import key {key} clashed and vanished")));
     }
-    game::insert_moves(conn, &game.moves)?;
+    position_index::insert(conn, &game.positions)?;
     if let Some(notes) = &game.notes {
         annotation::insert_notes(conn, notes)?;
     }

@@ -1,0 +1,72 @@
+//! The position index: each position a game stood in, with the move it
+//! played from there, for the searches by position and the explorer.
+
+use diesel::prelude::*;
+
+use crate::{
+    db::{DbConnection, execute_natively, schema::game_positions},
+    stored::GameId,
+};
+
+/// `next` of a position the game played no move from (yet).
+pub const NO_MOVE: i16 = -1;
+
+/// A position of a game: its repetition key, the number of the move the
+/// game played from it (docs/spec/packed-moves.md; [`NO_MOVE`]), and the
+/// first ply the game stood there. A game leaving one position by two
+/// moves has a row for each.
+#[derive(Debug, Clone, PartialEq, Eq, Insertable)]
+#[diesel(table_name = game_positions, treat_none_as_default_value = false)]
+pub struct PositionRow {
+    pub position_key: i64,
+    pub game_id: GameId,
+    pub next: i16,
+    pub ply: i32,
+}
+
+/// Rows of one statement when many are inserted: well below SQLite's limit
+/// of bound parameters (4 a row).
+const ROWS_A_STATEMENT: usize = 2000;
+
+/// Inserts `rows`, leaving a row already there as it is (it has the
+/// earlier ply): a few a statement each, kept prepared; many in batches.
+pub fn insert(conn: &mut DbConnection, rows: &[PositionRow]) -> QueryResult<()> {
+    if rows.len() <= 4 {
+        for row in rows {
+            let insert = diesel::insert_into(game_positions::table)
+                .values(row)
+                .on_conflict_do_nothing();
+            execute_natively(conn, insert)?;
+        }
+        return Ok(());
+    }
+    for chunk in rows.chunks(ROWS_A_STATEMENT) {
+        let insert = diesel::insert_into(game_positions::table)
+            .values(chunk)
+            .on_conflict_do_nothing();
+        execute_natively(conn, insert)?;
+    }
+    Ok(())
+}
+
+/// Forgets that game `game_id` stands in the position `key` with no move
+/// played from it: it has just played one.
+pub fn leave(conn: &mut DbConnection, game_id: &GameId, key: i64) -> QueryResult<()> {
+    diesel::delete(game_positions::table.find((key, game_id, NO_MOVE)))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Deletes the rows of game `game_id`, whose positions have the keys
+/// `keys`: found along the index, a key at a time.
+pub fn delete_game(conn: &mut DbConnection, game_id: &GameId, keys: &[i64]) -> QueryResult<()> {
+    for chunk in keys.chunks(ROWS_A_STATEMENT) {
+        diesel::delete(
+            game_positions::table
+                .filter(game_positions::position_key.eq_any(chunk))
+                .filter(game_positions::game_id.eq(game_id)),
+        )
+        .execute(conn)?;
+    }
+    Ok(())
+}
