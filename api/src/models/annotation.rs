@@ -39,6 +39,14 @@ pub fn insert_notes(conn: &mut DbConnection, row: &NotesRow) -> QueryResult<()> 
         .map(|_| ())
 }
 
+/// Inserts the notes of games just stored, a few hundred a statement.
+pub fn insert_all_notes(conn: &mut DbConnection, rows: &[NotesRow]) -> QueryResult<()> {
+    for chunk in rows.chunks(500) {
+        execute_natively(conn, diesel::insert_into(game_notes::table).values(chunk))?;
+    }
+    Ok(())
+}
+
 /// The stored notes of these games.
 pub fn notes_of(conn: &mut DbConnection, ids: &[&GameId]) -> QueryResult<Vec<NotesRow>> {
     game_notes::table

@@ -10,7 +10,7 @@ use kingpost_core::Color;
 
 use crate::{
     db::{
-        DbConnection, KeptUpdate, execute_natively, kept_update,
+        DbConnection, KeptUpdate, kept_update,
         schema::{game_positions, games},
     },
     models::{
@@ -38,7 +38,7 @@ text_enum! {
 
 /// A game row: everything a move request needs, without replaying history.
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
-#[diesel(table_name = games)]
+#[diesel(table_name = games, treat_none_as_default_value = false)]
 pub struct GameRow {
     pub id: GameId,
     pub rules: RuleKey,
@@ -203,16 +203,32 @@ pub fn delete_imported(conn: &mut DbConnection, id: &GameId, keys: &[i64]) -> Qu
     Ok(())
 }
 
-/// Inserts an imported game unless a game with its import key is stored
-/// (or being stored by a transaction this one then waits for): whether it
-/// was inserted. One statement, so that a duplicate needs no savepoint to
-/// undo a failed insert, nor a read before it.
-pub fn insert_unless_imported(conn: &mut DbConnection, game: &GameRow) -> QueryResult<bool> {
-    let insert = diesel::insert_into(games::table)
-        .values(game)
-        .on_conflict(games::import_key)
-        .do_nothing();
-    execute_natively(conn, insert).map(|inserted| inserted == 1)
+/// Games inserted by one statement of [`insert_all_unless_imported`]:
+/// within SQLite's limit of bound parameters (43 a game).
+const GAMES_A_STATEMENT: usize = 200;
+
+/// Inserts imported games, each unless a game with its import key is
+/// stored (or being stored by a transaction this one then waits for): the
+/// ids of those inserted. A statement a few hundred games, with no read of
+/// the keys before it nor a savepoint to undo a failed insert.
+pub fn insert_all_unless_imported(
+    conn: &mut DbConnection,
+    rows: &[GameRow],
+) -> QueryResult<Vec<GameId>> {
+    let mut inserted = Vec::with_capacity(rows.len());
+    for chunk in rows.chunks(GAMES_A_STATEMENT) {
+        let insert = diesel::insert_into(games::table)
+            .values(chunk)
+            .on_conflict(games::import_key)
+            .do_nothing()
+            .returning(games::id);
+        let ids: Vec<GameId> = match conn {
+            DbConnection::Postgresql(pg) => insert.load(pg)?,
+            DbConnection::Sqlite(sqlite) => insert.load(sqlite)?,
+        };
+        inserted.extend(ids);
+    }
+    Ok(inserted)
 }
 
 /// A game row that cannot be read, named: a list query fails as a whole
@@ -768,13 +784,21 @@ pub fn find_all(conn: &mut DbConnection, ids: &[&GameId]) -> QueryResult<Vec<Gam
         .load(conn)
 }
 
-/// The game imported before with this key.
-pub fn find_by_import_key(conn: &mut DbConnection, key: &str) -> QueryResult<Option<GameId>> {
-    games::table
-        .filter(games::import_key.eq(key))
-        .select(games::id)
-        .first(conn)
-        .optional()
+/// The games imported before with these keys, by key.
+pub fn find_by_import_keys(
+    conn: &mut DbConnection,
+    keys: &[&str],
+) -> QueryResult<Vec<(String, GameId)>> {
+    let mut found = Vec::with_capacity(keys.len());
+    for chunk in keys.chunks(500) {
+        found.extend(
+            games::table
+                .filter(games::import_key.eq_any(chunk))
+                .select((games::import_key.assume_not_null(), games::id))
+                .load::<(String, GameId)>(conn)?,
+        );
+    }
+    Ok(found)
 }
 
 /// The account's finished games as `(rules, its colour, result, count)`.

@@ -49,6 +49,22 @@ pub fn insert(conn: &mut DbConnection, rows: &[PositionRow]) -> QueryResult<()> 
     Ok(())
 }
 
+/// Inserts the rows of games just stored, which no row of the index can
+/// clash with (each game's rows distinct, as `index_rows` makes them): on
+/// Postgres by `COPY`, a stream without a statement's per-row work.
+pub fn insert_new(conn: &mut DbConnection, rows: &[PositionRow]) -> QueryResult<()> {
+    match conn {
+        DbConnection::Postgresql(pg) => {
+            use diesel::ExecuteCopyFromDsl;
+            diesel::copy_from(game_positions::table)
+                .from_insertable(rows)
+                .execute(pg)
+                .map(|_| ())
+        }
+        DbConnection::Sqlite(_) => insert(conn, rows),
+    }
+}
+
 /// Forgets that game `game_id` stands in the position `key` with no move
 /// played from it: it has just played one.
 pub fn leave(conn: &mut DbConnection, game_id: &GameId, key: i64) -> QueryResult<()> {

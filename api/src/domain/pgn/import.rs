@@ -3,7 +3,7 @@
 //! collection.
 
 use std::{
-    collections::HashMap,
+    collections::{HashMap, HashSet},
     io::{self, BufRead},
 };
 
@@ -258,41 +258,70 @@ fn written_tag(raw: &RawGame, name: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// Stores a prepared game, or finds the same game stored before. An import
-/// racing an identical one (another request, another instance) finds the
-/// other's game once it is stored and counts this one a duplicate. Runs in
-/// the caller's transaction, which a failure must roll back (it may leave
-/// part of the game).
-fn store_game(
-    conn: &mut DbConnection,
-    game: &PreparedGame,
-    seen: &mut Occurrences,
-) -> Result<Imported, ApiError> {
-    let repeated;
-    let row = match seen.count(game.row.import_key.as_deref().unwrap_or_default()) {
-        1 => &game.row,
-        n => {
-            // The same game again in one file is filed again, as a game of
-            // its own: the key says which time it appears.
-            repeated = GameRow {
-                import_key: game.row.import_key.as_ref().map(|key| format!("{key}#{n}")),
-                ..game.row.clone()
-            };
-            &repeated
-        }
-    };
-    if !game::insert_unless_imported(conn, row)? {
-        let key = row.import_key.as_deref().unwrap_or_default();
-        return game::find_by_import_key(conn, key)?
-            .map(Imported::Duplicate)
-            .ok_or_else(|| ApiError::Internal(format!("import key {key} clashed and vanished")));
+/// The row `game` is stored as, the `n`th time its game appears in the
+/// file: the same game again in one file is filed again, as a game of its
+/// own, the key saying which time it appears.
+fn row_to_store(game: &PreparedGame, n: usize) -> GameRow {
+    let mut row = game.row.clone();
+    if n > 1 {
+        row.import_key = row.import_key.map(|key| format!("{key}#{n}"));
     }
-    position_index::insert(conn, &game.positions)?;
-    if let Some(notes) = &game.notes {
-        annotation::insert_notes(conn, notes)?;
-    }
-    Ok(Imported::New(game.row.id.clone()))
+    row
 }
+
+/// Stores prepared games, each unless the same game was stored before
+/// (then found): their rows in one statement a few hundred, their notes
+/// likewise, their positions in the index's order. An import racing an
+/// identical one (another request, another instance) finds the other's
+/// game once it is stored and counts this one a duplicate. Runs in the
+/// caller's transaction, which a failure must roll back.
+fn store_games(
+    conn: &mut DbConnection,
+    games: &[&PreparedGame],
+    seen: &mut Occurrences,
+) -> Result<Vec<Imported>, ApiError> {
+    let rows: Vec<GameRow> = games
+        .iter()
+        .map(|game| {
+            let n = seen.count(game.row.import_key.as_deref().unwrap_or_default());
+            row_to_store(game, n)
+        })
+        .collect();
+    let inserted: HashSet<GameId> = game::insert_all_unless_imported(conn, &rows)?
+        .into_iter()
+        .collect();
+    let clashed: Vec<&str> = rows
+        .iter()
+        .filter(|row| !inserted.contains(&row.id))
+        .filter_map(|row| row.import_key.as_deref())
+        .collect();
+    let found: HashMap<String, GameId> = game::find_by_import_keys(conn, &clashed)?
+        .into_iter()
+        .collect();
+    let notes: Vec<NotesRow> = games
+        .iter()
+        .filter(|game| inserted.contains(&game.row.id))
+        .filter_map(|game| game.notes.clone())
+        .collect();
+    annotation::insert_all_notes(conn, &notes)?;
+    rows.iter()
+        .map(|row| {
+            if inserted.contains(&row.id) {
+                return Ok(Imported::New(row.id.clone()));
+            }
+            let key = row.import_key.as_deref().unwrap_or_default();
+            found
+                .get(key)
+                .cloned()
+                .map(Imported::Duplicate)
+                .ok_or_else(|| ApiError::Internal(format!("import key {key} clashed and vanished")))
+        })
+        .collect()
+}
+
+/// Games stored in one step of a batch: between two, the batch may end to
+/// give the writers' turn to a request that waits for it.
+const STORED_AT_ONCE: usize = 50;
 
 /// How many times each game (by its import key) has appeared so far in the
 /// file being imported.
@@ -322,20 +351,34 @@ pub fn store_batch(
 ) -> Result<Vec<GameReport>, ApiError> {
     write_transaction(conn, |conn| {
         let mut reports = Vec::with_capacity(games.len());
-        for read in games {
+        let mut positions: Vec<PositionRow> = Vec::new();
+        for chunk in games.chunks(STORED_AT_ONCE) {
             if !reports.is_empty() && yielding.now() {
                 break;
             }
-            let outcome = match &read.game {
-                Ok(game) => Ok(store_game(conn, game, seen)?),
-                Err(error) => Err(error.clone()),
-            };
-            reports.push(GameReport {
-                label: read.label.clone(),
-                warnings: read.warnings.clone(),
-                shortened: read.shortened,
-                outcome,
-            });
+            let prepared: Vec<&PreparedGame> = chunk
+                .iter()
+                .filter_map(|read| read.game.as_ref().ok())
+                .collect();
+            let mut stored = store_games(conn, &prepared, seen)?.into_iter();
+            for read in chunk {
+                let outcome = match &read.game {
+                    Ok(game) => {
+                        let imported = stored.next().expect("an outcome for each game stored");
+                        if matches!(imported, Imported::New(_)) {
+                            positions.extend_from_slice(&game.positions);
+                        }
+                        Ok(imported)
+                    }
+                    Err(error) => Err(error.clone()),
+                };
+                reports.push(GameReport {
+                    label: read.label.clone(),
+                    warnings: read.warnings.clone(),
+                    shortened: read.shortened,
+                    outcome,
+                });
+            }
         }
         let stored: Vec<&GameId> = reports
             .iter()
@@ -345,6 +388,13 @@ pub fn store_batch(
             })
             .collect();
         collection::file(conn, into, &stored)?;
+        // The batch's positions in the index's order: inserted in turn,
+        // they land on neighbouring pages, where a game's own land all
+        // over the index.
+        positions.sort_unstable_by(|a, b| {
+            (a.position_key, &a.game_id, a.next).cmp(&(b.position_key, &b.game_id, b.next))
+        });
+        position_index::insert_new(conn, &positions)?;
         Ok(reports)
     })
 }
