@@ -84,7 +84,7 @@ fn game_row(i: usize, accounts: usize, sample: &Sample, rng: &mut SmallRng) -> G
 }
 
 fn insert_games(conn: &mut DbConnection, rows: &[GameRow]) -> diesel::QueryResult<()> {
-    // Within SQLite's bound parameters per statement (32 columns a row).
+    // Within SQLite's bound parameters per statement (43 columns a row).
     for chunk in rows.chunks(500) {
         let insert = diesel::insert_into(games::table).values(chunk);
         execute_natively(conn, insert)?;
@@ -168,11 +168,12 @@ fn seed(conn: &mut DbConnection, games: usize, samples: &[Sample]) {
         let rows: Vec<GameRow> = (from..games.min(from + 1000))
             .map(|i| game_row(i, accounts, &samples[i % samples.len()], &mut rng))
             .collect();
-        let positions: Vec<PositionRow> = rows
+        let mut positions: Vec<PositionRow> = rows
             .iter()
             .enumerate()
             .flat_map(|(k, row)| seeding::index_rows(row, &samples[(from + k) % samples.len()]))
             .collect();
+        position_index::sort(&mut positions);
         write_transaction(conn, |conn| {
             insert_games(conn, &rows)?;
             position_index::insert(conn, &positions)

@@ -94,10 +94,15 @@ impl Move {
     }
 }
 
-/// The legal moves of `pos` in packing order.
-fn ordered_legal_moves(pos: &Position, moves: &mut MoveList) {
-    pos.legal_moves_into(moves);
-    moves.sort_unstable_by_key(Move::order_key);
+/// The move numbered `number` among `legal`, the legal moves of a
+/// position in any order: found by selection, without sorting them all
+/// (`legal` is left partly reordered).
+fn numbered_among(legal: &mut MoveList, number: usize) -> Option<Move> {
+    if number >= legal.len() {
+        return None;
+    }
+    let (_, m, _) = legal.select_nth_unstable_by_key(number, Move::order_key);
+    Some(*m)
 }
 
 /// Packs `moves`, played in turn from `initial`.
@@ -134,8 +139,8 @@ pub fn number_of(pos: &Position, m: &Move) -> Option<usize> {
 /// The move packed as `number` from `pos`, if there is one.
 pub fn move_numbered(pos: &Position, number: usize) -> Option<Move> {
     let mut legal = MoveList::new();
-    ordered_legal_moves(pos, &mut legal);
-    legal.get(number).copied()
+    pos.legal_moves_into(&mut legal);
+    numbered_among(&mut legal, number)
 }
 
 /// The numbers of packed moves, read without replaying the game: each
@@ -157,12 +162,19 @@ pub fn numbers(bytes: &[u8]) -> Result<Vec<usize>, UnpackError> {
 }
 
 /// The place of `m` among the legal moves of `pos` in packing order
-/// (`legal` reused for them).
+/// (`legal` reused for them): how many have a smaller key, if `m` is one
+/// of them. A count, where sorting them would cost more.
 fn index_among(pos: &Position, m: &Move, legal: &mut MoveList) -> Option<usize> {
-    ordered_legal_moves(pos, legal);
-    legal
-        .binary_search_by_key(&m.order_key(), Move::order_key)
-        .ok()
+    pos.legal_moves_into(legal);
+    let key = m.order_key();
+    let mut smaller = 0;
+    let mut found = false;
+    for other in legal.iter() {
+        let other = other.order_key();
+        smaller += usize::from(other < key);
+        found |= other == key;
+    }
+    found.then_some(smaller)
 }
 
 /// The moves packed in `bytes`, played in turn from `initial`.
@@ -201,8 +213,8 @@ impl<'a> Unpacked<'a> {
         &self.pos
     }
 
-    /// The next move's legal moves, in packing order, once `next` has been
-    /// called: those of the position it was played from.
+    /// The legal moves of the position the last move read was played from
+    /// (in no particular order), once `next` has been called.
     pub fn legal_moves(&self) -> &MoveList {
         &self.legal
     }
@@ -221,8 +233,8 @@ impl Iterator for Unpacked<'_> {
             return Some(Err(UnpackError::Truncated { ply }));
         };
         self.rest = &self.rest[read..];
-        ordered_legal_moves(&self.pos, &mut self.legal);
-        let Some(&m) = self.legal.get(index) else {
+        self.pos.legal_moves_into(&mut self.legal);
+        let Some(m) = numbered_among(&mut self.legal, index) else {
             self.rest = &[];
             return Some(Err(UnpackError::OutOfRange {
                 ply,

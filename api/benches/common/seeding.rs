@@ -146,6 +146,7 @@ pub fn growing_sizes(args: &[String], default: &[usize]) -> Vec<usize> {
 pub fn seed(conn: &mut DbConnection, from: usize, to: usize, samples: &[Sample]) {
     for batch_start in (from..to).step_by(1000) {
         write_transaction(conn, |conn| {
+            let mut positions = Vec::new();
             for i in batch_start..to.min(batch_start + 1000) {
                 let sample = &samples[i % samples.len()];
                 let at = 1_796_040_000_000 + i as i64 * 1000;
@@ -153,9 +154,11 @@ pub fn seed(conn: &mut DbConnection, from: usize, to: usize, samples: &[Sample])
                 game::insert(conn, &row)?;
                 // The start is indexed with the game, as a game not begun.
                 position_index::leave(conn, &row.id, row.initial_key)?;
-                position_index::insert(conn, &index_rows(&row, sample))?;
+                positions.extend(index_rows(&row, sample));
             }
-            Ok::<_, diesel::result::Error>(())
+            // In the index's order, as an import writes them.
+            position_index::sort(&mut positions);
+            position_index::insert(conn, &positions)
         })
         .expect("seeding");
     }

@@ -35,3 +35,14 @@ pub(crate) fn byte_order(conn: &DbConnection) -> &'static str {
         DbConnection::Sqlite(_) => "",
     }
 }
+
+/// The collation that compares a position index row's game id (in byte
+/// order on Postgres, so that a search pages along the index) with a
+/// game's own: without it Postgres compares in the index's collation and
+/// cannot look the game up by its key. SQLite has one collation.
+pub(crate) fn games_collation(conn: &DbConnection) -> &'static str {
+    match conn {
+        DbConnection::Postgresql(_) => " COLLATE \"default\"",
+        DbConnection::Sqlite(_) => "",
+    }
+}

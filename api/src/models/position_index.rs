@@ -24,6 +24,14 @@ pub struct PositionRow {
     pub ply: i32,
 }
 
+/// Puts `rows` in the index's order: inserted in turn, rows land on
+/// neighbouring pages, where a game's own land all over the index.
+pub fn sort(rows: &mut [PositionRow]) {
+    rows.sort_unstable_by(|a, b| {
+        (a.position_key, &a.game_id, a.next).cmp(&(b.position_key, &b.game_id, b.next))
+    });
+}
+
 /// Rows of one statement when many are inserted: well below SQLite's limit
 /// of bound parameters (4 a row).
 const ROWS_A_STATEMENT: usize = 2000;

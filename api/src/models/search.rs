@@ -139,6 +139,10 @@ fn visible_among(sql: Sql, reader: Option<&AccountId>, among: &Among) -> Sql {
 /// The games `query` finds after the game `after`, in order of id, each with
 /// the first ply where it stood in the position (0 for its start): up to
 /// `limit`, and whether more follow.
+///
+/// The index's rows are read in its order and grouped here, so that a
+/// page reads a page of rows whatever the position's count (a `GROUP BY`
+/// let Postgres aggregate every game of a common position first).
 pub fn reaching(
     conn: &mut DbConnection,
     query: &PositionQuery,
@@ -147,21 +151,39 @@ pub fn reaching(
 ) -> QueryResult<(Vec<(GameId, i32)>, bool)> {
     let order = super::byte_order(conn);
     let after = after.map_or("", |id| id.as_str());
-    let sql =
-        Sql::new("SELECT p.game_id AS game_id, MIN(p.ply) AS ply FROM game_positions p WHERE")
-            .int_param(" p.position_key = ", query.key)
-            .text_param(&format!(" AND p.game_id{order} > "), after.to_owned())
-            .text(" AND EXISTS (SELECT 1 FROM games g WHERE g.id = p.game_id");
+    // A game stands in a position once or twice, rarely left by more moves:
+    // room for the page's games and one more, with their repeats.
+    let rows = 2 * (limit + 1) + 16;
+    let sql = Sql::new("SELECT p.game_id AS game_id, p.ply AS ply FROM game_positions p WHERE")
+        .int_param(" p.position_key = ", query.key)
+        .text_param(&format!(" AND p.game_id{order} > "), after.to_owned())
+        .text(&format!(
+            " AND EXISTS (SELECT 1 FROM games g WHERE g.id = p.game_id{}",
+            super::games_collation(conn)
+        ));
     let hits: Vec<Hit> = game_conditions(sql, query)
-        .text(&format!(") GROUP BY p.game_id ORDER BY p.game_id{order}"))
-        .int_param(" LIMIT ", limit + 1)
+        .text(&format!(") ORDER BY p.game_id{order}, p.next"))
+        .int_param(" LIMIT ", rows)
         .query
         .load(conn)?;
-    let more = hits.len() as i64 > limit;
-    let page = hits
+    let cut = hits.len() as i64 == rows;
+    let mut games: Vec<(String, i32)> = Vec::new();
+    for hit in hits {
+        match games.last_mut() {
+            Some((id, ply)) if *id == hit.game_id => *ply = (*ply).min(hit.ply),
+            _ => games.push((hit.game_id, hit.ply)),
+        }
+    }
+    // The last game of a cut read may have more rows past it: it is shown
+    // on the next page, unless it is the only one.
+    if cut && games.len() > 1 {
+        games.pop();
+    }
+    let more = cut || games.len() as i64 > limit;
+    let page = games
         .into_iter()
         .take(usize::try_from(limit).unwrap_or(usize::MAX))
-        .map(|hit| (GameId::from(hit.game_id), hit.ply))
+        .map(|(id, ply)| (GameId::from(id), ply))
         .collect();
     Ok((page, more))
 }
@@ -188,10 +210,11 @@ pub struct MoveTally {
 /// the games that played any, each counted once whatever moves it played
 /// from there.
 pub fn moves_from(conn: &mut DbConnection, query: &PositionQuery) -> QueryResult<Vec<MoveTally>> {
-    let reached = Sql::new(
+    let reached = Sql::new(&format!(
         "WITH reached AS MATERIALIZED (SELECT p.game_id AS id, p.next AS next, \
-         g.result AS result FROM game_positions p JOIN games g ON g.id = p.game_id WHERE",
-    )
+         g.result AS result FROM game_positions p JOIN games g ON g.id = p.game_id{} WHERE",
+        super::games_collation(conn)
+    ))
     .int_param(" p.position_key = ", query.key)
     .text(&format!(" AND p.next <> {NO_MOVE}"));
     game_conditions(reached, query)

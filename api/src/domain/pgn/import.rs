@@ -388,12 +388,7 @@ pub fn store_batch(
             })
             .collect();
         collection::file(conn, into, &stored)?;
-        // The batch's positions in the index's order: inserted in turn,
-        // they land on neighbouring pages, where a game's own land all
-        // over the index.
-        positions.sort_unstable_by(|a, b| {
-            (a.position_key, &a.game_id, a.next).cmp(&(b.position_key, &b.game_id, b.next))
-        });
+        position_index::sort(&mut positions);
         position_index::insert_new(conn, &positions)?;
         Ok(reports)
     })
