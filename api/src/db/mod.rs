@@ -290,7 +290,7 @@ pub fn revert_all_migrations(conn: &mut DbConnection) -> anyhow::Result<usize> {
 /// tail of an index) is copied once. Postgres sizes its cache itself.
 pub fn for_bulk_writes(conn: &mut DbConnection) -> diesel::QueryResult<()> {
     if let DbConnection::Sqlite(sqlite) = conn {
-        diesel::sql_query("PRAGMA cache_size = -262144").execute(sqlite)?;
+        diesel::sql_query("PRAGMA cache_size = -32768").execute(sqlite)?;
         diesel::sql_query("PRAGMA wal_autocheckpoint = 16384").execute(sqlite)?;
     }
     Ok(())

@@ -24,7 +24,7 @@ pub struct CollectionRow {
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
-#[diesel(table_name = collection_games)]
+#[diesel(table_name = collection_games, treat_none_as_default_value = false)]
 pub struct Membership {
     pub collection_id: CollectionId,
     pub game_id: GameId,
@@ -122,26 +122,24 @@ fn next_place(conn: &mut DbConnection, id: &CollectionId) -> QueryResult<i64> {
 }
 
 /// Files `games` in the collection after the games it holds, in their
-/// order; a game it holds already keeps its place.
+/// order; a game it holds already keeps its place. A statement a thousand
+/// games.
 pub fn file(conn: &mut DbConnection, id: &CollectionId, games: &[&GameId]) -> QueryResult<()> {
     let first = next_place(conn, id)?;
-    for (ord, game_id) in (first..).zip(games) {
-        let membership = Membership {
+    let memberships: Vec<Membership> = (first..)
+        .zip(games)
+        .map(|(ord, game_id)| Membership {
             collection_id: id.clone(),
             game_id: (*game_id).clone(),
             ord,
-        };
-        add(conn, &membership)?;
+        })
+        .collect();
+    for chunk in memberships.chunks(1000) {
+        let insert = diesel::insert_into(collection_games::table)
+            .values(chunk)
+            .on_conflict_do_nothing();
+        execute_natively(conn, insert)?;
     }
-    Ok(())
-}
-
-/// Files a game in a collection, unless it is there already.
-fn add(conn: &mut DbConnection, membership: &Membership) -> QueryResult<()> {
-    let insert = diesel::insert_into(collection_games::table)
-        .values(membership)
-        .on_conflict_do_nothing();
-    execute_natively(conn, insert)?;
     Ok(())
 }
 
