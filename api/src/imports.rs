@@ -70,8 +70,14 @@ pub async fn import(
             let mut counted = std::mem::take(&mut seen);
             let (stored, counted) = state
                 .bulk_step(move |conn, yielding| {
-                    let stored =
-                        pgn::store_batch(conn, &games[from..], &into, &mut counted, yielding)?;
+                    let stored = pgn::store_batch(
+                        conn,
+                        &games[from..],
+                        &into,
+                        &mut counted,
+                        yielding,
+                        pgn::Indexing::Now,
+                    )?;
                     Ok((stored, counted))
                 })
                 .await?;

@@ -21,7 +21,7 @@ use crate::{
     domain::{
         game,
         mail::{self, Mailer},
-        notifications,
+        notifications, pgn,
         push::{self, Pusher},
         search, tournament,
         webhooks::{self, Due},
@@ -70,6 +70,11 @@ pub fn open_database_with(url: &str, settings: db::PoolSettings) -> anyhow::Resu
     if packed > 0 {
         tracing::info!(packed, "stored games' moves packed");
         db::refresh_statistics(&mut conn).context("refreshing statistics")?;
+    }
+    // the positions an import that stopped before its end staged, indexed;
+    let indexed = pgn::index_staged(&mut conn).context("indexing staged positions")?;
+    if indexed > 0 {
+        tracing::info!(indexed, "positions staged by an import indexed");
     }
     // players' names folded as searches compare them (accents off), for
     // the games stored before.

@@ -198,6 +198,21 @@ fn pgn_sample_check_and_import() {
         first.starts_with("27 games read, 26 imported, 0 duplicates, 0 shortened, 1 rejected"),
         "{first}"
     );
+    // The positions staged as the games were stored are in the index once
+    // the import ends (docs/spec/packed-moves.md, the position index).
+    {
+        use diesel::{SqliteConnection, prelude::*};
+        use kingpost_api::db::schema::{game_positions, staged_positions};
+        // Opened bare: a server's start would index what was left staged.
+        let conn = &mut SqliteConnection::establish(database).unwrap();
+        let staged: i64 = staged_positions::table.count().get_result(conn).unwrap();
+        let starts: i64 = game_positions::table
+            .filter(game_positions::ply.eq(0))
+            .count()
+            .get_result(conn)
+            .unwrap();
+        assert_eq!((staged, starts), (0, 26), "every game's start indexed");
+    }
     let again = stdout(&import(path, database));
     assert!(
         again.starts_with("27 games read, 0 imported, 26 duplicates, 0 shortened, 1 rejected"),

@@ -12,7 +12,7 @@ use kingpost_api::{
     db,
     domain::{
         accounts, collections,
-        pgn::{Imported, Occurrences, prepare_next, store_batch},
+        pgn::{Imported, Indexing, Occurrences, index_staged, prepare_next, store_batch},
     },
     server,
 };
@@ -194,6 +194,20 @@ pub fn check(path: &str, fens: Option<&str>) -> anyhow::Result<()> {
     outcome
 }
 
+/// Adds the positions staged by an import to the position index, saying
+/// how long it took.
+fn index_positions(conn: &mut db::DbConnection) -> anyhow::Result<()> {
+    let started = std::time::Instant::now();
+    let indexed = index_staged(conn).context("indexing the games' positions")?;
+    if indexed > 0 {
+        eprintln!(
+            "{indexed} positions indexed in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
 /// Imports every game of a file into the database. The summary is printed
 /// even when the import stops early, so that every game is accounted for.
 ///
@@ -208,6 +222,8 @@ pub fn import(path: &str, owner: &str, collection: &str, database_url: &str) -> 
         .id;
     let into = collections::for_import(&mut conn, &owner, Some(collection), SystemClock.now())?;
     db::for_bulk_writes(&mut conn).context("database")?;
+    // Positions an import stopped before its end left staged.
+    index_positions(&mut conn)?;
     let mut texts = games_of(path)?;
     let mut summary = Summary::default();
     let mut progress = Progress::new();
@@ -232,7 +248,14 @@ pub fn import(path: &str, owner: &str, collection: &str, database_url: &str) -> 
         // A file that cannot be read further ends its last batch.
         for (games, failure) in prepared {
             summary.read += games.len();
-            let reports = store_batch(&mut conn, &games, &into, &mut seen, &db::NeverYield)?;
+            let reports = store_batch(
+                &mut conn,
+                &games,
+                &into,
+                &mut seen,
+                &db::NeverYield,
+                Indexing::Staged,
+            )?;
             for report in reports {
                 let stored = summary.accepted + summary.duplicates + summary.rejected + 1;
                 summary.record(
@@ -254,7 +277,11 @@ pub fn import(path: &str, owner: &str, collection: &str, database_url: &str) -> 
         Ok(())
     });
     progress.finish(summary.read);
+    // The games stored, even by an import that stopped, are found by
+    // position once their positions join the index.
+    let indexed = index_positions(&mut conn);
     summary.print("imported", Some("duplicates"));
+    let outcome = outcome.and(indexed);
     if outcome.is_ok() && summary.accepted > 0 {
         let started = std::time::Instant::now();
         db::refresh_statistics(&mut conn).context("refreshing the planner's statistics")?;

@@ -296,6 +296,26 @@ pub fn for_bulk_writes(conn: &mut DbConnection) -> diesel::QueryResult<()> {
     Ok(())
 }
 
+/// Runs `work` with SQLite's sorts and temporary tables in temporary files
+/// rather than in memory: for a sort of millions of rows, whose memory is
+/// then the page cache's. Postgres spills past `work_mem` itself.
+pub fn sorting_on_disk<T, E>(
+    conn: &mut DbConnection,
+    work: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+) -> Result<T, E>
+where
+    E: From<diesel::result::Error>,
+{
+    if let DbConnection::Sqlite(sqlite) = conn {
+        diesel::sql_query("PRAGMA temp_store = FILE").execute(sqlite)?;
+    }
+    let done = work(conn);
+    if let DbConnection::Sqlite(sqlite) = conn {
+        diesel::sql_query("PRAGMA temp_store = MEMORY").execute(sqlite)?;
+    }
+    done
+}
+
 /// Brings the planner's statistics up to date after a bulk import: on
 /// Postgres, an `ANALYZE` of the archive's tables, which autovacuum reaches
 /// only once a tenth of a table has changed (a position search went from

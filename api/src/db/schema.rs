@@ -113,6 +113,16 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// No key in the database: rows are appended and read all at once.
+    staged_positions (position_key, game_id, next) {
+        position_key -> BigInt,
+        game_id -> Text,
+        next -> SmallInt,
+        ply -> Integer,
+    }
+}
+
+diesel::table! {
     challenges (id) {
         id -> Text,
         challenger_id -> Text,
@@ -430,6 +440,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     refresh_tokens,
     games,
     game_positions,
+    staged_positions,
     challenges,
     settings,
     conditionals,

@@ -4,12 +4,26 @@
 use diesel::prelude::*;
 
 use crate::{
-    db::{DbConnection, execute_natively, schema::game_positions},
+    db::{
+        DbConnection, execute_natively,
+        schema::{game_positions, staged_positions},
+    },
     stored::GameId,
 };
 
 /// `next` of a position the game played no move from (yet).
 pub const NO_MOVE: i16 = -1;
+
+/// A position staged by a bulk import: a [`PositionRow`] waiting to be
+/// added to the index.
+#[derive(Debug, Insertable)]
+#[diesel(table_name = staged_positions, treat_none_as_default_value = false)]
+struct StagedRow<'a> {
+    position_key: i64,
+    game_id: &'a GameId,
+    next: i16,
+    ply: i32,
+}
 
 /// A position of a game: its repetition key, the number of the move the
 /// game played from it (docs/spec/packed-moves.md; [`NO_MOVE`]), and the
@@ -71,6 +85,70 @@ pub fn insert_new(conn: &mut DbConnection, rows: &[PositionRow]) -> QueryResult<
         }
         DbConnection::Sqlite(_) => insert(conn, rows),
     }
+}
+
+/// Stages the rows of games a bulk import just stored, to be added to the
+/// index by [`merge_staged`] once the import ends: appended, by `COPY` on
+/// Postgres.
+pub fn stage(conn: &mut DbConnection, rows: &[PositionRow]) -> QueryResult<()> {
+    let staged: Vec<StagedRow<'_>> = rows
+        .iter()
+        .map(|row| StagedRow {
+            position_key: row.position_key,
+            game_id: &row.game_id,
+            next: row.next,
+            ply: row.ply,
+        })
+        .collect();
+    match conn {
+        DbConnection::Postgresql(pg) => {
+            use diesel::ExecuteCopyFromDsl;
+            diesel::copy_from(staged_positions::table)
+                .from_insertable(&staged)
+                .execute(pg)
+                .map(|_| ())
+        }
+        DbConnection::Sqlite(_) => {
+            for chunk in staged.chunks(ROWS_A_STATEMENT) {
+                let insert = diesel::insert_into(staged_positions::table).values(chunk);
+                execute_natively(conn, insert)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Adds the staged rows to the index, in its order, and forgets them: the
+/// caller's transaction makes the two one. How many rows were staged.
+pub fn merge_staged(conn: &mut DbConnection) -> QueryResult<usize> {
+    // `WHERE true`: SQLite reads `ON` after a bare `SELECT` as a join's.
+    diesel::sql_query(
+        "INSERT INTO game_positions (position_key, game_id, next, ply) \
+         SELECT position_key, game_id, next, ply FROM staged_positions WHERE true \
+         ORDER BY position_key, game_id, next ON CONFLICT DO NOTHING",
+    )
+    .execute(conn)?;
+    let staged = staged_positions::table.count().get_result::<i64>(conn)?;
+    // Postgres gives a truncated table's space back at once, where a
+    // delete leaves it to the vacuum; SQLite frees the pages of a table
+    // deleted whole for the next import's rows.
+    match conn {
+        DbConnection::Postgresql(pg) => {
+            diesel::sql_query("TRUNCATE staged_positions").execute(pg)?;
+        }
+        DbConnection::Sqlite(_) => {
+            diesel::delete(staged_positions::table).execute(conn)?;
+        }
+    }
+    Ok(usize::try_from(staged).unwrap_or(usize::MAX))
+}
+
+/// Whether any rows are staged.
+pub fn any_staged(conn: &mut DbConnection) -> QueryResult<bool> {
+    diesel::select(diesel::dsl::exists(
+        staged_positions::table.select(staged_positions::ply),
+    ))
+    .get_result(conn)
 }
 
 /// Forgets that game `game_id` stands in the position `key` with no move

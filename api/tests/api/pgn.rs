@@ -23,7 +23,8 @@ on_both_databases!(
     archives_and_filters,
     pgn_for_clients_that_speak_only_json_and_text,
     variations_nested_256_deep_are_kept,
-    a_game_twice_in_a_file_is_filed_twice_and_ids_are_this_servers
+    a_game_twice_in_a_file_is_filed_twice_and_ids_are_this_servers,
+    positions_an_import_left_staged_are_indexed_when_the_server_starts
 );
 
 // A client that sends only JSON imports with `{"pgn": ...}`; one that reads
@@ -905,4 +906,62 @@ async fn a_bulk_import_refreshes_the_planners_statistics() {
     let report = import(&alice, sample_pgn(1_000, 6)).send(&app).await;
     assert_eq!(report.assert_status(200)["imported"], 1_000);
     assert_eq!(analyzed(), 1);
+}
+
+/// docs/spec/packed-moves.md, the position index: a bulk import stages its
+/// games' positions and indexes them at its end; the positions of one that
+/// stopped before its end are indexed when a server starts, each once.
+async fn positions_an_import_left_staged_are_indexed_when_the_server_starts(db: Db) {
+    use diesel::prelude::*;
+    use kingpost_api::{
+        db::{
+            DbConnection,
+            schema::{game_positions, staged_positions},
+        },
+        models::position_index::{self, PositionRow},
+    };
+    let app = TestApp::on(&db).start().await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    import(&alice, sample_pgn(20, 3))
+        .send(&app)
+        .await
+        .assert_status(200);
+    let pool = kingpost_api::server::open_database(&db.url()).unwrap();
+    let mut pooled = pool.get().unwrap();
+    let conn: &mut DbConnection = &mut pooled;
+    let count = |conn: &mut DbConnection| -> (i64, i64) {
+        (
+            game_positions::table.count().get_result(conn).unwrap(),
+            staged_positions::table.count().get_result(conn).unwrap(),
+        )
+    };
+    let (indexed, _) = count(conn);
+    assert!(indexed > 20 * 40, "{indexed} positions");
+    // As an import stopped before its end leaves them: its games stored,
+    // their positions staged and not in the index.
+    let rows: Vec<PositionRow> = game_positions::table
+        .select((
+            game_positions::position_key,
+            game_positions::game_id,
+            game_positions::next,
+            game_positions::ply,
+        ))
+        .load::<(i64, String, i16, i32)>(conn)
+        .unwrap()
+        .into_iter()
+        .map(|(position_key, game_id, next, ply)| PositionRow {
+            position_key,
+            game_id: game_id.into(),
+            next,
+            ply,
+        })
+        .collect();
+    diesel::delete(game_positions::table).execute(conn).unwrap();
+    position_index::stage(conn, &rows).unwrap();
+    assert_eq!(count(conn), (0, indexed));
+    drop(pooled);
+
+    let restarted = kingpost_api::server::open_database(&db.url()).unwrap();
+    let mut conn = restarted.get().unwrap();
+    assert_eq!(count(&mut conn), (indexed, 0));
 }

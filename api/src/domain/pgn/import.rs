@@ -18,7 +18,7 @@ use super::tags::{SOURCE_GAME_ID, first_of_each_name, imported_tags, is_pgn_date
 use crate::{
     clock::{Millis, parse_rfc3339},
     credentials::{digest, new_id},
-    db::{DbConnection, Yield, write_transaction},
+    db::{self, DbConnection, Yield, write_transaction},
     domain::{
         annotations::{GameNotes, notes_row},
         game::{moves::index_rows, stored_start},
@@ -319,6 +319,28 @@ fn store_games(
         .collect()
 }
 
+/// When an import's games join the position index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Indexing {
+    /// With each batch: found by position as soon as they are stored.
+    Now,
+    /// Staged, for the import to add at its end
+    /// (`position_index::merge_staged`): a bulk import's.
+    Staged,
+}
+
+/// Adds the positions a bulk import staged to the position index, in one
+/// transaction: at the import's end, or when a server starts after an
+/// import that stopped before its end. How many positions.
+pub fn index_staged(conn: &mut DbConnection) -> Result<usize, ApiError> {
+    if !position_index::any_staged(conn)? {
+        return Ok(0);
+    }
+    db::sorting_on_disk(conn, |conn| {
+        write_transaction(conn, position_index::merge_staged).map_err(ApiError::from)
+    })
+}
+
 /// Games stored in one step of a batch: between two, the batch may end to
 /// give the writers' turn to a request that waits for it.
 const STORED_AT_ONCE: usize = 50;
@@ -348,6 +370,7 @@ pub fn store_batch(
     into: &CollectionId,
     seen: &mut Occurrences,
     yielding: &dyn Yield,
+    indexing: Indexing,
 ) -> Result<Vec<GameReport>, ApiError> {
     write_transaction(conn, |conn| {
         let mut reports = Vec::with_capacity(games.len());
@@ -388,8 +411,13 @@ pub fn store_batch(
             })
             .collect();
         collection::file(conn, into, &stored)?;
-        position_index::sort(&mut positions);
-        position_index::insert_new(conn, &positions)?;
+        match indexing {
+            Indexing::Now => {
+                position_index::sort(&mut positions);
+                position_index::insert_new(conn, &positions)?;
+            }
+            Indexing::Staged => position_index::stage(conn, &positions)?,
+        }
         Ok(reports)
     })
 }
