@@ -23,7 +23,7 @@
 //!
 //! Beside it, on the same database after the runs: the same rows written
 //! directly, with the server's own statements (a game row read and
-//! advanced, a move and an event inserted per transaction), which shows how
+//! advanced, the position index moved on, an event inserted per transaction), which shows how
 //! much of the gap to the one-row baseline is the database's part of a move.
 //!
 //! The baseline for SQLite: the same number of threads committing one-row
@@ -412,7 +412,7 @@ fn bench_database(
             // no later run uses.
             let rows = move_rows::baseline(url, options.clients, options.seconds, false);
             println!(
-                "the same rows written directly (a game row read and advanced, a move and an event inserted): \
+                "the same rows written directly (a game row read and advanced a packed move, the position index moved on, an event inserted): \
                  {rows:.0} transactions/s, {:.2} of the baseline; the 1-instance peak is {:.2} of it",
                 rows / baseline,
                 peak.moves_per_second / rows

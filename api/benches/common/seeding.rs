@@ -117,6 +117,7 @@ pub fn finished_game(id: &str, at: i64, white: &str, black: &str, sample: &Sampl
         black_first: None,
         moves: sample.packed.clone(),
         move_times: None,
+        recent_keys: None,
     }
     .with_name_keys()
 }

@@ -91,6 +91,7 @@ diesel::table! {
         black_first -> Nullable<Text>,
         moves -> Binary,
         move_times -> Nullable<Binary>,
+        recent_keys -> Nullable<Binary>,
     }
 }
 

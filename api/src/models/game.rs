@@ -106,6 +106,10 @@ pub struct GameRow {
     /// When each move was played, packed (`models::move_times`); none when
     /// no move's time is known.
     pub move_times: Option<Vec<u8>>,
+    /// The repetition keys of the positions since the last capture or pawn
+    /// move, the current one last (`domain::game::moves::recent_keys`);
+    /// none until a move writes them.
+    pub recent_keys: Option<Vec<u8>>,
 }
 
 /// The state of a game that changes as it goes on.
@@ -128,6 +132,7 @@ pub struct GameAdvance {
     pub waiting_bank: Option<i64>,
     pub moves: Vec<u8>,
     pub move_times: Option<Vec<u8>>,
+    pub recent_keys: Option<Vec<u8>>,
 }
 
 impl GameAdvance {
@@ -149,6 +154,7 @@ impl GameAdvance {
             opening: row.opening.clone(),
             moves: row.moves.clone(),
             move_times: row.move_times.clone(),
+            recent_keys: row.recent_keys.clone(),
         }
     }
 }

@@ -28,7 +28,7 @@ use crate::{
 
 use super::{
     clock,
-    moves::{PlayedMove, position_keys},
+    moves::{PlayedMove, packed_keys, recent_keys},
     position_of,
     sweep::is_due,
 };
@@ -92,9 +92,6 @@ pub struct Loaded {
     /// The position index rows of the positions those moves were played
     /// from, stored with the row.
     pub(super) left_rows: Vec<PositionRow>,
-    /// The repetition key of each position of the game (its start first),
-    /// once a change needed them.
-    pub(super) keys: Option<Vec<i64>>,
     /// Events of this change, for accounts, recorded once the row is stored.
     pub(super) events: Vec<(AccountId, EventKind, serde_json::Value)>,
     /// The occurrences of the position counted at a ply, kept for the
@@ -133,7 +130,6 @@ impl Loaded {
             row,
             new_moves: Vec::new(),
             left_rows: Vec::new(),
-            keys: None,
             events: Vec::new(),
             counted: None,
             accounts: None,
@@ -234,20 +230,10 @@ impl Loaded {
         }
         let key = self.pos.repetition_key() as i64;
         let halfmoves = usize::try_from(self.pos.halfmoves()).unwrap_or(usize::MAX);
-        // The same side is to move two plies back at the nearest: within
-        // fewer reversible plies no earlier position can be this one (the
-        // key holds the side to move), and a move that captures or moves a
-        // pawn, half of all, needs no replay.
-        let count = if halfmoves < 2 {
-            1
-        } else {
-            let keys = match &mut self.keys {
-                Some(keys) => keys,
-                None => self.keys.insert(position_keys(&self.row)?),
-            };
-            let since = keys.len().saturating_sub(halfmoves + 1);
-            keys[since..].iter().filter(|&&k| k == key).count()
-        };
+        let count = recent_keys(&self.row, halfmoves)?
+            .into_iter()
+            .filter(|&k| k == key)
+            .count();
         self.counted = Some((self.row.ply, count));
         Ok(count)
     }
@@ -275,6 +261,8 @@ impl Loaded {
             }
             None => None,
         };
+        let halfmoves = usize::try_from(self.pos.halfmoves()).unwrap_or(usize::MAX);
+        let mut recent = recent_keys(&self.row, halfmoves)?;
         let number = packed::push(&mut self.row.moves, &self.pos, &m)
             .ok_or_else(|| ApiError::Internal(format!("{uci} is not legal to pack")))?;
         let plies = usize::try_from(self.row.ply).unwrap_or_default();
@@ -305,9 +293,12 @@ impl Loaded {
             "deadline": row.deadline_at.map(rfc3339),
         });
         let position_key = self.pos.repetition_key() as i64;
-        if let Some(keys) = &mut self.keys {
-            keys.push(position_key);
-        }
+        // What the repetition rules count: the positions since the last
+        // capture or pawn move, this one included.
+        recent.push(position_key);
+        let since = usize::try_from(self.pos.halfmoves()).unwrap_or(usize::MAX);
+        recent.drain(..recent.len().saturating_sub(since + 1));
+        row.recent_keys = Some(packed_keys(&recent));
         self.new_moves.push(PlayedMove {
             ply: row.ply,
             uci,

@@ -171,3 +171,23 @@ fn pack_legacy_game(conn: &mut DbConnection, row: &GameRow) -> Result<(), ApiErr
     legacy_moves::replace(conn, &row.id, &moves, move_times::pack(&times).as_deref())?;
     Ok(())
 }
+
+/// The repetition keys of the positions of `row` since its last capture or
+/// pawn move (`halfmoves` plies), the current one last: as the row keeps
+/// them, else replayed.
+pub fn recent_keys(row: &GameRow, halfmoves: usize) -> Result<Vec<i64>, ApiError> {
+    if let Some(bytes) = &row.recent_keys {
+        return Ok(bytes
+            .chunks_exact(8)
+            .map(|key| i64::from_le_bytes(key.try_into().expect("8 bytes")))
+            .collect());
+    }
+    let mut keys = position_keys(row)?;
+    keys.drain(..keys.len().saturating_sub(halfmoves + 1));
+    Ok(keys)
+}
+
+/// `keys` as a row keeps them: 8 bytes each, little-endian.
+pub fn packed_keys(keys: &[i64]) -> Vec<u8> {
+    keys.iter().flat_map(|key| key.to_le_bytes()).collect()
+}

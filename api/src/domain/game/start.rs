@@ -137,6 +137,7 @@ pub fn new_game(
         black_first: None,
         moves: packed::empty(),
         move_times: None,
+        recent_keys: None,
     }
     .with_name_keys();
     row.to_move_id = row.player(pos.turn()).cloned();

@@ -212,6 +212,7 @@ fn rows_of(
         black_first: None,
         moves: packed::empty(),
         move_times: None,
+        recent_keys: None,
     }
     .with_name_keys();
     let keys = replayed.moves.iter().map(|m| m.position_key);
