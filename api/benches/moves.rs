@@ -23,8 +23,9 @@
 //!
 //! Beside it, on the same database after the runs: the same rows written
 //! directly, with the server's own statements (a game row read and
-//! advanced, the position index moved on, an event inserted per transaction), which shows how
-//! much of the gap to the one-row baseline is the database's part of a move.
+//! advanced, the position index moved on, an event inserted per
+//! transaction), which shows how much of the gap to the one-row baseline
+//! is the database's part of a move.
 //!
 //! The baseline for SQLite: the same number of threads committing one-row
 //! transactions through the server's own connection set-up (WAL,
