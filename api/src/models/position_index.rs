@@ -121,6 +121,13 @@ pub fn stage(conn: &mut DbConnection, rows: &[PositionRow]) -> QueryResult<()> {
 /// Adds the staged rows to the index, in its order, and forgets them: the
 /// caller's transaction makes the two one. How many rows were staged.
 pub fn merge_staged(conn: &mut DbConnection) -> QueryResult<usize> {
+    // Another import may be staging (a server starting during a CLI
+    // import): its rows wait for this transaction, so that the table
+    // emptied at its end holds only the rows added to the index. SQLite's
+    // writers take turns already.
+    if let DbConnection::Postgresql(pg) = conn {
+        diesel::sql_query("LOCK TABLE staged_positions IN EXCLUSIVE MODE").execute(pg)?;
+    }
     // `WHERE true`: SQLite reads `ON` after a bare `SELECT` as a join's.
     diesel::sql_query(
         "INSERT INTO game_positions (position_key, game_id, next, ply) \

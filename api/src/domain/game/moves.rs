@@ -150,6 +150,11 @@ pub fn pack_legacy_moves(conn: &mut DbConnection) -> Result<usize, ApiError> {
 /// indexes its positions.
 fn pack_legacy_game(conn: &mut DbConnection, row: &GameRow) -> Result<(), ApiError> {
     let stored = legacy_moves::moves_of(conn, &row.id)?;
+    if stored.is_empty() {
+        // Another instance starting at the same time packed it since the
+        // game was listed: its moves are in its row already.
+        return Ok(());
+    }
     let initial = initial_position(row)?;
     let mut pos = initial.clone();
     let mut played = Vec::with_capacity(stored.len());
