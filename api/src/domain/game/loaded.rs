@@ -238,7 +238,7 @@ impl Loaded {
         Ok(count)
     }
 
-    /// Plays `m`: the move row, the position, the turn and its deadline, a
+    /// Plays `m`: the packed move, the position, the turn and its deadline, a
     /// draw offer lapsing, and the end of the game if the move ends it.
     pub(crate) fn apply(
         &mut self,
