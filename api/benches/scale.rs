@@ -92,56 +92,39 @@ fn insert_games(conn: &mut DbConnection, rows: &[GameRow]) -> diesel::QueryResul
     Ok(())
 }
 
-#[derive(QueryableByName)]
-struct Sql {
-    #[diesel(sql_type = diesel::sql_types::Text)]
-    sql: String,
+/// The position index (keyed by a hash: each of sixty million inserts
+/// would land on a page of its own) is built at the seeding's end from the
+/// positions staged meanwhile, sorted, as a bulk import builds it; on
+/// SQLite with a large page cache meanwhile. The other indexes grow as the
+/// server grows them.
+fn before_seeding(conn: &mut DbConnection) {
+    if let DbConnection::Sqlite(sqlite) = conn {
+        diesel::sql_query("PRAGMA cache_size = -262144")
+            .execute(sqlite)
+            .unwrap();
+    }
 }
 
-/// On SQLite, the position index (keyed by a hash: each of sixty million
-/// inserts lands on a page of its own, and seeding a million games took an
-/// hour and a half) is dropped for the seeding and built again at its end,
-/// sorted, as a bulk load builds it; with a large page cache meanwhile.
-/// The other indexes grow as the server grows them. Its statement to build
-/// it again, or `None` on Postgres.
-fn before_seeding(conn: &mut DbConnection) -> Option<String> {
-    let DbConnection::Sqlite(sqlite) = conn else {
-        return None;
-    };
-    let index = diesel::sql_query("SELECT sql FROM sqlite_master WHERE name = 'moves_by_position'")
-        .get_result::<Sql>(sqlite)
-        .unwrap()
-        .sql;
-    diesel::sql_query("DROP INDEX moves_by_position")
-        .execute(sqlite)
-        .unwrap();
-    diesel::sql_query("PRAGMA cache_size = -262144")
-        .execute(sqlite)
-        .unwrap();
-    Some(index)
-}
-
-/// Builds the index [`before_seeding`] dropped, and gives the connection
+/// Indexes the positions staged by the seeding, and gives the connection
 /// back its default page cache for the measurements.
-fn after_seeding(conn: &mut DbConnection, index: Option<String>) {
-    let (DbConnection::Sqlite(sqlite), Some(index)) = (conn, index) else {
-        return;
-    };
+fn after_seeding(conn: &mut DbConnection) {
     let started = Instant::now();
-    diesel::sql_query(index).execute(sqlite).unwrap();
-    diesel::sql_query("PRAGMA cache_size = -2000")
-        .execute(sqlite)
-        .unwrap();
+    kingpost_api::domain::pgn::index_staged(conn).unwrap();
     eprintln!(
         "  position index built in {:.0} s",
         started.elapsed().as_secs_f64()
     );
+    if let DbConnection::Sqlite(sqlite) = conn {
+        diesel::sql_query("PRAGMA cache_size = -2000")
+            .execute(sqlite)
+            .unwrap();
+    }
 }
 
 /// Seeds `games` games among `games / 100` accounts, a thousand games a
 /// transaction, with progress on stderr.
 fn seed(conn: &mut DbConnection, games: usize, samples: &[Sample]) {
-    let index = before_seeding(conn);
+    before_seeding(conn);
     let accounts = (games / 100).max(10);
     for n in 0..accounts {
         let name = account_name(n);
@@ -168,15 +151,14 @@ fn seed(conn: &mut DbConnection, games: usize, samples: &[Sample]) {
         let rows: Vec<GameRow> = (from..games.min(from + 1000))
             .map(|i| game_row(i, accounts, &samples[i % samples.len()], &mut rng))
             .collect();
-        let mut positions: Vec<PositionRow> = rows
+        let positions: Vec<PositionRow> = rows
             .iter()
             .enumerate()
             .flat_map(|(k, row)| seeding::index_rows(row, &samples[(from + k) % samples.len()]))
             .collect();
-        position_index::sort(&mut positions);
         write_transaction(conn, |conn| {
             insert_games(conn, &rows)?;
-            position_index::insert(conn, &positions)
+            position_index::stage(conn, &positions)
         })
         .unwrap();
         if (from + 1000).is_multiple_of(100_000) {
@@ -193,7 +175,7 @@ fn seed(conn: &mut DbConnection, games: usize, samples: &[Sample]) {
         .set(games::deadline_at.eq(NOW - DAY))
         .execute(conn)
         .unwrap();
-    after_seeding(conn, index);
+    after_seeding(conn);
 }
 
 fn percentiles(mut times: Vec<f64>) -> (f64, f64) {
