@@ -123,10 +123,12 @@ pub fn empty() -> Vec<u8> {
     vec![FORMAT]
 }
 
-/// Appends `m`, played from `pos`, to the packed moves `bytes`: the move's
-/// number, or `None` (and `bytes` unchanged) if it is not legal there.
-pub fn push(bytes: &mut Vec<u8>, pos: &Position, m: &Move) -> Option<usize> {
-    let index = index_among(pos, m, &mut MoveList::new())?;
+/// Appends `m` to the packed moves `bytes`, given `legal`, the legal
+/// moves (in any order) of the position it is played from, which a caller
+/// playing the move has at hand: the move's number, or `None` (and `bytes`
+/// unchanged) if it is not one of them.
+pub fn push(bytes: &mut Vec<u8>, legal: &MoveList, m: &Move) -> Option<usize> {
+    let index = number_among(legal, m)?;
     write_number(bytes, index);
     Some(index)
 }
@@ -162,10 +164,16 @@ pub fn numbers(bytes: &[u8]) -> Result<Vec<usize>, UnpackError> {
 }
 
 /// The place of `m` among the legal moves of `pos` in packing order
-/// (`legal` reused for them): how many have a smaller key, if `m` is one
-/// of them. A count, where sorting them would cost more.
+/// (`legal` reused for them).
 fn index_among(pos: &Position, m: &Move, legal: &mut MoveList) -> Option<usize> {
     pos.legal_moves_into(legal);
+    number_among(legal, m)
+}
+
+/// The place of `m` among `legal`, the legal moves of a position in any
+/// order, sorted by their keys: how many have a smaller key, if `m` is one
+/// of them. A count, where sorting them would cost more.
+fn number_among(legal: &MoveList, m: &Move) -> Option<usize> {
     let key = m.order_key();
     let mut smaller = 0;
     let mut found = false;

@@ -78,7 +78,10 @@ fn random_games_of_every_rule_set_round_trip() {
                     let number = numbered[replay.moves().len()];
                     assert_eq!(number_of(replay.position(), &m), Some(number));
                     assert_eq!(move_numbered(replay.position(), number), Some(m));
-                    assert_eq!(push(&mut pushed, replay.position(), &m), Some(number));
+                    assert_eq!(
+                        push(&mut pushed, &replay.position().legal_moves(), &m),
+                        Some(number)
+                    );
                     replay.play_unchecked(m);
                     assert_eq!(reader.position().fen(), replay.position().fen());
                 }
@@ -121,7 +124,7 @@ fn bad_moves_and_bad_bytes_are_refused() {
     let e4 = game.moves()[0];
     assert_eq!(pack(&initial, &[e4, e4]), Err(IllegalMove { ply: 1 }));
     let mut bytes = pack(&initial, &[e4]).unwrap();
-    assert_eq!(push(&mut bytes, game.position(), &e4), None);
+    assert_eq!(push(&mut bytes, &game.position().legal_moves(), &e4), None);
     assert_eq!(bytes, [FORMAT, 13], "a refused move leaves the bytes");
     assert_eq!(move_numbered(game.position(), 20), None);
     assert_eq!(

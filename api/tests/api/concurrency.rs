@@ -203,7 +203,7 @@ async fn a_stale_change_stores_no_moves(db: Db) {
         row.ply = 2;
         row.updated_at = read.updated_at + 1;
         let m = after_e4.parse_move(uci).unwrap();
-        let number = packed::push(&mut row.moves, &after_e4, &m).unwrap();
+        let number = packed::push(&mut row.moves, &after_e4.legal_moves(), &m).unwrap();
         let mut after = after_e4.clone();
         after.play_unchecked(m);
         let left = after_e4.repetition_key() as i64;

@@ -263,7 +263,7 @@ impl Loaded {
         };
         let halfmoves = usize::try_from(self.pos.halfmoves()).unwrap_or(usize::MAX);
         let mut recent = recent_keys(&self.row, halfmoves)?;
-        let number = packed::push(&mut self.row.moves, &self.pos, &m)
+        let number = packed::push(&mut self.row.moves, &legal, &m)
             .ok_or_else(|| ApiError::Internal(format!("{uci} is not legal to pack")))?;
         let plies = usize::try_from(self.row.ply).unwrap_or_default();
         move_times::append(&mut self.row.move_times, plies, Some(now));
