@@ -49,30 +49,39 @@ impl Server {
         let bind = format!("127.0.0.1:{port}");
         let binary = std::env::var("KINGPOST_BENCH_SERVER")
             .unwrap_or_else(|_| env!("CARGO_BIN_EXE_kingpost").to_owned());
+        // The log goes to a file, so that a server that fails to start
+        // says why.
+        let log_path = std::env::temp_dir().join(format!("kingpost-bench-{port}.log"));
+        let log = std::fs::File::create(&log_path).unwrap();
         let child = Command::new(binary)
             .args(["serve", "--bind", &bind, "--database-url", database_url])
             .args(extra)
             .env("KINGPOST_JWT_SECRET", "bench")
             .env("RUST_LOG", "warn")
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(log)
             .spawn()
             .unwrap();
-        let server = Server {
+        let mut server = Server {
             child,
             base: format!("http://{bind}/api/v1"),
         };
         kingpost_api::domain::webhooks::install_tls_provider();
         let client = reqwest::blocking::Client::new();
-        let deadline = Instant::now() + Duration::from_secs(30);
+        let deadline = Instant::now() + Duration::from_secs(60);
         while client
             .get(format!("{}/variants", server.base))
             .send()
             .is_err()
         {
-            assert!(Instant::now() < deadline, "the server did not start");
+            let exited = server.child.try_wait().unwrap();
+            if exited.is_some() || Instant::now() >= deadline {
+                let said = std::fs::read_to_string(&log_path).unwrap_or_default();
+                panic!("the server did not start ({exited:?}); its log:\n{said}");
+            }
             std::thread::sleep(Duration::from_millis(50));
         }
+        let _ = std::fs::remove_file(&log_path);
         server
     }
 
