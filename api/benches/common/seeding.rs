@@ -4,6 +4,7 @@ use kingpost_api::{
     db::{DbConnection, write_transaction},
     models::{
         account::{self, Account},
+        explorer_counts::{self, Tally},
         game::{self, GameRow},
         position_index::{self, PositionRow},
     },
@@ -148,6 +149,7 @@ pub fn seed(conn: &mut DbConnection, from: usize, to: usize, samples: &[Sample])
     for batch_start in (from..to).step_by(1000) {
         write_transaction(conn, |conn| {
             let mut positions = Vec::new();
+            let mut counts = Tally::default();
             for i in batch_start..to.min(batch_start + 1000) {
                 let sample = &samples[i % samples.len()];
                 let at = 1_796_040_000_000 + i as i64 * 1000;
@@ -155,8 +157,12 @@ pub fn seed(conn: &mut DbConnection, from: usize, to: usize, samples: &[Sample])
                 game::insert(conn, &row)?;
                 // The start is indexed with the game, as a game not begun.
                 position_index::leave(conn, &row.id, row.initial_key)?;
-                positions.extend(index_rows(&row, sample));
+                let rows = index_rows(&row, sample);
+                // Counted in the explorer as the game finished.
+                counts.add_game(explorer_counts::PLAYED, row.rules, row.result, &rows);
+                positions.extend(rows);
             }
+            explorer_counts::add(conn, &counts.rows())?;
             // In the index's order, as an import writes them.
             position_index::sort(&mut positions);
             position_index::insert(conn, &positions)

@@ -18,6 +18,7 @@ use crate::{
     models::{
         account,
         collection::{self, CollectionRow},
+        explorer_counts,
         game::{self, GameRow},
     },
     stored::{AccountId, CollectionId},
@@ -220,9 +221,14 @@ pub fn update(
 /// request waits for the writers' turn.
 const DELETED_AT_ONCE: i64 = 500;
 
+/// Rows of the explorer's counts a step of a deletion deletes: about what
+/// a step of games deletes from the position index.
+const COUNTS_DELETED_AT_ONCE: i64 = 20_000;
+
 /// One step of deleting a collection (its owner's to delete) and the games
-/// it held that no other holds: some of its games taken out, in a
-/// transaction of their own, and, when it holds none, the collection
+/// it held that no other holds: its explorer counts first (the explorer
+/// leaves it at once), then some of its games taken out, each step in a
+/// transaction of its own, and, when it holds none, the collection
 /// itself. Whether it is gone; a deletion interrupted (the server stopped)
 /// leaves a smaller collection that deleting again finishes.
 pub fn delete_step(
@@ -233,6 +239,10 @@ pub fn delete_step(
 ) -> Result<bool, ApiError> {
     write_transaction(conn, |conn| {
         owned(conn, owner, id)?;
+        let counts = explorer_counts::delete_part_of_scope(conn, id, COUNTS_DELETED_AT_ONCE)?;
+        if counts as i64 == COUNTS_DELETED_AT_ONCE {
+            return Ok(false);
+        }
         let games = collection::first_games(conn, id, DELETED_AT_ONCE)?;
         for (done, game) in games.iter().enumerate() {
             if done > 0 && yielding.now() {

@@ -14,6 +14,7 @@ use crate::{
     },
     error::{ApiError, Code},
     models::{
+        explorer_counts::{self, Scopes},
         game::{self, GameRow},
         search::{self, Among, GameFilter, PositionQuery},
     },
@@ -189,8 +190,9 @@ fn in_order(mut rows: HashMap<GameId, GameRow>, ids: &[&GameId]) -> Vec<GameRow>
     ids.iter().filter_map(|id| rows.remove(*id)).collect()
 }
 
-/// The moves played from `target` under `rules` in the games of `scope`,
-/// most played first, with how their games ended.
+/// The moves played from `target` under `rules` in the finished games of
+/// `scope`, most played first, with how their games ended: from the
+/// explorer's counts, and a reader's own played games from the index.
 pub fn explore(
     conn: &mut DbConnection,
     reader: Option<&AccountId>,
@@ -199,54 +201,94 @@ pub fn explore(
     scope: Scope,
 ) -> Result<ExplorerView, ApiError> {
     let (pos, query) = query_for(conn, reader, rules, target, scope)?;
-    let mut by_move: HashMap<String, ExplorerMove> = HashMap::new();
-    let mut total = ExplorerMove {
-        uci: String::new(),
-        san: String::new(),
-        games: 0,
-        white: 0,
-        draws: 0,
-        black: 0,
+    let scopes = match &query.among {
+        Among::Visible => Scopes::Visible(query.reader.as_ref()),
+        Among::Own(me) => Scopes::OwnedBy(me),
+        Among::Collection(id) => Scopes::Collection(id),
     };
-    let legal = pos.legal_moves();
-    for tally in search::moves_from(conn, &query)? {
-        let played = tally
-            .next
-            .and_then(|n| usize::try_from(n).ok())
-            .map(|n| packed::move_numbered(&pos, n));
-        let entry = match played {
-            Some(Some(m)) => by_move.entry(pos.uci(&m)).or_insert_with(|| ExplorerMove {
-                uci: pos.uci(&m),
-                san: pos.san_among(&m, &legal),
-                games: 0,
-                white: 0,
-                draws: 0,
-                black: 0,
-            }),
-            // A number no move of this position has: another position
-            // with the same key, which a 64-bit key makes all but never.
-            Some(None) => continue,
-            // The games that played any move from here, each once.
-            None => &mut total,
-        };
-        entry.games += tally.games;
-        match tally.result {
-            Some(GameResult::WhiteWon) => entry.white += tally.games,
-            Some(GameResult::Draw) => entry.draws += tally.games,
-            Some(GameResult::BlackWon) => entry.black += tally.games,
-            Some(GameResult::Unknown) | None => {}
+    let mut tally = Explored::default();
+    for count in explorer_counts::moves_from(conn, query.key, query.rules, scopes)? {
+        let counts = [count.games, count.white, count.draws, count.black];
+        match count.next {
+            explorer_counts::CORRECTION => tally.add(None, counts.map(|n| -n)),
+            next => {
+                tally.add(Some(next), counts);
+                tally.add(None, counts);
+            }
         }
     }
-    let mut moves: Vec<ExplorerMove> = by_move.into_values().collect();
+    if let Among::Own(me) = &query.among {
+        for found in search::moves_played_by(conn, query.key, query.rules, me)? {
+            tally.add(found.next, Explored::of_result(found.result, found.games));
+        }
+    }
+    let legal = pos.legal_moves();
+    let mut moves: Vec<ExplorerMove> = tally
+        .by_move
+        .into_iter()
+        // A number no move of this position has: another position with
+        // the same key, which a 64-bit key makes all but never.
+        .filter_map(|(next, counts)| {
+            let m = packed::move_numbered(&pos, usize::try_from(next).ok()?)?;
+            Some(explorer_move(
+                pos.uci(&m),
+                pos.san_among(&m, &legal),
+                counts,
+            ))
+        })
+        .collect();
     moves.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.san.cmp(&b.san)));
+    let [games, white, draws, black] = tally.total;
     Ok(ExplorerView {
         fen: pos.fen(),
-        games: total.games,
-        white: total.white,
-        draws: total.draws,
-        black: total.black,
+        games,
+        white,
+        draws,
+        black,
         moves,
     })
+}
+
+/// The explorer's counts being summed: games, White's wins, draws and
+/// Black's wins, by move and for the position (each game once).
+#[derive(Debug, Default)]
+struct Explored {
+    by_move: HashMap<i16, [i64; 4]>,
+    total: [i64; 4],
+}
+
+impl Explored {
+    /// Adds `counts` to the move numbered `next`, or to the total.
+    fn add(&mut self, next: Option<i16>, counts: [i64; 4]) {
+        let sums = match next {
+            Some(next) => self.by_move.entry(next).or_default(),
+            None => &mut self.total,
+        };
+        for (sum, n) in sums.iter_mut().zip(counts) {
+            *sum += n;
+        }
+    }
+
+    /// The counts of `games` games that ended with `result`.
+    fn of_result(result: GameResult, games: i64) -> [i64; 4] {
+        match result {
+            GameResult::WhiteWon => [games, games, 0, 0],
+            GameResult::Draw => [games, 0, games, 0],
+            GameResult::BlackWon => [games, 0, 0, games],
+            GameResult::Unknown => [games, 0, 0, 0],
+        }
+    }
+}
+
+fn explorer_move(uci: String, san: String, [games, white, draws, black]: [i64; 4]) -> ExplorerMove {
+    ExplorerMove {
+        uci,
+        san,
+        games,
+        white,
+        draws,
+        black,
+    }
 }
 
 /// One page of the games `filter` finds in `scope`, newest first, after

@@ -193,6 +193,14 @@ pub fn seen_holding(
     Ok(seen.is_some())
 }
 
+/// The collections that hold a game.
+pub fn holding(conn: &mut DbConnection, game: &GameId) -> QueryResult<Vec<CollectionId>> {
+    collection_games::table
+        .filter(collection_games::game_id.eq(game))
+        .select(collection_games::collection_id)
+        .load(conn)
+}
+
 /// The first `limit` games of a collection, in its order.
 pub fn first_games(
     conn: &mut DbConnection,

@@ -8,6 +8,7 @@ pub mod collection;
 pub mod conditional;
 pub mod deletion;
 pub mod event;
+pub mod explorer_counts;
 pub mod game;
 pub mod idempotency;
 pub mod legacy_moves;

@@ -197,33 +197,45 @@ pub struct MoveTally {
     /// (docs/spec/packed-moves.md).
     #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::SmallInt>)]
     pub next: Option<i16>,
-    /// None for a game under way; a stored value the code does not know
-    /// fails the read, as any other column's.
-    #[diesel(sql_type = diesel::sql_types::Nullable<Text>)]
-    pub result: Option<GameResult>,
+    /// A stored value the code does not know fails the read, as any other
+    /// column's.
+    #[diesel(sql_type = Text)]
+    pub result: GameResult,
     #[diesel(sql_type = BigInt)]
     pub games: i64,
 }
 
-/// The moves played from the position of `query` in the games it finds,
-/// by move and result, each game counted once a move; and, without a move,
-/// the games that played any, each counted once whatever moves it played
-/// from there.
-pub fn moves_from(conn: &mut DbConnection, query: &PositionQuery) -> QueryResult<Vec<MoveTally>> {
-    let reached = Sql::new(&format!(
+/// The moves played from the position `key` of `rules` in the finished
+/// games `player` played, by move and result, each game counted once a
+/// move; and, without a move, the games that played any, each counted
+/// once. Read from the player's games, each looked up in the index: a
+/// player's own explorer costs what the player has played, not what the
+/// archive holds.
+pub fn moves_played_by(
+    conn: &mut DbConnection,
+    key: i64,
+    rules: RuleKey,
+    player: &AccountId,
+) -> QueryResult<Vec<MoveTally>> {
+    let finished = GameStatus::Finished.key();
+    Sql::new(&format!(
         "WITH reached AS MATERIALIZED (SELECT p.game_id AS id, p.next AS next, \
-         g.result AS result FROM game_positions p JOIN games g ON g.id = p.game_id{} WHERE",
-        super::games_collation(conn)
+         g.result AS result FROM games g JOIN game_positions p ON p.game_id = g.id{} WHERE",
+        super::byte_order(conn)
     ))
-    .int_param(" p.position_key = ", query.key)
-    .text(&format!(" AND p.next <> {NO_MOVE}"));
-    game_conditions(reached, query)
-        .text(
-            ") SELECT next, result, COUNT(*) AS games FROM reached GROUP BY next, result \
-             UNION ALL SELECT NULL, result, COUNT(DISTINCT id) FROM reached GROUP BY result",
-        )
-        .query
-        .load(conn)
+    .int_param(" p.position_key = ", key)
+    .text(&format!(
+        " AND p.next <> {NO_MOVE} AND g.status = '{finished}'"
+    ))
+    .text_param(" AND g.rules = ", rules.0.key().to_owned())
+    .text_param(" AND (g.white_id = ", player.to_string())
+    .text_param(" OR g.black_id = ", player.to_string())
+    .text(
+        ")) SELECT next, result, COUNT(*) AS games FROM reached GROUP BY next, result \
+         UNION ALL SELECT NULL, result, COUNT(DISTINCT id) FROM reached GROUP BY result",
+    )
+    .query
+    .load(conn)
 }
 
 /// What a search by the games' own data asks for; each is left out when

@@ -233,8 +233,10 @@ async fn a_private_collection_is_seen_by_its_owner_alone(db: Db) {
         .assert_problem(401, "unauthorized");
 }
 
-// Names are unique among an account's collections and trimmed; deleting a
-// collection deletes the games only it held, and keeps those another holds.
+// Names are unique among an account's collections and trimmed; the same
+// games imported into two collections are two copies, each its
+// collection's; deleting a collection deletes its games, and keeps the
+// other's copies.
 async fn renaming_and_deleting_a_collection(db: Db) {
     let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
@@ -278,10 +280,12 @@ async fn renaming_and_deleting_a_collection(db: Db) {
         .as_str()
         .unwrap()
         .to_owned();
-    import(&alice, Some("Two"), three_games("shared"))
+    let two = import(&alice, Some("Two"), three_games("shared"))
         .send(&app)
-        .await
-        .assert_status(200);
+        .await;
+    assert_eq!(two.assert_status(200)["imported"], 3, "{}", two.body);
+    let copy = two.body["games"][0]["id"].as_str().unwrap().to_owned();
+    assert_ne!(copy, shared_game);
     patch(format!("/api/v1/collections/{one_id}"))
         .token(&alice)
         .json(json!({"name": "Two"}))
@@ -312,6 +316,11 @@ async fn renaming_and_deleting_a_collection(db: Db) {
         .await
         .assert_problem(404, "not_found");
     get(format!("/api/v1/games/{shared_game}"))
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_problem(404, "not_found");
+    get(format!("/api/v1/games/{copy}"))
         .token(&alice)
         .send(&app)
         .await

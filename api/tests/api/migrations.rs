@@ -7,10 +7,13 @@ use diesel::{
 use diesel_migrations::{FileBasedMigrations, MigrationHarness};
 use kingpost_api::db::{
     self, DbConnection,
-    schema::{collection_games, game_notes, game_positions, games},
+    schema::{annotations, collection_games, explorer_counts, game_notes, game_positions, games},
 };
 use kingpost_api::{
-    domain::game::moves::{pack_legacy_moves, played_moves},
+    domain::{
+        game::moves::{pack_legacy_moves, played_moves},
+        search::{Scope, Target, explore},
+    },
     models::{
         game::{self as stored_games, GameRow},
         legacy_moves,
@@ -27,7 +30,8 @@ on_both_databases!(
     dates_without_their_year_are_cleared,
     an_imported_games_own_opening_tags_are_read_from_its_source,
     the_names_of_games_stored_before_are_folded_for_search,
-    stored_moves_are_packed_and_their_positions_indexed
+    stored_moves_are_packed_and_their_positions_indexed,
+    explorer_counts_are_built_and_a_game_filed_twice_copied
 );
 
 /// Runs the migrations in `dir` older than `version` on `conn`.
@@ -154,17 +158,19 @@ async fn an_import_filed_for_two_accounts_becomes_two(db: Db) {
         .unwrap();
     let by_id = |id: &str| rows.iter().find(|row| row.0 == id).unwrap().clone();
     assert_eq!(rows.len(), 3);
-    assert_eq!(by_id("g1").2.as_deref(), Some("a1:k1"));
+    // Keys named their importer (migration 20), then their collection
+    // (migration 34).
+    assert_eq!(by_id("g1").2.as_deref(), Some("ca:k1"));
     assert_eq!(
         by_id("g1").3.as_deref(),
         Some(tags),
         "the first importer's stay"
     );
-    assert_eq!(by_id("g2").2.as_deref(), Some("a1:k2"));
+    assert_eq!(by_id("g2").2.as_deref(), Some("ca:k2"));
     let (_, owner, key, copied_tags, white) = by_id(copy);
     assert_eq!(
         (owner.as_deref(), key.as_deref()),
-        (Some("b1"), Some("b1:k1"))
+        (Some("b1"), Some("cb:k1"))
     );
     assert_eq!(white, "Anna");
     let copied: Vec<(String, String)> = serde_json::from_str(&copied_tags.unwrap()).unwrap();
@@ -365,13 +371,14 @@ async fn stored_moves_are_packed_and_their_positions_indexed(db: Db) {
     let round_trip = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3"];
     let mut statements = vec![format!(
         "INSERT INTO games (id, rules, start_kind, initial_fen, initial_key, current_fen, ply, \
-         status, white_name, black_name, days_per_move, created_at, updated_at, turn_started_at) \
+         status, result, white_name, black_name, days_per_move, created_at, updated_at, \
+         turn_started_at) \
          VALUES ('g1', 'standard', 'standard', '{fen}', {start_key}, 'now', 7, 'finished', \
-                 'alice', 'bob', 3, 0, 0, 0), \
+                 '1-0', 'alice', 'bob', 3, 0, 0, 0), \
                 ('g2', 'standard', 'standard', '{fen}', {start_key}, '{fen}', 0, 'started', \
-                 'alice', 'bob', 3, 0, 0, 0), \
+                 NULL, 'alice', 'bob', 3, 0, 0, 0), \
                 ('g3', 'standard', 'standard', '{fen}', {start_key}, 'now', 5, 'finished', \
-                 'alice', 'bob', 3, 0, 0, 0)",
+                 '0-1', 'alice', 'bob', 3, 0, 0, 0)",
         fen = start.fen()
     )];
     for (game, moves) in [("g1", &game_over[..]), ("g3", &round_trip[..])] {
@@ -441,4 +448,130 @@ async fn stored_moves_are_packed_and_their_positions_indexed(db: Db) {
     };
     let (found, more) = reaching(conn, &query, None, 10).unwrap();
     assert_eq!((found, more), (vec![("g1".into(), 1)], false));
+
+    // The explorer counts the finished games packed, each once at the
+    // start, though g3 left it twice by Nf3.
+    let view = explore(
+        conn,
+        None,
+        Rules::Standard,
+        &Target::Moves(Vec::new()),
+        Scope::Visible,
+    )
+    .unwrap();
+    let moves: Vec<(&str, i64, i64, i64)> = view
+        .moves
+        .iter()
+        .map(|m| (m.san.as_str(), m.games, m.white, m.black))
+        .collect();
+    assert_eq!(moves, [("Nf3", 1, 0, 1), ("e4", 1, 1, 0)]);
+    assert_eq!((view.games, view.white, view.black), (2, 1, 1));
+}
+
+/// The explorer's counts of a database made before them are built from its
+/// position index: finished played games in theirs, imported games in
+/// their collection's, a game's total once however many moves left a
+/// position (README, explorer); a game two collections held becomes a copy
+/// each, with its notes, annotations and positions, keyed by collection.
+async fn explorer_counts_are_built_and_a_game_filed_twice_copied(db: Db) {
+    let pool = db::connect(&db.url()).unwrap();
+    let mut pooled = pool.get().unwrap();
+    let conn: &mut DbConnection = &mut pooled;
+    made_before(conn, "20261205000034");
+    for statement in [
+        "INSERT INTO accounts (id, username, username_key, password_hash, created_at) \
+         VALUES ('a1', 'alice', 'alice', 'x', 0)",
+        "INSERT INTO games (id, rules, start_kind, initial_fen, initial_key, current_fen, ply, \
+         status, result, white_name, black_name, days_per_move, created_at, updated_at, \
+         turn_started_at, imported_by, import_key) \
+         VALUES ('p1', 'standard', 'standard', 'start', 10, 'now', 2, 'finished', '1-0', \
+                 'w', 'b', 3, 0, 0, 0, NULL, NULL), \
+                ('p2', 'standard', 'standard', 'start', 10, 'now', 2, 'started', NULL, \
+                 'w', 'b', 3, 0, 0, 0, NULL, NULL), \
+                ('i1', 'standard', 'standard', 'start', 10, 'now', 4, 'imported', '0-1', \
+                 'w', 'b', 0, 0, 0, 0, 'a1', 'a1:k1')",
+        // p1 left 10 by move 3; the game under way did too; i1 left 10 by
+        // moves 3 and 5 (back to it in between), then 11 by move 2.
+        "INSERT INTO game_positions (position_key, game_id, next, ply) \
+         VALUES (10, 'p1', 3, 0), (11, 'p1', -1, 1), (10, 'p2', 3, 0), (11, 'p2', -1, 1), \
+                (10, 'i1', 3, 0), (11, 'i1', 2, 1), (10, 'i1', 5, 2), (12, 'i1', -1, 3)",
+        "INSERT INTO game_notes (game_id, notes) VALUES ('i1', '{}')",
+        "INSERT INTO annotations (game_id, ply, author_id, comment, nags, updated_at) \
+         VALUES ('i1', 1, 'a1', 'mine', '[]', 0)",
+        "INSERT INTO collections (id, owner_id, name, visibility, created_at, updated_at) \
+         VALUES ('ca', 'a1', 'Prep', 'private', 0, 0), ('cb', 'a1', 'Also', 'public', 0, 0)",
+        "INSERT INTO collection_games (collection_id, game_id, ord) \
+         VALUES ('ca', 'i1', 0), ('cb', 'i1', 0)",
+    ] {
+        diesel::sql_query(statement).execute(conn).unwrap();
+    }
+    db::run_migrations(conn).unwrap();
+
+    let filed: Vec<(String, String)> = collection_games::table
+        .select((collection_games::collection_id, collection_games::game_id))
+        .order(collection_games::collection_id)
+        .load(conn)
+        .unwrap();
+    assert_eq!(filed[0], ("ca".into(), "i1".into()));
+    let copy = filed[1].1.clone();
+    assert_eq!((filed.len(), filed[1].0.as_str()), (2, "cb"));
+    assert_ne!(copy, "i1");
+    let mut key = |id: &str| -> Option<String> {
+        games::table
+            .find(id)
+            .select(games::import_key)
+            .first(&mut *conn)
+            .unwrap()
+    };
+    assert_eq!(key("i1").as_deref(), Some("ca:k1"));
+    assert_eq!(key(&copy).as_deref(), Some("cb:k1"));
+    let notes: i64 = game_notes::table
+        .filter(game_notes::game_id.eq(&copy))
+        .count()
+        .get_result(conn)
+        .unwrap();
+    let annotated: i64 = annotations::table
+        .filter(annotations::game_id.eq(&copy))
+        .count()
+        .get_result(conn)
+        .unwrap();
+    let positions: i64 = game_positions::table
+        .filter(game_positions::game_id.eq(&copy))
+        .count()
+        .get_result(conn)
+        .unwrap();
+    assert_eq!((notes, annotated, positions), (1, 1, 4));
+
+    let counts: Vec<(String, i64, i16, i64, i64, i64)> = explorer_counts::table
+        .select((
+            explorer_counts::scope,
+            explorer_counts::position_key,
+            explorer_counts::next,
+            explorer_counts::games,
+            explorer_counts::white,
+            explorer_counts::black,
+        ))
+        .order((
+            explorer_counts::scope,
+            explorer_counts::position_key,
+            explorer_counts::next,
+        ))
+        .load(conn)
+        .unwrap();
+    let of = |scope: &str| -> Vec<(i64, i16, i64, i64, i64)> {
+        counts
+            .iter()
+            .filter(|row| row.0 == scope)
+            .map(|row| (row.1, row.2, row.3, row.4, row.5))
+            .collect()
+    };
+    assert_eq!(of(""), [(10, 3, 1, 1, 0)], "the finished game alone");
+    let imported = [
+        (10, -1, 1, 0, 1),
+        (10, 3, 1, 0, 1),
+        (10, 5, 1, 0, 1),
+        (11, 2, 1, 0, 1),
+    ];
+    assert_eq!(of("ca"), imported);
+    assert_eq!(of("cb"), imported, "the copy in its own collection");
 }

@@ -910,22 +910,22 @@ async fn a_bulk_import_refreshes_the_planners_statistics() {
 
 /// docs/spec/packed-moves.md, the position index: a bulk import stages its
 /// games' positions and indexes them at its end; the positions of one that
-/// stopped before its end are indexed when a server starts, each once.
+/// stopped before its end are indexed when a server starts, each once, and
+/// counted in the explorer as an import counts them batch by batch.
 async fn positions_an_import_left_staged_are_indexed_when_the_server_starts(db: Db) {
     use diesel::prelude::*;
     use kingpost_api::{
         db::{
             DbConnection,
-            schema::{game_positions, staged_positions},
+            schema::{explorer_counts, game_positions, staged_positions},
         },
         models::position_index::{self, PositionRow},
     };
     let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
-    import(&alice, sample_pgn(20, 3))
-        .send(&app)
-        .await
-        .assert_status(200);
+    // Random games, and one that leaves the start twice, by two moves.
+    let file = sample_pgn(20, 3) + "\n[Result \"1-0\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. e4 1-0\n";
+    import(&alice, file).send(&app).await.assert_status(200);
     let pool = kingpost_api::server::open_database(&db.url()).unwrap();
     let mut pooled = pool.get().unwrap();
     let conn: &mut DbConnection = &mut pooled;
@@ -956,7 +956,27 @@ async fn positions_an_import_left_staged_are_indexed_when_the_server_starts(db: 
             ply,
         })
         .collect();
+    type Counts = Vec<(String, String, i64, i16, i64, i64, i64, i64)>;
+    let counted = |conn: &mut DbConnection| -> Counts {
+        explorer_counts::table
+            .order((
+                explorer_counts::scope,
+                explorer_counts::rules,
+                explorer_counts::position_key,
+                explorer_counts::next,
+            ))
+            .load(conn)
+            .unwrap()
+    };
+    let batch_by_batch = counted(conn);
+    assert!(
+        batch_by_batch.iter().any(|row| row.3 == -1),
+        "a game left a position by two moves"
+    );
     diesel::delete(game_positions::table).execute(conn).unwrap();
+    diesel::delete(explorer_counts::table)
+        .execute(conn)
+        .unwrap();
     position_index::stage(conn, &rows).unwrap();
     assert_eq!(count(conn), (0, indexed));
     drop(pooled);
@@ -964,4 +984,5 @@ async fn positions_an_import_left_staged_are_indexed_when_the_server_starts(db: 
     let restarted = kingpost_api::server::open_database(&db.url()).unwrap();
     let mut conn = restarted.get().unwrap();
     assert_eq!(count(&mut conn), (indexed, 0));
+    assert_eq!(counted(&mut conn), batch_by_batch);
 }

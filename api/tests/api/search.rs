@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use crate::{
     on_both_databases,
     support::{
-        Db, Served, TestApp, clock, get, init, play_all, post, sign_up_for_a_year,
+        Db, Served, TestApp, clock, delete, get, init, path_of, play_all, post, sign_up_for_a_year,
         start_standard_game,
     },
 };
@@ -318,7 +318,8 @@ fn tallies(view: &Value) -> Vec<(String, i64, i64, i64, i64)> {
 // The explorer answers the moves played from a position, reached by any
 // move order (docs/spec/rules.md §2.3, ends of a game: the same position), with how the
 // games ended, most played first; under one rule set; never from another's
-// private collection.
+// private collection; and, of the games played here, the finished ones
+// (README, explorer), counted as they finish.
 async fn the_explorer_counts_moves_and_results(db: Db) {
     let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
@@ -331,28 +332,47 @@ async fn the_explorer_counts_moves_and_results(db: Db) {
         [Result \"1/2-1/2\"]\n\n1. e4 e5 2. Bc4 1/2-1/2\n\n\
         [Result \"1-0\"]\n\n1. Nf3 e5 2. e4 Nc6 1-0\n\n\
         [Variant \"Switching\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n\n";
-    post("/api/v1/imports?collection=Lines")
+    let imported = post("/api/v1/imports?collection=Lines")
         .token(&alice)
         .raw("application/x-chess-pgn", lines)
         .send(&app)
-        .await
-        .assert_status(200);
+        .await;
+    let lines_id = imported.assert_status(200)["collection_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let explore = |query: &str| get(format!("/api/v1/explorer?rules=standard&{query}"));
+
+    let under_way = explore("moves=").token(&alice).send(&app).await;
+    assert_eq!(
+        tallies(under_way.assert_status(200)),
+        [
+            ("e4".to_owned(), 3, 1, 1, 1),
+            ("Nf3".to_owned(), 1, 1, 0, 0)
+        ],
+        "the played game is under way"
+    );
+    let resigned = post(format!("{}/resign", path_of(&game)))
+        .token(&bob)
+        .send(&app)
+        .await;
+    assert_eq!(resigned.assert_status(200)["result"], "1-0");
 
     let start = explore("moves=").token(&alice).send(&app).await;
     assert_eq!(
         tallies(start.assert_status(200)),
         [
-            ("e4".to_owned(), 4, 1, 1, 1),
+            ("e4".to_owned(), 4, 2, 1, 1),
             ("Nf3".to_owned(), 1, 1, 0, 0)
         ]
     );
     assert_eq!(start.body["games"], 5);
+    assert_eq!(start.body["white"], 3);
     let open = explore("moves=e4%20e5").token(&alice).send(&app).await;
     assert_eq!(
         tallies(open.assert_status(200)),
         [
-            ("Nf3".to_owned(), 3, 1, 0, 1),
+            ("Nf3".to_owned(), 3, 2, 0, 1),
             ("Bc4".to_owned(), 1, 0, 1, 0)
         ]
     );
@@ -377,11 +397,49 @@ async fn the_explorer_counts_moves_and_results(db: Db) {
     let theirs = explore("moves=e4%20e5").token(&bob).send(&app).await;
     assert_eq!(
         tallies(theirs.assert_status(200)),
-        [("Nf3".to_owned(), 1, 0, 0, 0)],
+        [("Nf3".to_owned(), 1, 1, 0, 0)],
         "the played game only"
     );
     let anyone = explore("moves=e4%20e5").send(&app).await;
     assert_eq!(tallies(anyone.assert_status(200)), tallies(&theirs.body));
+    let own = explore("moves=e4%20e5&own=true")
+        .token(&bob)
+        .send(&app)
+        .await;
+    assert_eq!(
+        tallies(own.assert_status(200)),
+        tallies(&theirs.body),
+        "bob's own: the game he played"
+    );
+    let alices = explore("moves=e4%20e5&own=true")
+        .token(&alice)
+        .send(&app)
+        .await;
+    assert_eq!(tallies(alices.assert_status(200)), tallies(&open.body));
+    let collected = explore(&format!("moves=e4%20e5&collection={lines_id}"))
+        .token(&alice)
+        .send(&app)
+        .await;
+    assert_eq!(
+        tallies(collected.assert_status(200)),
+        [
+            ("Nf3".to_owned(), 2, 1, 0, 1),
+            ("Bc4".to_owned(), 1, 0, 1, 0)
+        ],
+        "the collection's games only"
+    );
+
+    delete(format!("/api/v1/collections/{lines_id}"))
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_status(204);
+    let after = explore("moves=e4%20e5").token(&alice).send(&app).await;
+    assert_eq!(
+        tallies(after.assert_status(200)),
+        tallies(&theirs.body),
+        "a deleted collection's games are no longer counted"
+    );
 }
 
 /// A query string of `pairs`, encoded.

@@ -16,7 +16,7 @@ use crate::{
     error::ApiError,
     models::{
         account::{self, Account},
-        collection, event,
+        collection, event, explorer_counts,
         game::{self, GameResult, GameRow, GameStatus, IndexChange, Termination},
         move_times,
         position_index::{NO_MOVE, PositionRow},
@@ -28,7 +28,7 @@ use crate::{
 
 use super::{
     clock,
-    moves::{PlayedMove, packed_keys, recent_keys},
+    moves::{PlayedMove, all_index_rows, count_in_explorer, packed_keys, recent_keys},
     position_of,
     sweep::is_due,
 };
@@ -169,6 +169,11 @@ impl Loaded {
                 }
             }
             tournament::lifecycle::game_finished(conn, outbox, now, &self.row.id)?;
+            // The explorer counts finished games, with their results.
+            if self.row.status == GameStatus::Finished {
+                let rows = all_index_rows(&self.row)?;
+                count_in_explorer(conn, &self.row, &rows, explorer_counts::PLAYED)?;
+            }
         }
         self.record_events(conn, outbox, now)?;
         outbox.push(game_signal(&self.row.id));

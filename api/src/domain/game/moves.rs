@@ -9,7 +9,9 @@ use crate::{
     db::{DbConnection, write_transaction},
     error::ApiError,
     models::{
-        game::{self, GameRow},
+        collection,
+        explorer_counts::{self, Tally},
+        game::{self, GameRow, GameStatus},
         legacy_moves, move_times,
         position_index::{self, NO_MOVE, PositionRow},
     },
@@ -114,6 +116,28 @@ pub fn index_rows(game_id: &GameId, keys: &[i64], numbers: &[usize]) -> Vec<Posi
         .collect()
 }
 
+/// Every index row of the stored game `row`: its start's and its moves'.
+pub fn all_index_rows(row: &GameRow) -> Result<Vec<PositionRow>, ApiError> {
+    let keys = position_keys(row)?;
+    let numbers = packed::numbers(&row.moves).map_err(|e| corrupt(row, e))?;
+    Ok(index_rows(&row.id, &keys, &numbers))
+}
+
+/// Adds the game `row`, whose index rows are `rows`, to the explorer's
+/// counts of `scope`: a played game as it finishes, an imported one in
+/// its collection.
+pub fn count_in_explorer(
+    conn: &mut DbConnection,
+    row: &GameRow,
+    rows: &[PositionRow],
+    scope: &str,
+) -> Result<(), ApiError> {
+    let mut tally = Tally::default();
+    tally.add_game(scope, row.rules, row.result, rows);
+    explorer_counts::add(conn, &tally.rows())?;
+    Ok(())
+}
+
 /// Games whose moves a transaction of [`pack_legacy_moves`] packs.
 const PACKED_AT_ONCE: i64 = 500;
 
@@ -172,7 +196,18 @@ fn pack_legacy_game(conn: &mut DbConnection, row: &GameRow) -> Result<(), ApiErr
     let numbers = packed::numbers(&moves).map_err(|e| corrupt(row, e))?;
     // The migration indexed the start alone, as of a game without moves.
     position_index::leave(conn, &row.id, row.initial_key)?;
-    position_index::insert(conn, &index_rows(&row.id, &keys, &numbers))?;
+    let rows = index_rows(&row.id, &keys, &numbers);
+    position_index::insert(conn, &rows)?;
+    // and counted none of its moves in the explorer.
+    match row.status {
+        GameStatus::Finished => count_in_explorer(conn, row, &rows, explorer_counts::PLAYED)?,
+        GameStatus::Imported => {
+            for held_by in collection::holding(conn, &row.id)? {
+                count_in_explorer(conn, row, &rows, held_by.as_str())?;
+            }
+        }
+        GameStatus::Started | GameStatus::Aborted => {}
+    }
     legacy_moves::replace(conn, &row.id, &moves, move_times::pack(&times).as_deref())?;
     Ok(())
 }

@@ -28,6 +28,7 @@ use crate::{
     models::{
         annotation::{self, NotesRow},
         collection,
+        explorer_counts::{self, Tally},
         game::{self, GameRow, GameStatus, Termination},
         move_times,
         position_index::{self, PositionRow},
@@ -40,20 +41,20 @@ use crate::{
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Imported {
     New(GameId),
-    /// The importer stored the same game (every tag, move, time and note)
-    /// before, with this id.
+    /// The collection holds the same game (every tag, move, time and note)
+    /// already, with this id.
     Duplicate(GameId),
 }
 
-/// The key that recognises a game its importer imports again: the importer,
-/// then the game as its PGN would be written (its tags but the game's id,
-/// its start, moves with their times, and notes), so that a game differing
-/// in any of them is another study of it, and a game's own export read
-/// back is the game again. Never shared between accounts: a key that
-/// matched another's game would tell one account that another holds it,
-/// and file that account's tags and notes under this one's name.
-fn import_key(
-    owner: &AccountId,
+/// What recognises a game imported again into its collection: the game as
+/// its PGN would be written (its tags but the game's id, its start, moves
+/// with their times, and notes), so that a game differing in any of them is
+/// another study of it, and a game's own export read back is the game
+/// again. The import key is the collection's id, then this
+/// ([`row_to_store`]): never shared between collections, whose owners
+/// would otherwise see each other's tags and notes, and which an explorer
+/// summing them would count twice.
+fn import_digest(
     tags: &[(String, String)],
     game: &ReplayedGame,
     notes: Option<&NotesRow>,
@@ -76,7 +77,7 @@ fn import_key(
         moves,
         notes.map(|notes| &notes.notes),
     ]);
-    format!("{owner}:{}", digest(&parts.to_string()))
+    digest(&parts.to_string())
 }
 
 /// An imported game ready to store: replayed, keyed, its rows made. Made
@@ -230,7 +231,7 @@ fn rows_of(
         &replayed.result,
         plies,
     );
-    row.import_key = Some(import_key(imported_by, &tags, replayed, notes.as_ref()));
+    row.import_key = Some(import_digest(&tags, replayed, notes.as_ref()));
     let played: Vec<Move> = replayed.moves.iter().map(|m| m.played).collect();
     row.moves = packed::pack(&replayed.initial, &played).expect("a replay plays legal moves");
     let times: Vec<Option<i64>> = replayed
@@ -259,14 +260,15 @@ fn written_tag(raw: &RawGame, name: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// The row `game` is stored as, the `n`th time its game appears in the
-/// file: the same game again in one file is filed again, as a game of its
-/// own, the key saying which time it appears.
-fn row_to_store(game: &PreparedGame, n: usize) -> GameRow {
+/// The row `game` is stored as in the collection `into`, the `n`th time
+/// its game appears in the file: the same game again in one file is filed
+/// again, as a game of its own, the key saying which time it appears.
+fn row_to_store(game: &PreparedGame, into: &CollectionId, n: usize) -> GameRow {
     let mut row = game.row.clone();
-    if n > 1 {
-        row.import_key = row.import_key.map(|key| format!("{key}#{n}"));
-    }
+    row.import_key = row.import_key.map(|digest| match n {
+        1 => format!("{into}:{digest}"),
+        _ => format!("{into}:{digest}#{n}"),
+    });
     row
 }
 
@@ -279,13 +281,14 @@ fn row_to_store(game: &PreparedGame, n: usize) -> GameRow {
 fn store_games(
     conn: &mut DbConnection,
     games: &[&PreparedGame],
+    into: &CollectionId,
     seen: &mut Occurrences,
 ) -> Result<Vec<Imported>, ApiError> {
     let rows: Vec<GameRow> = games
         .iter()
         .map(|game| {
             let n = seen.count(game.row.import_key.as_deref().unwrap_or_default());
-            row_to_store(game, n)
+            row_to_store(game, into, n)
         })
         .collect();
     let inserted: HashSet<GameId> = game::insert_all_unless_imported(conn, &rows)?
@@ -376,6 +379,7 @@ pub fn store_batch(
     write_transaction(conn, |conn| {
         let mut reports = Vec::with_capacity(games.len());
         let mut positions: Vec<PositionRow> = Vec::new();
+        let mut counts = Tally::default();
         for chunk in games.chunks(STORED_AT_ONCE) {
             if !reports.is_empty() && yielding.now() {
                 break;
@@ -384,13 +388,17 @@ pub fn store_batch(
                 .iter()
                 .filter_map(|read| read.game.as_ref().ok())
                 .collect();
-            let mut stored = store_games(conn, &prepared, seen)?.into_iter();
+            let mut stored = store_games(conn, &prepared, into, seen)?.into_iter();
             for read in chunk {
                 let outcome = match &read.game {
                     Ok(game) => {
                         let imported = stored.next().expect("an outcome for each game stored");
                         if matches!(imported, Imported::New(_)) {
                             positions.extend_from_slice(&game.positions);
+                            if indexing == Indexing::Now {
+                                let (rules, result) = (game.row.rules, game.row.result);
+                                counts.add_game(into.as_str(), rules, result, &game.positions);
+                            }
                         }
                         Ok(imported)
                     }
@@ -416,6 +424,7 @@ pub fn store_batch(
             Indexing::Now => {
                 position_index::sort(&mut positions);
                 position_index::insert_new(conn, &positions)?;
+                explorer_counts::add(conn, &counts.rows())?;
             }
             Indexing::Staged => position_index::stage(conn, &positions)?,
         }

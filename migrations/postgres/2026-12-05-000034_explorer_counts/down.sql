@@ -1,0 +1,3 @@
+-- Copies made for a game's later collections stay copies; keys keep their
+-- collection's prefix (a reverted server only compares them).
+DROP TABLE explorer_counts;
