@@ -128,6 +128,20 @@ diesel::table! {
 
 diesel::table! {
     /// No key in the database: rows are appended and read all at once.
+    staged_counts (scope, rules, position_key, next) {
+        scope -> Text,
+        rules -> Text,
+        position_key -> BigInt,
+        next -> SmallInt,
+        games -> BigInt,
+        white -> BigInt,
+        draws -> BigInt,
+        black -> BigInt,
+    }
+}
+
+diesel::table! {
+    /// No key in the database: rows are appended and read all at once.
     staged_positions (position_key, game_id, next) {
         position_key -> BigInt,
         game_id -> Text,
@@ -455,6 +469,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     games,
     game_positions,
     explorer_counts,
+    staged_counts,
     staged_positions,
     challenges,
     settings,

@@ -17,7 +17,10 @@ use diesel::{
 };
 
 use crate::{
-    db::{DbConnection, execute_natively, schema::explorer_counts},
+    db::{
+        DbConnection, execute_natively,
+        schema::{explorer_counts, staged_counts},
+    },
     models::position_index::{NO_MOVE, PositionRow},
     stored::{AccountId, CollectionId},
     views::{GameResult, RuleKey, Visibility},
@@ -132,42 +135,96 @@ pub fn add(conn: &mut DbConnection, rows: &[CountRow]) -> QueryResult<()> {
     Ok(())
 }
 
-/// Adds to the counts the games whose positions a bulk import staged
-/// (`position_index::stage`), each in the collection that holds it: a
-/// sort of the staged rows, where counting them batch by batch would
-/// rewrite the opening positions' rows at every batch. Before the staged
-/// rows are forgotten, in the same transaction.
-pub fn add_staged(conn: &mut DbConnection) -> QueryResult<()> {
+/// Stages `rows` (the counts of games a bulk import just stored), to be
+/// added to the counts by [`merge_staged`] once the import ends: counted
+/// batch by batch, an import would rewrite the opening positions' rows at
+/// every batch. Appended, by `COPY` on Postgres.
+pub fn stage(conn: &mut DbConnection, rows: &[CountRow]) -> QueryResult<()> {
+    let staged: Vec<StagedCount<'_>> = rows.iter().map(StagedCount::from).collect();
+    match conn {
+        DbConnection::Postgresql(pg) => {
+            use diesel::ExecuteCopyFromDsl;
+            diesel::copy_from(staged_counts::table)
+                .from_insertable(&staged)
+                .execute(pg)
+                .map(|_| ())
+        }
+        DbConnection::Sqlite(_) => {
+            for chunk in staged.chunks(ROWS_A_STATEMENT) {
+                let insert = diesel::insert_into(staged_counts::table).values(chunk);
+                execute_natively(conn, insert)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Adds the staged counts to the counts, summed in the table's order, and
+/// forgets them: the caller's transaction makes the two one.
+pub fn merge_staged(conn: &mut DbConnection) -> QueryResult<()> {
+    // As `position_index::merge_staged`: an import staging meanwhile waits.
+    if let DbConnection::Postgresql(pg) = conn {
+        diesel::sql_query("LOCK TABLE staged_counts IN EXCLUSIVE MODE").execute(pg)?;
+    }
     // `WHERE true`: SQLite reads `ON` after a bare `SELECT` as a join's.
     diesel::sql_query(
-        "WITH counted AS (
-            SELECT s.position_key, s.game_id, s.next, g.rules, cg.collection_id AS scope, g.result
-            FROM (SELECT DISTINCT position_key, game_id, next FROM staged_positions
-                  WHERE next <> -1) s
-            JOIN games g ON g.id = s.game_id
-            JOIN collection_games cg ON cg.game_id = s.game_id
-        ), tallied AS (
-            SELECT scope, rules, position_key, next, result, COUNT(*) AS games
-            FROM counted GROUP BY scope, rules, position_key, next, result
-            UNION ALL
-            SELECT scope, rules, position_key, -1, result, COUNT(*) - 1
-            FROM counted GROUP BY scope, rules, position_key, game_id, result
-            HAVING COUNT(*) > 1
-        )
-        INSERT INTO explorer_counts (scope, rules, position_key, next, games, white, draws, black)
-        SELECT scope, rules, position_key, next, SUM(games),
-            SUM(CASE WHEN result = '1-0' THEN games ELSE 0 END),
-            SUM(CASE WHEN result = '1/2-1/2' THEN games ELSE 0 END),
-            SUM(CASE WHEN result = '0-1' THEN games ELSE 0 END)
-        FROM tallied WHERE true GROUP BY scope, rules, position_key, next
-        ON CONFLICT (scope, rules, position_key, next) DO UPDATE SET
-            games = explorer_counts.games + excluded.games,
-            white = explorer_counts.white + excluded.white,
-            draws = explorer_counts.draws + excluded.draws,
-            black = explorer_counts.black + excluded.black",
+        "INSERT INTO explorer_counts (scope, rules, position_key, next, games, white, draws, black) \
+         SELECT scope, rules, position_key, next, SUM(games), SUM(white), SUM(draws), SUM(black) \
+         FROM staged_counts WHERE true GROUP BY scope, rules, position_key, next \
+         ORDER BY scope, rules, position_key, next \
+         ON CONFLICT (scope, rules, position_key, next) DO UPDATE SET \
+         games = explorer_counts.games + excluded.games, \
+         white = explorer_counts.white + excluded.white, \
+         draws = explorer_counts.draws + excluded.draws, \
+         black = explorer_counts.black + excluded.black",
     )
-    .execute(conn)
-    .map(|_| ())
+    .execute(conn)?;
+    match conn {
+        DbConnection::Postgresql(pg) => {
+            diesel::sql_query("TRUNCATE staged_counts").execute(pg)?;
+        }
+        DbConnection::Sqlite(_) => {
+            diesel::delete(staged_counts::table).execute(conn)?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether any counts are staged.
+pub fn any_staged(conn: &mut DbConnection) -> QueryResult<bool> {
+    diesel::select(diesel::dsl::exists(
+        staged_counts::table.select(staged_counts::games),
+    ))
+    .get_result(conn)
+}
+
+/// A [`CountRow`] written to the staging table.
+#[derive(Debug, Insertable)]
+#[diesel(table_name = staged_counts, treat_none_as_default_value = false)]
+struct StagedCount<'a> {
+    scope: &'a str,
+    rules: &'static str,
+    position_key: i64,
+    next: i16,
+    games: i64,
+    white: i64,
+    draws: i64,
+    black: i64,
+}
+
+impl<'a> From<&'a CountRow> for StagedCount<'a> {
+    fn from(row: &'a CountRow) -> StagedCount<'a> {
+        StagedCount {
+            scope: &row.scope,
+            rules: row.rules,
+            position_key: row.position_key,
+            next: row.next,
+            games: row.games,
+            white: row.white,
+            draws: row.draws,
+            black: row.black,
+        }
+    }
 }
 
 /// Deletes up to `limit` rows of the counts of `scope` (a collection being

@@ -118,9 +118,8 @@ pub fn stage(conn: &mut DbConnection, rows: &[PositionRow]) -> QueryResult<()> {
     }
 }
 
-/// Adds the staged rows to the index, in its order, and their games to the
-/// explorer's counts, and forgets them: the caller's transaction makes the
-/// three one. How many rows were staged.
+/// Adds the staged rows to the index, in its order, and forgets them: the
+/// caller's transaction makes the two one. How many rows were staged.
 pub fn merge_staged(conn: &mut DbConnection) -> QueryResult<usize> {
     // Another import may be staging (a server starting during a CLI
     // import): its rows wait for this transaction, so that the table
@@ -136,7 +135,6 @@ pub fn merge_staged(conn: &mut DbConnection) -> QueryResult<usize> {
          ORDER BY position_key, game_id, next ON CONFLICT DO NOTHING",
     )
     .execute(conn)?;
-    super::explorer_counts::add_staged(conn)?;
     let staged = staged_positions::table.count().get_result::<i64>(conn)?;
     // Postgres gives a truncated table's space back at once, where a
     // delete leaves it to the vacuum; SQLite frees the pages of a table

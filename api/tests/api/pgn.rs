@@ -909,9 +909,9 @@ async fn a_bulk_import_refreshes_the_planners_statistics() {
 }
 
 /// docs/spec/packed-moves.md, the position index: a bulk import stages its
-/// games' positions and indexes them at its end; the positions of one that
-/// stopped before its end are indexed when a server starts, each once, and
-/// counted in the explorer as an import counts them batch by batch.
+/// games' positions (and their explorer counts) and indexes them at its
+/// end; those of one that stopped before its end are indexed (and counted)
+/// when a server starts, each once.
 async fn positions_an_import_left_staged_are_indexed_when_the_server_starts(db: Db) {
     use diesel::prelude::*;
     use kingpost_api::{
@@ -919,7 +919,10 @@ async fn positions_an_import_left_staged_are_indexed_when_the_server_starts(db: 
             DbConnection,
             schema::{explorer_counts, game_positions, staged_positions},
         },
-        models::position_index::{self, PositionRow},
+        models::{
+            explorer_counts::{self as counts, CountRow},
+            position_index::{self, PositionRow},
+        },
     };
     let app = TestApp::on(&db).start().await;
     let alice = sign_up_for_a_year(&app, "alice").await;
@@ -978,11 +981,37 @@ async fn positions_an_import_left_staged_are_indexed_when_the_server_starts(db: 
         .execute(conn)
         .unwrap();
     position_index::stage(conn, &rows).unwrap();
+    // Staged in two halves, as two batches would: the merge sums them.
+    let staged: Vec<CountRow> = batch_by_batch
+        .iter()
+        .flat_map(|row| {
+            let (scope, rules, position_key, next) = (&row.0, &row.1, row.2, row.3);
+            let rules = rules.parse::<kingpost_core::Rules>().unwrap().key();
+            let half = |n: i64, first: bool| if first { n / 2 } else { n - n / 2 };
+            [true, false].map(|first| CountRow {
+                scope: scope.clone(),
+                rules,
+                position_key,
+                next,
+                games: half(row.4, first),
+                white: half(row.5, first),
+                draws: half(row.6, first),
+                black: half(row.7, first),
+            })
+        })
+        .collect();
+    counts::stage(conn, &staged).unwrap();
     assert_eq!(count(conn), (0, indexed));
     drop(pooled);
 
     let restarted = kingpost_api::server::open_database(&db.url()).unwrap();
     let mut conn = restarted.get().unwrap();
     assert_eq!(count(&mut conn), (indexed, 0));
-    assert_eq!(counted(&mut conn), batch_by_batch);
+    let merged = counted(&mut conn);
+    assert!(!counts::any_staged(&mut conn).unwrap(), "merged");
+    assert_eq!(merged.len(), batch_by_batch.len());
+    assert!(
+        merged == batch_by_batch,
+        "the staged counts merged as counted"
+    );
 }

@@ -93,9 +93,23 @@ CREATE TABLE explorer_counts (
     black BIGINT NOT NULL,
     PRIMARY KEY (scope, rules, position_key, next)
 ) WITHOUT ROWID;
+-- The counts of the games a bulk import (`kingpost pgn import`) stores,
+-- appended a batch at a time and added to the counts at the import's end,
+-- as its positions are to the index (migration 32).
+CREATE TABLE staged_counts (
+    scope TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    position_key BIGINT NOT NULL,
+    next SMALLINT NOT NULL,
+    games BIGINT NOT NULL,
+    white BIGINT NOT NULL,
+    draws BIGINT NOT NULL,
+    black BIGINT NOT NULL
+);
 -- Counted from the index: the games a server packs at its first start
--- (migration 30) and the positions an import left staged are counted as
--- they are indexed.
+-- (migration 30) are counted as they are indexed, and the positions an
+-- import left staged have no counts to stage: they are counted here, as
+-- their games' rows are joined.
 WITH counted AS (
     SELECT p.position_key, p.game_id, p.next, g.rules, '' AS scope, g.result
     FROM game_positions p JOIN games g ON g.id = p.game_id
@@ -105,6 +119,12 @@ WITH counted AS (
     FROM game_positions p JOIN games g ON g.id = p.game_id
     JOIN collection_games cg ON cg.game_id = p.game_id
     WHERE p.next <> -1 AND g.status = 'imported'
+    UNION ALL
+    SELECT s.position_key, s.game_id, s.next, g.rules, cg.collection_id, g.result
+    FROM (SELECT DISTINCT position_key, game_id, next FROM staged_positions) s
+    JOIN games g ON g.id = s.game_id
+    JOIN collection_games cg ON cg.game_id = s.game_id
+    WHERE s.next <> -1 AND g.status = 'imported'
 ), tallied AS (
     SELECT scope, rules, position_key, next, result, COUNT(*) AS games
     FROM counted GROUP BY scope, rules, position_key, next, result

@@ -337,11 +337,16 @@ pub enum Indexing {
 /// transaction: at the import's end, or when a server starts after an
 /// import that stopped before its end. How many positions.
 pub fn index_staged(conn: &mut DbConnection) -> Result<usize, ApiError> {
-    if !position_index::any_staged(conn)? {
+    if !position_index::any_staged(conn)? && !explorer_counts::any_staged(conn)? {
         return Ok(0);
     }
     db::sorting_on_disk(conn, |conn| {
-        write_transaction(conn, position_index::merge_staged).map_err(ApiError::from)
+        write_transaction(conn, |conn| {
+            let indexed = position_index::merge_staged(conn)?;
+            explorer_counts::merge_staged(conn)?;
+            Ok::<_, diesel::result::Error>(indexed)
+        })
+        .map_err(ApiError::from)
     })
 }
 
@@ -395,10 +400,8 @@ pub fn store_batch(
                         let imported = stored.next().expect("an outcome for each game stored");
                         if matches!(imported, Imported::New(_)) {
                             positions.extend_from_slice(&game.positions);
-                            if indexing == Indexing::Now {
-                                let (rules, result) = (game.row.rules, game.row.result);
-                                counts.add_game(into.as_str(), rules, result, &game.positions);
-                            }
+                            let (rules, result) = (game.row.rules, game.row.result);
+                            counts.add_game(into.as_str(), rules, result, &game.positions);
                         }
                         Ok(imported)
                     }
@@ -426,7 +429,10 @@ pub fn store_batch(
                 position_index::insert_new(conn, &positions)?;
                 explorer_counts::add(conn, &counts.rows())?;
             }
-            Indexing::Staged => position_index::stage(conn, &positions)?,
+            Indexing::Staged => {
+                position_index::stage(conn, &positions)?;
+                explorer_counts::stage(conn, &counts.rows())?;
+            }
         }
         Ok(reports)
     })
