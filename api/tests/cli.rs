@@ -219,6 +219,25 @@ fn pgn_sample_check_and_import() {
         "{again}"
     );
 
+    // A game the file holds three times is filed three times, twice in
+    // one step of 50 games and once in another (README, import): counted
+    // on disk, whatever the file's size; the file again finds each.
+    let repeats = dir.join("repeats.pgn");
+    let game = "[White \"Again\"]\n\n1. d4 d5 2. c4 *\n\n";
+    let between = stdout(&["pgn", "sample", "--games", "60", "--seed", "4"]);
+    std::fs::write(&repeats, format!("{game}{game}{between}\n{game}")).unwrap();
+    let repeats = repeats.to_str().unwrap();
+    let filed = stdout(&import(repeats, database));
+    assert!(
+        filed.starts_with("63 games read, 63 imported, 0 duplicates"),
+        "{filed}"
+    );
+    let found = stdout(&import(repeats, database));
+    assert!(
+        found.starts_with("63 games read, 0 imported, 63 duplicates"),
+        "{found}"
+    );
+
     // A database that fails mid-import: the summary still accounts for
     // every game read.
     {

@@ -227,7 +227,7 @@ pub fn import(path: &str, owner: &str, collection: &str, database_url: &str) -> 
     let mut texts = games_of(path)?;
     let mut summary = Summary::default();
     let mut progress = Progress::new();
-    let mut seen = Occurrences::default();
+    let mut seen = Occurrences::in_database(&mut conn)?;
     // One batch waits while one is stored: memory holds three at most.
     let (batches, prepared) = std::sync::mpsc::sync_channel(1);
     let outcome = std::thread::scope(|scope| {

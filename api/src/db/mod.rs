@@ -283,22 +283,39 @@ pub fn revert_all_migrations(conn: &mut DbConnection) -> anyhow::Result<usize> {
 }
 
 /// Readies a connection for a long run of writes, such as `kingpost pgn
-/// import`: on SQLite, a page cache of 256 MiB (the default is 2 MiB) keeps
-/// the indexes being written in memory instead of reading them back from
-/// the file at each insert, and the log is copied into the database every
+/// import`: on SQLite, a page cache of 24 MiB (the default is 2 MiB) keeps
+/// the tails of the indexes being written in memory instead of reading them
+/// back from the file at each insert (the position index, written at random,
+/// is staged and sorted instead: `domain::pgn::index_staged`), and the log is copied into the database every
 /// 64 MiB rather than every 4: a page that many transactions rewrite (the
 /// tail of an index) is copied once. Postgres sizes its cache itself.
 pub fn for_bulk_writes(conn: &mut DbConnection) -> diesel::QueryResult<()> {
     if let DbConnection::Sqlite(sqlite) = conn {
-        diesel::sql_query("PRAGMA cache_size = -32768").execute(sqlite)?;
+        diesel::sql_query("PRAGMA cache_size = -24576").execute(sqlite)?;
         diesel::sql_query("PRAGMA wal_autocheckpoint = 16384").execute(sqlite)?;
+        // Its sorts and temporary tables in files, not in memory.
+        diesel::sql_query("PRAGMA temp_store = FILE").execute(sqlite)?;
     }
     Ok(())
 }
 
+#[derive(diesel::QueryableByName)]
+struct TempStore {
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    temp_store: i32,
+}
+
+#[derive(diesel::QueryableByName)]
+struct CacheSize {
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    cache_size: i32,
+}
+
 /// Runs `work` with SQLite's sorts and temporary tables in temporary files
-/// rather than in memory: for a sort of millions of rows, whose memory is
-/// then the page cache's. Postgres spills past `work_mem` itself.
+/// rather than in memory, and a page cache of 12 MiB: a sort of millions of
+/// rows holds as much as the page cache in memory (SQLite sizes its sort
+/// buffers so), the two together 24 MiB. Postgres spills past `work_mem`
+/// itself.
 pub fn sorting_on_disk<T, E>(
     conn: &mut DbConnection,
     work: impl FnOnce(&mut DbConnection) -> Result<T, E>,
@@ -306,12 +323,26 @@ pub fn sorting_on_disk<T, E>(
 where
     E: From<diesel::result::Error>,
 {
-    if let DbConnection::Sqlite(sqlite) = conn {
-        diesel::sql_query("PRAGMA temp_store = FILE").execute(sqlite)?;
-    }
+    // Setting the same temp_store again keeps the connection's temporary
+    // tables; setting another drops them.
+    let before = match conn {
+        DbConnection::Sqlite(sqlite) => {
+            let store = diesel::sql_query("PRAGMA temp_store")
+                .get_result::<TempStore>(sqlite)?
+                .temp_store;
+            let cache = diesel::sql_query("PRAGMA cache_size")
+                .get_result::<CacheSize>(sqlite)?
+                .cache_size;
+            diesel::sql_query("PRAGMA temp_store = FILE").execute(sqlite)?;
+            diesel::sql_query("PRAGMA cache_size = -12288").execute(sqlite)?;
+            Some((store, cache))
+        }
+        DbConnection::Postgresql(_) => None,
+    };
     let done = work(conn);
-    if let DbConnection::Sqlite(sqlite) = conn {
-        diesel::sql_query("PRAGMA temp_store = MEMORY").execute(sqlite)?;
+    if let (DbConnection::Sqlite(sqlite), Some((store, cache))) = (conn, before) {
+        diesel::sql_query(format!("PRAGMA temp_store = {store}")).execute(sqlite)?;
+        diesel::sql_query(format!("PRAGMA cache_size = {cache}")).execute(sqlite)?;
     }
     done
 }

@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod annotation;
+pub mod appearances;
 pub mod challenge;
 pub mod collection;
 pub mod conditional;

@@ -27,7 +27,7 @@ use crate::{
     error::ApiError,
     models::{
         annotation::{self, NotesRow},
-        collection,
+        appearances, collection,
         explorer_counts::{self, Tally},
         game::{self, GameRow, GameStatus, Termination},
         move_times,
@@ -284,12 +284,14 @@ fn store_games(
     into: &CollectionId,
     seen: &mut Occurrences,
 ) -> Result<Vec<Imported>, ApiError> {
+    let keys: Vec<&str> = games
+        .iter()
+        .map(|game| game.row.import_key.as_deref().unwrap_or_default())
+        .collect();
     let rows: Vec<GameRow> = games
         .iter()
-        .map(|game| {
-            let n = seen.count(game.row.import_key.as_deref().unwrap_or_default());
-            row_to_store(game, into, n)
-        })
+        .zip(seen.count_all(conn, &keys)?)
+        .map(|(game, n)| row_to_store(game, into, n))
         .collect();
     let inserted: HashSet<GameId> = game::insert_all_unless_imported(conn, &rows)?
         .into_iter()
@@ -354,18 +356,76 @@ pub fn index_staged(conn: &mut DbConnection) -> Result<usize, ApiError> {
 /// give the writers' turn to a request that waits for it.
 const STORED_AT_ONCE: usize = 50;
 
-/// How many times each game (by its import key) has appeared so far in the
-/// file being imported.
-#[derive(Debug, Default)]
-pub struct Occurrences(HashMap<String, usize>);
+/// How many times each game (by a hash of its import key) has appeared so
+/// far in the file being imported: in memory for an HTTP import (10,000
+/// games at most), in a temporary table of the connection for the CLI's,
+/// whatever the file's size. Two games whose keys share a hash count as
+/// one: the later is stored under another key, never lost.
+#[derive(Debug)]
+pub enum Occurrences {
+    InMemory(HashMap<i64, usize>),
+    InDatabase,
+}
+
+impl Default for Occurrences {
+    fn default() -> Occurrences {
+        Occurrences::InMemory(HashMap::new())
+    }
+}
 
 impl Occurrences {
-    /// Counts one more appearance of the game of `key`: which time it is.
-    fn count(&mut self, key: &str) -> usize {
-        let n = self.0.entry(key.to_owned()).or_default();
-        *n += 1;
-        *n
+    /// Counted in a temporary table of `conn`, which this makes.
+    pub fn in_database(conn: &mut DbConnection) -> Result<Occurrences, ApiError> {
+        appearances::create(conn)?;
+        Ok(Occurrences::InDatabase)
     }
+
+    /// Counts one more appearance of each game of `keys`, in order: which
+    /// time each is.
+    fn count_all(
+        &mut self,
+        conn: &mut DbConnection,
+        keys: &[&str],
+    ) -> Result<Vec<usize>, ApiError> {
+        let hashes: Vec<i64> = keys.iter().map(|key| hash_of(key)).collect();
+        match self {
+            Occurrences::InMemory(seen) => Ok(hashes
+                .iter()
+                .map(|hash| {
+                    let n = seen.entry(*hash).or_default();
+                    *n += 1;
+                    *n
+                })
+                .collect()),
+            Occurrences::InDatabase => {
+                let mut here: HashMap<i64, i64> = HashMap::new();
+                for hash in &hashes {
+                    *here.entry(*hash).or_default() += 1;
+                }
+                let counts: Vec<(i64, i64)> = here.iter().map(|(k, n)| (*k, *n)).collect();
+                let mut before: HashMap<i64, i64> = appearances::add(conn, &counts)?
+                    .into_iter()
+                    .map(|(key, total)| (key, total - here[&key]))
+                    .collect();
+                Ok(hashes
+                    .iter()
+                    .map(|hash| {
+                        let n = before.entry(*hash).or_default();
+                        *n += 1;
+                        usize::try_from(*n).unwrap_or(usize::MAX)
+                    })
+                    .collect())
+            }
+        }
+    }
+}
+
+/// A game's import key hashed: the same within a run and between runs.
+fn hash_of(key: &str) -> i64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    key.hash(&mut hasher);
+    hasher.finish() as i64
 }
 
 /// Stores read games (or keeps the errors that refused them) in one write
