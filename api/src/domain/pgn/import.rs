@@ -335,9 +335,10 @@ pub enum Indexing {
     Staged,
 }
 
-/// Adds the positions a bulk import staged to the position index, in one
-/// transaction: at the import's end, or when a server starts after an
-/// import that stopped before its end. How many positions.
+/// Adds the positions a bulk import staged to the position index, and the
+/// counts it staged to the explorer's, in one transaction: at the import's
+/// end, or when a server starts after an import that stopped before its
+/// end. How many positions.
 pub fn index_staged(conn: &mut DbConnection) -> Result<usize, ApiError> {
     if !position_index::any_staged(conn)? && !explorer_counts::any_staged(conn)? {
         return Ok(0);
@@ -420,7 +421,7 @@ impl Occurrences {
     }
 }
 
-/// A game's import key hashed: the same within a run and between runs.
+/// A game's import key hashed, as [`Occurrences`] counts it for one file.
 fn hash_of(key: &str) -> i64 {
     use std::hash::{Hash, Hasher};
     let mut hasher = std::hash::DefaultHasher::new();
