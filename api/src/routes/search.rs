@@ -215,8 +215,9 @@ pub struct ExplorerQuery {
 }
 
 /// The opening explorer, for every rule set: the moves played from a
-/// position (reached by any move order) in the games the caller may see,
-/// how often, and how those games ended, most played first.
+/// position (reached by any move order) in the finished games the caller
+/// may see (a played game counts once it ends; imported games whatever
+/// their result), how often, and how those games ended, most played first.
 #[utoipa::path(
     tag = "search",
     params(ExplorerQuery),
