@@ -50,7 +50,7 @@ pub struct CountRow {
 /// Counts being added up for games of some scopes, before they are
 /// written: one row per scope, rule set, position and move.
 #[derive(Debug, Default)]
-pub struct Tally(BTreeMap<(String, &'static str, i64, i16), [i64; 4]>);
+pub struct Tally(BTreeMap<String, BTreeMap<(&'static str, i64, i16), [i64; 4]>>);
 
 impl Tally {
     /// Counts one game of `scope`: its position index rows (every one of
@@ -67,11 +67,12 @@ impl Tally {
             .filter(|row| row.next != NO_MOVE)
             .map(|row| (row.position_key, row.next))
             .collect();
+        if !self.0.contains_key(scope) {
+            self.0.insert(scope.to_owned(), BTreeMap::new());
+        }
+        let of_scope = self.0.get_mut(scope).expect("inserted above");
         let mut left = |key: i64, next: i16, times: i64| {
-            let counts = self
-                .0
-                .entry((scope.to_owned(), rules.0.key(), key, next))
-                .or_default();
+            let counts = of_scope.entry((rules.0.key(), key, next)).or_default();
             counts[0] += times;
             match result {
                 Some(GameResult::WhiteWon) => counts[1] += times,
@@ -96,18 +97,20 @@ impl Tally {
     pub fn rows(self) -> Vec<CountRow> {
         self.0
             .into_iter()
-            .map(
-                |((scope, rules, position_key, next), [games, white, draws, black])| CountRow {
-                    scope,
-                    rules,
-                    position_key,
-                    next,
-                    games,
-                    white,
-                    draws,
-                    black,
-                },
-            )
+            .flat_map(|(scope, counts)| {
+                counts.into_iter().map(
+                    move |((rules, position_key, next), [games, white, draws, black])| CountRow {
+                        scope: scope.clone(),
+                        rules,
+                        position_key,
+                        next,
+                        games,
+                        white,
+                        draws,
+                        black,
+                    },
+                )
+            })
             .collect()
     }
 }
@@ -306,4 +309,55 @@ pub fn moves_from(
     .bind::<BigInt, _>(key)
     .bind::<Text, _>(account)
     .load(conn)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kingpost_core::Rules;
+
+    fn row(position_key: i64, next: i16) -> PositionRow {
+        PositionRow {
+            position_key,
+            game_id: "g".into(),
+            next,
+            ply: 0,
+        }
+    }
+
+    // docs/spec/packed-moves.md, the explorer's counts: a game counts once
+    // for each move it played from a position, and a game that left a
+    // position by k moves adds k - 1 to its row `-1`.
+    #[test]
+    fn a_game_leaving_a_position_twice_corrects_its_total() {
+        let mut tally = Tally::default();
+        let standard = RuleKey(Rules::Standard);
+        let left_twice = [row(10, 3), row(11, 2), row(10, 5), row(12, NO_MOVE)];
+        tally.add_game("c", standard, Some(GameResult::BlackWon), &left_twice);
+        tally.add_game("c", standard, Some(GameResult::WhiteWon), &[row(10, 3)]);
+        tally.add_game("", standard, None, &[row(10, 3)]);
+        let rows: Vec<(&str, i64, i16, [i64; 4])> = tally
+            .rows()
+            .iter()
+            .map(|r| {
+                let counts = [r.games, r.white, r.draws, r.black];
+                (
+                    if r.scope.is_empty() { "" } else { "c" },
+                    r.position_key,
+                    r.next,
+                    counts,
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("", 10, 3, [1, 0, 0, 0]),
+                ("c", 10, CORRECTION, [1, 0, 0, 1]),
+                ("c", 10, 3, [2, 1, 0, 1]),
+                ("c", 10, 5, [1, 0, 0, 1]),
+                ("c", 11, 2, [1, 0, 0, 1]),
+            ]
+        );
+    }
 }
