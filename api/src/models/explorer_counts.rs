@@ -47,10 +47,14 @@ pub struct CountRow {
     pub black: i64,
 }
 
+/// One scope's counts being added up: games, White's wins, draws and
+/// Black's wins, by rule set, position and move.
+type ScopeTally = BTreeMap<(&'static str, i64, i16), [i64; 4]>;
+
 /// Counts being added up for games of some scopes, before they are
 /// written: one row per scope, rule set, position and move.
 #[derive(Debug, Default)]
-pub struct Tally(BTreeMap<String, BTreeMap<(&'static str, i64, i16), [i64; 4]>>);
+pub struct Tally(BTreeMap<String, ScopeTally>);
 
 impl Tally {
     /// Counts one game of `scope`: its position index rows (every one of
