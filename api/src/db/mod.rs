@@ -355,7 +355,7 @@ where
 pub fn refresh_statistics(conn: &mut DbConnection) -> diesel::QueryResult<()> {
     if let DbConnection::Postgresql(pg) = conn {
         diesel::sql_query(
-            "ANALYZE games, game_positions, collection_games, collections, game_notes",
+            "ANALYZE games, game_positions, explorer_counts, collection_games, collections, game_notes",
         )
         .execute(pg)?;
     }
