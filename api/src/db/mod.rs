@@ -286,9 +286,10 @@ pub fn revert_all_migrations(conn: &mut DbConnection) -> anyhow::Result<usize> {
 /// import`: on SQLite, a page cache of 24 MiB (the default is 2 MiB) keeps
 /// the tails of the indexes being written in memory instead of reading them
 /// back from the file at each insert (the position index, written at random,
-/// is staged and sorted instead: `domain::pgn::index_staged`), and the log is copied into the database every
-/// 64 MiB rather than every 4: a page that many transactions rewrite (the
-/// tail of an index) is copied once. Postgres sizes its cache itself.
+/// is staged and sorted instead: `domain::pgn::index_staged`), and the log
+/// is copied into the database every 64 MiB rather than every 4: a page
+/// that many transactions rewrite (the tail of an index) is copied once.
+/// Postgres sizes its cache itself.
 pub fn for_bulk_writes(conn: &mut DbConnection) -> diesel::QueryResult<()> {
     if let DbConnection::Sqlite(sqlite) = conn {
         diesel::sql_query("PRAGMA cache_size = -24576").execute(sqlite)?;
@@ -345,6 +346,42 @@ where
         diesel::sql_query(format!("PRAGMA cache_size = {cache}")).execute(sqlite)?;
     }
     done
+}
+
+/// Runs `merge` (an `INSERT ... SELECT` from the staging table `table`,
+/// whose rows a bulk import appended) and empties the table, in the
+/// caller's transaction: how many rows were staged.
+pub fn merge_staging(
+    conn: &mut DbConnection,
+    table: &str,
+    merge: &str,
+) -> diesel::QueryResult<usize> {
+    // Another import may be staging (a server starting during a CLI
+    // import): its rows wait for this transaction, so that the table
+    // emptied at its end holds only the rows merged. SQLite's writers take
+    // turns already.
+    if let DbConnection::Postgresql(pg) = conn {
+        diesel::sql_query(format!("LOCK TABLE {table} IN EXCLUSIVE MODE")).execute(pg)?;
+    }
+    diesel::sql_query(merge).execute(conn)?;
+    let staged = diesel::sql_query(format!("SELECT COUNT(*) AS staged FROM {table}"))
+        .get_result::<Staged>(conn)?
+        .staged;
+    // Postgres gives a truncated table's space back at once, where a
+    // delete leaves it to the vacuum; SQLite frees the pages of a table
+    // deleted whole for the next import's rows.
+    let empty = match conn {
+        DbConnection::Postgresql(_) => format!("TRUNCATE {table}"),
+        DbConnection::Sqlite(_) => format!("DELETE FROM {table}"),
+    };
+    diesel::sql_query(empty).execute(conn)?;
+    Ok(usize::try_from(staged).unwrap_or(usize::MAX))
+}
+
+#[derive(diesel::QueryableByName)]
+struct Staged {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    staged: i64,
 }
 
 /// Brings the planner's statistics up to date after a bulk import: on

@@ -18,7 +18,7 @@ use diesel::{
 
 use crate::{
     db::{
-        DbConnection, execute_natively,
+        self, DbConnection, execute_natively,
         schema::{explorer_counts, staged_counts},
     },
     models::position_index::{NO_MOVE, PositionRow},
@@ -169,12 +169,10 @@ pub fn stage(conn: &mut DbConnection, rows: &[CountRow]) -> QueryResult<()> {
 /// Adds the staged counts to the counts, summed in the table's order, and
 /// forgets them: the caller's transaction makes the two one.
 pub fn merge_staged(conn: &mut DbConnection) -> QueryResult<()> {
-    // As `position_index::merge_staged`: an import staging meanwhile waits.
-    if let DbConnection::Postgresql(pg) = conn {
-        diesel::sql_query("LOCK TABLE staged_counts IN EXCLUSIVE MODE").execute(pg)?;
-    }
     // `WHERE true`: SQLite reads `ON` after a bare `SELECT` as a join's.
-    diesel::sql_query(
+    db::merge_staging(
+        conn,
+        "staged_counts",
         "INSERT INTO explorer_counts (scope, rules, position_key, next, games, white, draws, black) \
          SELECT scope, rules, position_key, next, SUM(games), SUM(white), SUM(draws), SUM(black) \
          FROM staged_counts WHERE true GROUP BY scope, rules, position_key, next \
@@ -185,16 +183,7 @@ pub fn merge_staged(conn: &mut DbConnection) -> QueryResult<()> {
          draws = explorer_counts.draws + excluded.draws, \
          black = explorer_counts.black + excluded.black",
     )
-    .execute(conn)?;
-    match conn {
-        DbConnection::Postgresql(pg) => {
-            diesel::sql_query("TRUNCATE staged_counts").execute(pg)?;
-        }
-        DbConnection::Sqlite(_) => {
-            diesel::delete(staged_counts::table).execute(conn)?;
-        }
-    }
-    Ok(())
+    .map(|_| ())
 }
 
 /// Whether any counts are staged.

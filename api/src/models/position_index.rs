@@ -5,7 +5,7 @@ use diesel::prelude::*;
 
 use crate::{
     db::{
-        DbConnection, execute_natively,
+        self, DbConnection, execute_natively,
         schema::{game_positions, staged_positions},
     },
     stored::GameId,
@@ -121,33 +121,14 @@ pub fn stage(conn: &mut DbConnection, rows: &[PositionRow]) -> QueryResult<()> {
 /// Adds the staged rows to the index, in its order, and forgets them: the
 /// caller's transaction makes the two one. How many rows were staged.
 pub fn merge_staged(conn: &mut DbConnection) -> QueryResult<usize> {
-    // Another import may be staging (a server starting during a CLI
-    // import): its rows wait for this transaction, so that the table
-    // emptied at its end holds only the rows added to the index. SQLite's
-    // writers take turns already.
-    if let DbConnection::Postgresql(pg) = conn {
-        diesel::sql_query("LOCK TABLE staged_positions IN EXCLUSIVE MODE").execute(pg)?;
-    }
     // `WHERE true`: SQLite reads `ON` after a bare `SELECT` as a join's.
-    diesel::sql_query(
+    db::merge_staging(
+        conn,
+        "staged_positions",
         "INSERT INTO game_positions (position_key, game_id, next, ply) \
          SELECT position_key, game_id, next, ply FROM staged_positions WHERE true \
          ORDER BY position_key, game_id, next ON CONFLICT DO NOTHING",
     )
-    .execute(conn)?;
-    let staged = staged_positions::table.count().get_result::<i64>(conn)?;
-    // Postgres gives a truncated table's space back at once, where a
-    // delete leaves it to the vacuum; SQLite frees the pages of a table
-    // deleted whole for the next import's rows.
-    match conn {
-        DbConnection::Postgresql(pg) => {
-            diesel::sql_query("TRUNCATE staged_positions").execute(pg)?;
-        }
-        DbConnection::Sqlite(_) => {
-            diesel::delete(staged_positions::table).execute(conn)?;
-        }
-    }
-    Ok(usize::try_from(staged).unwrap_or(usize::MAX))
 }
 
 /// Whether any rows are staged.
