@@ -70,6 +70,11 @@ pub(super) fn win(row: &mut GameRow, winner: Color, termination: Termination) {
     );
 }
 
+/// The plies since the last capture or pawn move.
+fn reversible_plies(pos: &Position) -> usize {
+    usize::try_from(pos.halfmoves()).unwrap_or(usize::MAX)
+}
+
 /// When the side to move loses on time, its vacation counted.
 pub fn effective_deadline(row: &GameRow, mover: Option<&Account>, now: Millis) -> Option<Millis> {
     let extension = mover.map_or(0, |account| {
@@ -234,8 +239,7 @@ impl Loaded {
             return Ok(count);
         }
         let key = self.pos.repetition_key() as i64;
-        let halfmoves = usize::try_from(self.pos.halfmoves()).unwrap_or(usize::MAX);
-        let count = recent_keys(&self.row, halfmoves)?
+        let count = recent_keys(&self.row, reversible_plies(&self.pos))?
             .into_iter()
             .filter(|&k| k == key)
             .count();
@@ -266,8 +270,7 @@ impl Loaded {
             }
             None => None,
         };
-        let halfmoves = usize::try_from(self.pos.halfmoves()).unwrap_or(usize::MAX);
-        let mut recent = recent_keys(&self.row, halfmoves)?;
+        let mut recent = recent_keys(&self.row, reversible_plies(&self.pos))?;
         let number = packed::push(&mut self.row.moves, &legal, &m)
             .ok_or_else(|| ApiError::Internal(format!("{uci} is not legal to pack")))?;
         let plies = usize::try_from(self.row.ply).unwrap_or_default();
@@ -301,9 +304,12 @@ impl Loaded {
         // What the repetition rules count: the positions since the last
         // capture or pawn move, this one included.
         recent.push(position_key);
-        let since = usize::try_from(self.pos.halfmoves()).unwrap_or(usize::MAX);
+        let since = reversible_plies(&self.pos);
         recent.drain(..recent.len().saturating_sub(since + 1));
         row.recent_keys = Some(packed_keys(&recent));
+        // and what `occurrences` reads, counted while they are at hand.
+        let count = recent.iter().filter(|&&k| k == position_key).count();
+        self.counted = Some((row.ply, count));
         self.new_moves.push(PlayedMove {
             ply: row.ply,
             uci,
