@@ -1,11 +1,10 @@
-//! What the position index costs an import: games stored through the
-//! import path (replayed beforehand, so that only storing is timed) into a
-//! fresh database, their positions written to the index with each batch
-//! (as an HTTP import does), against the same with their positions only
-//! staged (appended, as a bulk import does until its end, and here never
-//! indexed), rounds alternating, on SQLite and, when
-//! `KINGPOST_TEST_DATABASE_URL` is set, on Postgres (schemas of their own,
-//! dropped after).
+//! What the position index and the explorer's counts cost an import:
+//! games stored through the import path (replayed beforehand, so that only
+//! storing is timed) into a fresh database, their staged positions and
+//! counts then added to the index and the counts (as an HTTP import does
+//! at its end), against the same left staged, rounds alternating, on
+//! SQLite and, when `KINGPOST_TEST_DATABASE_URL` is set, on Postgres
+//! (schemas of their own, dropped after).
 //!
 //! `cargo bench -p kingpost-api --bench import_index` (a count of games and
 //! one database may be given: `-- 20000 sqlite`).
@@ -15,10 +14,10 @@ use std::time::Instant;
 use diesel::RunQueryDsl;
 
 use kingpost_api::{
-    db::DbPool,
+    db::{DbPool, NeverYield, Yield},
     domain::{
         accounts, collections,
-        pgn::{Indexing, Occurrences, ReadGame, prepare_game, store_batch},
+        pgn::{Occurrences, ReadGame, index_staged_in_steps, prepare_game, store_batch},
     },
     server::open_database,
 };
@@ -51,8 +50,28 @@ fn sample_pgn(count: usize) -> Vec<String> {
         .collect()
 }
 
-/// Games stored per second into `pool`, their positions indexed or staged.
-fn games_per_second(pool: &DbPool, texts: &[String], indexed: bool) -> f64 {
+/// Bulk work told to yield at its first chance, as when a request always
+/// waits for the writers' turn.
+struct AlwaysYield;
+
+impl Yield for AlwaysYield {
+    fn now(&self) -> bool {
+        true
+    }
+}
+
+/// Stores `texts` (read and replayed beforehand, so that only storing is
+/// timed) into an account's import collection in `pool`, a batch of
+/// [`BATCH`] a call as an HTTP import does, each call told by `yielding`
+/// when to end; then, if `add`, adds their staged positions and counts to
+/// the index and the explorer in steps as an HTTP import does before it
+/// answers. The milliseconds of each step, storing and adding.
+fn import(
+    pool: &DbPool,
+    texts: &[String],
+    yielding: &dyn Yield,
+    add: bool,
+) -> (Vec<f64>, Vec<f64>) {
     let mut conn = pool.get().unwrap();
     let owner = accounts::create(&mut conn, "bench".into(), "-".into(), 0)
         .unwrap()
@@ -62,24 +81,51 @@ fn games_per_second(pool: &DbPool, texts: &[String], indexed: bool) -> f64 {
         .iter()
         .map(|text| prepare_game(&read_game(text), &owner, 0))
         .collect();
-    let start = Instant::now();
+    let (mut storing, mut adding) = (Vec::new(), Vec::new());
     let mut seen = Occurrences::default();
-    for batch in read.chunks(BATCH) {
-        store_batch(
-            &mut conn,
-            batch,
-            &into,
-            &mut seen,
-            &kingpost_api::db::NeverYield,
-            if indexed {
-                Indexing::Now
-            } else {
-                Indexing::Staged
-            },
-        )
-        .unwrap();
+    let mut from = 0;
+    while from < read.len() {
+        let batch = &read[from..read.len().min(from + BATCH)];
+        let start = Instant::now();
+        from += store_batch(&mut conn, batch, &into, &mut seen, yielding)
+            .unwrap()
+            .len();
+        storing.push(start.elapsed().as_secs_f64() * 1e3);
     }
-    texts.len() as f64 / start.elapsed().as_secs_f64()
+    let mut done = !add;
+    while !done {
+        let start = Instant::now();
+        done = index_staged_in_steps(&mut conn, yielding).unwrap();
+        adding.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    (storing, adding)
+}
+
+/// Games stored per second into `pool`, their positions and counts added
+/// to the index and the explorer, or left staged.
+fn games_per_second(pool: &DbPool, texts: &[String], indexed: bool) -> f64 {
+    let (storing, adding) = import(pool, texts, &NeverYield, indexed);
+    let milliseconds: f64 = storing.iter().chain(&adding).sum();
+    texts.len() as f64 / (milliseconds / 1e3)
+}
+
+/// How long one step of an HTTP import holds SQLite's writers' turn when a
+/// request always waits for it: the steps storing games and the steps
+/// adding their staged rows, each with its commit; a move waits for at most
+/// one of them.
+fn steps_when_writers_wait(pool: &DbPool, texts: &[String]) {
+    let (storing, adding) = import(pool, texts, &AlwaysYield, true);
+    for (name, mut steps) in [("storing", storing), ("adding", adding)] {
+        steps.sort_by(f64::total_cmp);
+        let at = |q: f64| steps[((steps.len() - 1) as f64 * q).round() as usize];
+        println!(
+            "{name:>9} steps  {:>5}  p50 {:>6.2} ms  p99 {:>6.2} ms  max {:>6.2} ms",
+            steps.len(),
+            at(0.5),
+            at(0.99),
+            at(1.0)
+        );
+    }
 }
 
 fn median(mut values: Vec<f64>) -> f64 {
@@ -131,6 +177,8 @@ fn main() {
             .unwrap()
         };
         run("sqlite", &mut fresh, &texts);
+        println!("one step of an HTTP import while requests wait for the writers' turn:");
+        steps_when_writers_wait(&fresh(2 * ROUNDS), &texts);
         let _ = std::fs::remove_dir_all(&dir);
     }
     if let Some(base) = std::env::var("KINGPOST_TEST_DATABASE_URL")

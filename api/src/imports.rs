@@ -70,14 +70,8 @@ pub async fn import(
             let mut counted = std::mem::take(&mut seen);
             let (stored, counted) = state
                 .bulk_step(move |conn, yielding| {
-                    let stored = pgn::store_batch(
-                        conn,
-                        &games[from..],
-                        &into,
-                        &mut counted,
-                        yielding,
-                        pgn::Indexing::Now,
-                    )?;
+                    let stored =
+                        pgn::store_batch(conn, &games[from..], &into, &mut counted, yielding)?;
                     Ok((stored, counted))
                 })
                 .await?;
@@ -86,6 +80,12 @@ pub async fn import(
             outcomes.extend(stored);
         }
     }
+    // Its games' positions and counts, staged as they were stored, join
+    // the index and the explorer in steps before the import answers.
+    while !state
+        .bulk_step(|conn, yielding| pgn::index_staged_in_steps(conn, yielding))
+        .await?
+    {}
     let mut report = report_of(&outcomes);
     report.collection_id = Some(collection.into());
     if report.imported >= STATISTICS_AFTER {

@@ -12,7 +12,7 @@ use kingpost_api::{
     db,
     domain::{
         accounts, collections,
-        pgn::{Imported, Indexing, Occurrences, index_staged, prepare_next, store_batch},
+        pgn::{Imported, Occurrences, index_staged, prepare_next, store_batch},
     },
     server,
 };
@@ -248,14 +248,7 @@ pub fn import(path: &str, owner: &str, collection: &str, database_url: &str) -> 
         // A file that cannot be read further ends its last batch.
         for (games, failure) in prepared {
             summary.read += games.len();
-            let reports = store_batch(
-                &mut conn,
-                &games,
-                &into,
-                &mut seen,
-                &db::NeverYield,
-                Indexing::Staged,
-            )?;
+            let reports = store_batch(&mut conn, &games, &into, &mut seen, &db::NeverYield)?;
             for report in reports {
                 let stored = summary.accepted + summary.duplicates + summary.rejected + 1;
                 summary.record(

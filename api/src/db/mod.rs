@@ -348,14 +348,46 @@ where
     done
 }
 
-/// Runs `merge` (an `INSERT ... SELECT` from the staging table `table`,
-/// whose rows a bulk import appended) and empties the table, in the
-/// caller's transaction: how many rows were staged.
+/// Which of a staging table's rows a merge takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Portion {
+    /// Every row: a bulk import's end, a server's start.
+    All,
+    /// On SQLite the first rows staged, as many as given, so that a merge
+    /// in steps gives the writers' turn back between them; on Postgres,
+    /// whose writers never wait for a merge, every row.
+    First(i64),
+}
+
+/// Runs `merge` (an `INSERT ... SELECT` from the staging table `table`
+/// named `s`, whose rows imports appended, with `{portion}` where a
+/// condition on `s` may follow) on `portion` of the rows, and forgets
+/// them, in the caller's transaction: how many rows it took.
 pub fn merge_staging(
     conn: &mut DbConnection,
     table: &str,
     merge: &str,
+    portion: Portion,
 ) -> diesel::QueryResult<usize> {
+    match (conn, portion) {
+        (DbConnection::Sqlite(sqlite), Portion::First(rows)) => {
+            // The table is a heap: its rowids are the order rows came in.
+            let last = diesel::sql_query(format!(
+                "SELECT MAX(rowid) AS last FROM (SELECT rowid FROM {table} ORDER BY rowid LIMIT {rows})"
+            ))
+            .get_result::<LastRow>(sqlite)?
+            .last;
+            let Some(last) = last else { return Ok(0) };
+            diesel::sql_query(merge.replace("{portion}", &format!("AND s.rowid <= {last}")))
+                .execute(sqlite)?;
+            diesel::sql_query(format!("DELETE FROM {table} WHERE rowid <= {last}")).execute(sqlite)
+        }
+        (conn, _) => merge_all(conn, table, &merge.replace("{portion}", "")),
+    }
+}
+
+/// [`merge_staging`] of every row.
+fn merge_all(conn: &mut DbConnection, table: &str, merge: &str) -> diesel::QueryResult<usize> {
     // Another import may be staging (a server starting during a CLI
     // import): its rows wait for this transaction, so that the table
     // emptied at its end holds only the rows merged. SQLite's writers take
@@ -376,6 +408,12 @@ pub fn merge_staging(
     };
     diesel::sql_query(empty).execute(conn)?;
     Ok(usize::try_from(staged).unwrap_or(usize::MAX))
+}
+
+#[derive(diesel::QueryableByName)]
+struct LastRow {
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::BigInt>)]
+    last: Option<i64>,
 }
 
 #[derive(diesel::QueryableByName)]

@@ -20,6 +20,7 @@ use crate::{
         collection::{self, CollectionRow},
         explorer_counts,
         game::{self, GameRow},
+        position_index,
     },
     stored::{AccountId, CollectionId},
     views::{
@@ -239,6 +240,9 @@ pub fn delete_step(
 ) -> Result<bool, ApiError> {
     write_transaction(conn, |conn| {
         owned(conn, owner, id)?;
+        // First, so that a merge of staged rows never waits for this
+        // step's rows while this waits for it.
+        position_index::hold_staged(conn)?;
         let counts = explorer_counts::delete_part_of_scope(conn, id, COUNTS_DELETED_AT_ONCE)?;
         if counts as i64 == COUNTS_DELETED_AT_ONCE {
             return Ok(false);
@@ -253,6 +257,7 @@ pub fn delete_step(
             }
         }
         if (games.len() as i64) < DELETED_AT_ONCE {
+            explorer_counts::forget_scope(conn, id)?;
             collection::delete_empty(conn, id)?;
             return Ok(true);
         }

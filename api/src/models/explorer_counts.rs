@@ -18,7 +18,7 @@ use diesel::{
 
 use crate::{
     db::{
-        self, DbConnection, execute_natively,
+        self, DbConnection, Portion, execute_natively,
         schema::{explorer_counts, staged_counts},
     },
     models::position_index::{NO_MOVE, PositionRow},
@@ -166,24 +166,27 @@ pub fn stage(conn: &mut DbConnection, rows: &[CountRow]) -> QueryResult<()> {
     }
 }
 
-/// Adds the staged counts to the counts, summed in the table's order, and
-/// forgets them: the caller's transaction makes the two one.
-pub fn merge_staged(conn: &mut DbConnection) -> QueryResult<()> {
-    // `WHERE true`: SQLite reads `ON` after a bare `SELECT` as a join's.
+/// Adds `portion` of the staged counts to the counts, summed in the
+/// table's order, and forgets them: the caller's transaction makes the two
+/// one. Counts of a collection deleted since they were staged are dropped.
+/// How many staged rows it took.
+pub fn merge_staged(conn: &mut DbConnection, portion: Portion) -> QueryResult<usize> {
     db::merge_staging(
         conn,
         "staged_counts",
         "INSERT INTO explorer_counts (scope, rules, position_key, next, games, white, draws, black) \
          SELECT scope, rules, position_key, next, SUM(games), SUM(white), SUM(draws), SUM(black) \
-         FROM staged_counts WHERE true GROUP BY scope, rules, position_key, next \
+         FROM staged_counts s \
+         WHERE (s.scope = '' OR EXISTS (SELECT 1 FROM collections c WHERE c.id = s.scope)) {portion} \
+         GROUP BY scope, rules, position_key, next \
          ORDER BY scope, rules, position_key, next \
          ON CONFLICT (scope, rules, position_key, next) DO UPDATE SET \
          games = explorer_counts.games + excluded.games, \
          white = explorer_counts.white + excluded.white, \
          draws = explorer_counts.draws + excluded.draws, \
          black = explorer_counts.black + excluded.black",
+        portion,
     )
-    .map(|_| ())
 }
 
 /// Whether any counts are staged.
@@ -240,6 +243,19 @@ pub fn delete_part_of_scope(
     .bind::<Text, _>(of.as_str())
     .bind::<BigInt, _>(limit)
     .execute(conn)
+}
+
+/// Forgets every count of collection `of`, staged or merged: the last step
+/// of its deletion, in the transaction that deletes it, after which no
+/// merge can add its counts (they are dropped for a collection gone).
+/// Staged counts are deleted first: on Postgres that waits for a merge
+/// under way, whose counts the second statement then sees.
+pub fn forget_scope(conn: &mut DbConnection, of: &CollectionId) -> QueryResult<()> {
+    diesel::delete(staged_counts::table.filter(staged_counts::scope.eq(of.as_str())))
+        .execute(conn)?;
+    diesel::delete(explorer_counts::table.filter(explorer_counts::scope.eq(of.as_str())))
+        .execute(conn)?;
+    Ok(())
 }
 
 /// The games that played one move from a position, summed over scopes;

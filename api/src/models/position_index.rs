@@ -5,7 +5,7 @@ use diesel::prelude::*;
 
 use crate::{
     db::{
-        self, DbConnection, execute_natively,
+        self, DbConnection, Portion, execute_natively,
         schema::{game_positions, staged_positions},
     },
     stored::GameId,
@@ -118,17 +118,34 @@ pub fn stage(conn: &mut DbConnection, rows: &[PositionRow]) -> QueryResult<()> {
     }
 }
 
-/// Adds the staged rows to the index, in its order, and forgets them: the
-/// caller's transaction makes the two one. How many rows were staged.
-pub fn merge_staged(conn: &mut DbConnection) -> QueryResult<usize> {
-    // `WHERE true`: SQLite reads `ON` after a bare `SELECT` as a join's.
+/// Adds `portion` of the staged rows to the index, in its order, and
+/// forgets them: the caller's transaction makes the two one. Rows of a
+/// game deleted since they were staged are dropped ([`hold_staged`]). How
+/// many staged rows it took.
+pub fn merge_staged(conn: &mut DbConnection, portion: Portion) -> QueryResult<usize> {
     db::merge_staging(
         conn,
         "staged_positions",
         "INSERT INTO game_positions (position_key, game_id, next, ply) \
-         SELECT position_key, game_id, next, ply FROM staged_positions WHERE true \
+         SELECT position_key, game_id, next, ply FROM staged_positions s \
+         WHERE EXISTS (SELECT 1 FROM games g WHERE g.id = s.game_id) {portion} \
          ORDER BY position_key, game_id, next ON CONFLICT DO NOTHING",
+        portion,
     )
+}
+
+/// Keeps a merge of staged rows (positions, then counts) from starting
+/// until the caller's transaction ends, and waits for one under way: a
+/// transaction deleting imported games or a collection's counts takes this
+/// before anything else, so that a merge sees them either present with
+/// their rows (deleted after it) or gone (their rows dropped). On SQLite,
+/// whose writers take turns, there is nothing to hold.
+pub fn hold_staged(conn: &mut DbConnection) -> QueryResult<()> {
+    if let DbConnection::Postgresql(pg) = conn {
+        // Taken by appends too, and in conflict only with a merge's lock.
+        diesel::sql_query("LOCK TABLE staged_positions IN ROW EXCLUSIVE MODE").execute(pg)?;
+    }
+    Ok(())
 }
 
 /// Whether any rows are staged.

@@ -24,7 +24,8 @@ on_both_databases!(
     pgn_for_clients_that_speak_only_json_and_text,
     variations_nested_256_deep_are_kept,
     a_game_twice_in_a_file_is_filed_twice_and_ids_are_this_servers,
-    positions_an_import_left_staged_are_indexed_when_the_server_starts
+    positions_an_import_left_staged_are_indexed_when_the_server_starts,
+    what_was_staged_for_a_deleted_collection_is_never_indexed
 );
 
 // A client that sends only JSON imports with `{"pgn": ...}`; one that reads
@@ -908,6 +909,31 @@ async fn a_bulk_import_refreshes_the_planners_statistics() {
     assert_eq!(analyzed(), 1);
 }
 
+/// Every row of the position index.
+fn index_rows(
+    conn: &mut kingpost_api::db::DbConnection,
+) -> Vec<kingpost_api::models::position_index::PositionRow> {
+    use diesel::prelude::*;
+    use kingpost_api::{db::schema::game_positions, models::position_index::PositionRow};
+    game_positions::table
+        .select((
+            game_positions::position_key,
+            game_positions::game_id,
+            game_positions::next,
+            game_positions::ply,
+        ))
+        .load::<(i64, String, i16, i32)>(conn)
+        .unwrap()
+        .into_iter()
+        .map(|(position_key, game_id, next, ply)| PositionRow {
+            position_key,
+            game_id: game_id.into(),
+            next,
+            ply,
+        })
+        .collect()
+}
+
 /// docs/spec/packed-moves.md, the position index: a bulk import stages its
 /// games' positions (and their explorer counts) and indexes them at its
 /// end; those of one that stopped before its end are indexed (and counted)
@@ -921,7 +947,7 @@ async fn positions_an_import_left_staged_are_indexed_when_the_server_starts(db: 
         },
         models::{
             explorer_counts::{self as counts, CountRow},
-            position_index::{self, PositionRow},
+            position_index,
         },
     };
     let app = TestApp::on(&db).start().await;
@@ -942,23 +968,7 @@ async fn positions_an_import_left_staged_are_indexed_when_the_server_starts(db: 
     assert!(indexed > 20 * 40, "{indexed} positions");
     // As an import stopped before its end leaves them: its games stored,
     // their positions staged and not in the index.
-    let rows: Vec<PositionRow> = game_positions::table
-        .select((
-            game_positions::position_key,
-            game_positions::game_id,
-            game_positions::next,
-            game_positions::ply,
-        ))
-        .load::<(i64, String, i16, i32)>(conn)
-        .unwrap()
-        .into_iter()
-        .map(|(position_key, game_id, next, ply)| PositionRow {
-            position_key,
-            game_id: game_id.into(),
-            next,
-            ply,
-        })
-        .collect();
+    let rows = index_rows(conn);
     type Counts = Vec<(String, String, i64, i16, i64, i64, i64, i64)>;
     let counted = |conn: &mut DbConnection| -> Counts {
         explorer_counts::table
@@ -1014,4 +1024,103 @@ async fn positions_an_import_left_staged_are_indexed_when_the_server_starts(db: 
         merged == batch_by_batch,
         "the staged counts merged as counted"
     );
+}
+
+/// docs/spec/packed-moves.md, the position index and the explorer's
+/// counts: the positions and counts an import staged (a CLI import under
+/// way) for a collection deleted before they were merged never reach the
+/// index or the explorer.
+async fn what_was_staged_for_a_deleted_collection_is_never_indexed(db: Db) {
+    use diesel::prelude::*;
+    use kingpost_api::{
+        db::{
+            DbConnection,
+            schema::{explorer_counts, game_positions, games, staged_counts, staged_positions},
+        },
+        models::{
+            explorer_counts::{self as counts, CountRow},
+            position_index,
+        },
+    };
+    let app = TestApp::on(&db).start().await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let kept = import(&alice, sample_pgn(3, 11)).send(&app).await;
+    kept.assert_status(200);
+    let gone = post("/api/v1/imports?collection=Gone")
+        .token(&alice)
+        .raw("application/x-chess-pgn", sample_pgn(4, 12))
+        .send(&app)
+        .await;
+    let gone_id = gone.assert_status(200)["collection_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let pool = kingpost_api::server::open_database(&db.url()).unwrap();
+    let mut pooled = pool.get().unwrap();
+    let conn: &mut DbConnection = &mut pooled;
+    let indexed_before: i64 = game_positions::table.count().get_result(conn).unwrap();
+    // Staged again, as an import that has not reached its end holds them:
+    // the deleted collection's games' positions and its counts.
+    let gone_games: Vec<String> = gone.body["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|game| game["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(gone_games.len(), 4);
+    let mut rows = index_rows(conn);
+    rows.retain(|row| gone_games.iter().any(|id| id == row.game_id.as_str()));
+    assert!(rows.len() > 4 * 40, "{} positions", rows.len());
+    let staged: Vec<CountRow> = explorer_counts::table
+        .filter(explorer_counts::scope.eq(&gone_id))
+        .load::<(String, String, i64, i16, i64, i64, i64, i64)>(conn)
+        .unwrap()
+        .into_iter()
+        .map(|row| CountRow {
+            scope: row.0,
+            rules: row.1.parse::<kingpost_core::Rules>().unwrap().key(),
+            position_key: row.2,
+            next: row.3,
+            games: row.4,
+            white: row.5,
+            draws: row.6,
+            black: row.7,
+        })
+        .collect();
+    assert!(!staged.is_empty());
+    position_index::stage(conn, &rows).unwrap();
+    counts::stage(conn, &staged).unwrap();
+
+    crate::support::delete(format!("/api/v1/collections/{gone_id}"))
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_status(204);
+    drop(pooled);
+    let restarted = kingpost_api::server::open_database(&db.url()).unwrap();
+    let mut pooled = restarted.get().unwrap();
+    let conn: &mut DbConnection = &mut pooled;
+    let left = |conn: &mut DbConnection| -> (i64, i64) {
+        (
+            staged_positions::table.count().get_result(conn).unwrap(),
+            staged_counts::table.count().get_result(conn).unwrap(),
+        )
+    };
+    assert_eq!(left(conn), (0, 0), "nothing left staged");
+    let orphans: i64 = game_positions::table
+        .filter(diesel::dsl::not(diesel::dsl::exists(
+            games::table.filter(games::id.eq(game_positions::game_id)),
+        )))
+        .count()
+        .get_result(conn)
+        .unwrap();
+    assert_eq!(orphans, 0, "no index row of a deleted game");
+    let indexed_after: i64 = game_positions::table.count().get_result(conn).unwrap();
+    assert_eq!(indexed_after, indexed_before - rows.len() as i64);
+    let gone_counts: i64 = explorer_counts::table
+        .filter(explorer_counts::scope.eq(&gone_id))
+        .count()
+        .get_result(conn)
+        .unwrap();
+    assert_eq!(gone_counts, 0, "no count of the deleted collection");
 }

@@ -18,7 +18,7 @@ use super::tags::{SOURCE_GAME_ID, first_of_each_name, imported_tags, is_pgn_date
 use crate::{
     clock::{Millis, parse_rfc3339},
     credentials::{digest, new_id},
-    db::{self, DbConnection, Yield, write_transaction},
+    db::{self, DbConnection, Portion, Yield, write_transaction},
     domain::{
         annotations::{GameNotes, notes_row},
         game::{moves::index_rows, stored_start},
@@ -325,37 +325,57 @@ fn store_games(
         .collect()
 }
 
-/// When an import's games join the position index.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Indexing {
-    /// With each batch: found by position as soon as they are stored.
-    Now,
-    /// Staged, for the import to add at its end
-    /// (`position_index::merge_staged`): a bulk import's.
-    Staged,
-}
-
-/// Adds the positions a bulk import staged to the position index, and the
-/// counts it staged to the explorer's, in one transaction: at the import's
-/// end, or when a server starts after an import that stopped before its
-/// end. How many positions.
+/// Adds the positions imports staged to the position index, and the
+/// counts they staged to the explorer's, in one transaction: at the end of
+/// a CLI import, or when a server starts after an import that stopped
+/// before its end. How many positions.
 pub fn index_staged(conn: &mut DbConnection) -> Result<usize, ApiError> {
     if !position_index::any_staged(conn)? && !explorer_counts::any_staged(conn)? {
         return Ok(0);
     }
     db::sorting_on_disk(conn, |conn| {
         write_transaction(conn, |conn| {
-            let indexed = position_index::merge_staged(conn)?;
-            explorer_counts::merge_staged(conn)?;
+            let indexed = position_index::merge_staged(conn, Portion::All)?;
+            explorer_counts::merge_staged(conn, Portion::All)?;
             Ok::<_, diesel::result::Error>(indexed)
         })
         .map_err(ApiError::from)
     })
 }
 
+/// Staged rows a step of [`index_staged_in_steps`] merges between two
+/// looks at the writers waiting: a few milliseconds of SQLite's work.
+const MERGED_AT_ONCE: i64 = 200;
+
+/// One step of adding what imports staged to the index and the counts,
+/// in a transaction of its own: on SQLite a portion at a time until a
+/// request waits for the writers' turn, on Postgres all of it. Whether
+/// nothing is left staged: an HTTP import's end, which then answers with
+/// its games found by position.
+pub fn index_staged_in_steps(
+    conn: &mut DbConnection,
+    yielding: &dyn Yield,
+) -> Result<bool, ApiError> {
+    write_transaction(conn, |conn| {
+        let portion = Portion::First(MERGED_AT_ONCE);
+        let mut merged_any = false;
+        loop {
+            let taken = position_index::merge_staged(conn, portion)?
+                + explorer_counts::merge_staged(conn, portion)?;
+            if taken == 0 {
+                return Ok(true);
+            }
+            if merged_any && yielding.now() {
+                return Ok(false);
+            }
+            merged_any = true;
+        }
+    })
+}
+
 /// Games stored in one step of a batch: between two, the batch may end to
 /// give the writers' turn to a request that waits for it.
-const STORED_AT_ONCE: usize = 50;
+const STORED_AT_ONCE: usize = 20;
 
 /// How many times each game (by a hash of its import key) has appeared so
 /// far in the file being imported: in memory for an HTTP import (10,000
@@ -432,20 +452,19 @@ fn hash_of(key: &str) -> i64 {
 /// Stores read games (or keeps the errors that refused them) in one write
 /// transaction, in order, filing each stored game (new or found again) in
 /// the collection `into`: all of them, or, when `yielding` says so after a
-/// game, those before it (at least one). Their reports; the caller goes on
-/// from the first game not reported.
+/// game, those before it (at least one). Their positions and explorer
+/// counts are staged, for [`index_staged`] or [`index_staged_in_steps`] to
+/// add. Their reports; the caller goes on from the first game not
+/// reported.
 pub fn store_batch(
     conn: &mut DbConnection,
     games: &[ReadGame],
     into: &CollectionId,
     seen: &mut Occurrences,
     yielding: &dyn Yield,
-    indexing: Indexing,
 ) -> Result<Vec<GameReport>, ApiError> {
     write_transaction(conn, |conn| {
         let mut reports = Vec::with_capacity(games.len());
-        let mut positions: Vec<PositionRow> = Vec::new();
-        let mut counts = Tally::default();
         for chunk in games.chunks(STORED_AT_ONCE) {
             if !reports.is_empty() && yielding.now() {
                 break;
@@ -455,6 +474,8 @@ pub fn store_batch(
                 .filter_map(|read| read.game.as_ref().ok())
                 .collect();
             let mut stored = store_games(conn, &prepared, into, seen)?.into_iter();
+            let mut positions: Vec<PositionRow> = Vec::new();
+            let mut counts = Tally::default();
             for read in chunk {
                 let outcome = match &read.game {
                     Ok(game) => {
@@ -475,6 +496,8 @@ pub fn store_batch(
                     outcome,
                 });
             }
+            position_index::stage(conn, &positions)?;
+            explorer_counts::stage(conn, &counts.rows())?;
         }
         let stored: Vec<&GameId> = reports
             .iter()
@@ -484,17 +507,6 @@ pub fn store_batch(
             })
             .collect();
         collection::file(conn, into, &stored)?;
-        match indexing {
-            Indexing::Now => {
-                position_index::sort(&mut positions);
-                position_index::insert_new(conn, &positions)?;
-                explorer_counts::add(conn, &counts.rows())?;
-            }
-            Indexing::Staged => {
-                position_index::stage(conn, &positions)?;
-                explorer_counts::stage(conn, &counts.rows())?;
-            }
-        }
         Ok(reports)
     })
 }
