@@ -248,9 +248,55 @@ pub fn descriptors_for_connections(limit: u64) -> u64 {
     limit.saturating_sub(reserve).max(64)
 }
 
+/// The socket a request came on, kept in its connection's data (see
+/// `server::admit`), so that a held request can learn that its client has
+/// gone: a client that goes away (a page navigating on) closes its
+/// connection, which the server hears of only when it next reads or
+/// writes there, and a long poll writes nothing until it ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PeerSocket(pub std::os::fd::RawFd);
+
+impl PeerSocket {
+    /// Whether the client has closed its end, or the connection failed: a
+    /// look at the next byte, left unread, finds the end of the stream or
+    /// an error rather than nothing yet (or a next request's bytes).
+    pub fn closed(self) -> bool {
+        let mut byte = 0u8;
+        // SAFETY: `recv` writes at most one byte to `byte`, which outlives
+        // the call. The descriptor belongs to a connection that a held
+        // request keeps open; were it closed or reused meanwhile, the call
+        // fails (`EBADF`, `ENOTSOCK`) or peeks at another socket without
+        // taking its bytes (`MSG_PEEK`) or waiting (`MSG_DONTWAIT`).
+        #[allow(unsafe_code)]
+        let read = unsafe {
+            libc::recv(
+                self.0,
+                (&raw mut byte).cast(),
+                1,
+                libc::MSG_PEEK | libc::MSG_DONTWAIT,
+            )
+        };
+        match read {
+            0 => true,
+            1.. => false,
+            _ => !matches!(
+                std::io::Error::last_os_error().kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::Interrupted
+            ),
+        }
+    }
+}
+
+/// How often, at most, a full instance looks through every held request
+/// for clients that have gone: a look is a system call for each.
+const FULL_LOOK_EVERY: Duration = Duration::from_secs(1);
+
 /// The requests this instance holds open, by account and address, and the
 /// most it may hold in all: below the process's descriptor limit, so that
 /// held requests can never leave the server unable to accept one more.
+/// When an account, an address or the instance has no room left, the
+/// requests it holds whose clients have gone are ended first and their
+/// places given to the new one.
 #[derive(Debug)]
 pub struct HeldSlots {
     capacity: usize,
@@ -262,14 +308,72 @@ struct Held {
     total: usize,
     by_account: HashMap<String, usize>,
     by_address: HashMap<String, usize>,
+    requests: HashMap<u64, HeldRequest>,
+    next_id: u64,
+    last_full_look: Option<Instant>,
 }
 
-/// A held request's place, given back when dropped (when the client goes).
+/// A held request, as its place is counted.
 #[derive(Debug)]
-pub struct HeldSlot {
-    slots: std::sync::Arc<HeldSlots>,
+struct HeldRequest {
     account: String,
     address: String,
+    socket: Option<PeerSocket>,
+    gone: Arc<tokio::sync::Notify>,
+}
+
+impl Held {
+    /// Gives back the place of request `id`, if it still has one.
+    fn release(&mut self, id: u64) -> Option<HeldRequest> {
+        let request = self.requests.remove(&id)?;
+        self.total -= 1;
+        count_down(&mut self.by_account, &request.account);
+        count_down(&mut self.by_address, &request.address);
+        Some(request)
+    }
+
+    /// Ends the requests of those `chosen` whose clients have gone: their
+    /// places are given back now, and each is told to end.
+    fn end_abandoned(&mut self, chosen: impl Fn(&HeldRequest) -> bool) {
+        let abandoned: Vec<u64> = self
+            .requests
+            .iter()
+            .filter(|(_, request)| {
+                chosen(request) && request.socket.is_some_and(PeerSocket::closed)
+            })
+            .map(|(id, _)| *id)
+            .collect();
+        for id in abandoned {
+            if let Some(request) = self.release(id) {
+                request.gone.notify_one();
+            }
+        }
+    }
+}
+
+/// A held request's place, given back when dropped (when the request
+/// ends), or earlier when its client is found gone: [`HeldSlot::gone`].
+#[derive(Debug)]
+pub struct HeldSlot {
+    slots: Arc<HeldSlots>,
+    id: u64,
+    gone: Arc<tokio::sync::Notify>,
+}
+
+impl HeldSlot {
+    /// Completes when the request's client has been found gone (its place
+    /// given to another): the request then ends.
+    pub async fn gone(&self) {
+        self.gone.notified().await;
+    }
+
+    /// `work`'s outcome, or none when the client is found gone first.
+    pub async fn unless_gone<T>(&self, work: impl Future<Output = T>) -> Option<T> {
+        tokio::select! {
+            outcome = work => Some(outcome),
+            () = self.gone() => None,
+        }
+    }
 }
 
 impl HeldSlots {
@@ -291,12 +395,15 @@ impl HeldSlots {
         self.capacity
     }
 
-    /// A place for one more held request: `429` beyond the account's or
-    /// the address's share, `503` when the instance holds all it can.
+    /// A place for one more held request, which came on `socket`: `429`
+    /// beyond the account's or the address's share, `503` when the
+    /// instance holds all it can, once the requests whose clients have
+    /// gone have given theirs back.
     pub fn acquire(
-        self: &std::sync::Arc<Self>,
+        self: &Arc<Self>,
         account: &str,
         address: &str,
+        socket: Option<PeerSocket>,
     ) -> Result<HeldSlot, ApiError> {
         let mut held = self.held.lock().unwrap_or_else(|p| p.into_inner());
         let refused = |what: &str, most: usize| ApiError::RateLimited {
@@ -305,25 +412,54 @@ impl HeldSlots {
                 "{what} holds {most} streams and long polls open already: close one first"
             ),
         };
-        if held.by_account.get(account).copied().unwrap_or(0) >= HELD_PER_ACCOUNT {
-            return Err(refused("this account", HELD_PER_ACCOUNT));
+        let of_account = |held: &Held| held.by_account.get(account).copied().unwrap_or(0);
+        let of_address = |held: &Held| held.by_address.get(address).copied().unwrap_or(0);
+        if of_account(&held) >= HELD_PER_ACCOUNT {
+            held.end_abandoned(|request| request.account == account);
+            if of_account(&held) >= HELD_PER_ACCOUNT {
+                return Err(refused("this account", HELD_PER_ACCOUNT));
+            }
         }
-        if held.by_address.get(address).copied().unwrap_or(0) >= HELD_PER_ADDRESS {
-            return Err(refused("this address", HELD_PER_ADDRESS));
+        if of_address(&held) >= HELD_PER_ADDRESS {
+            held.end_abandoned(|request| request.address == address);
+            if of_address(&held) >= HELD_PER_ADDRESS {
+                return Err(refused("this address", HELD_PER_ADDRESS));
+            }
         }
         if held.total >= self.capacity {
-            return Err(ApiError::Unavailable {
-                retry_after: 10,
-                cause: format!("{} requests held open", held.total),
-            });
+            let now = Instant::now();
+            if held
+                .last_full_look
+                .is_none_or(|last| now.duration_since(last) >= FULL_LOOK_EVERY)
+            {
+                held.last_full_look = Some(now);
+                held.end_abandoned(|_| true);
+            }
+            if held.total >= self.capacity {
+                return Err(ApiError::Unavailable {
+                    retry_after: 10,
+                    cause: format!("{} requests held open", held.total),
+                });
+            }
         }
         held.total += 1;
         *held.by_account.entry(account.to_owned()).or_default() += 1;
         *held.by_address.entry(address.to_owned()).or_default() += 1;
+        let (id, gone) = (held.next_id, Arc::new(tokio::sync::Notify::new()));
+        held.next_id += 1;
+        held.requests.insert(
+            id,
+            HeldRequest {
+                account: account.to_owned(),
+                address: address.to_owned(),
+                socket,
+                gone: gone.clone(),
+            },
+        );
         Ok(HeldSlot {
             slots: self.clone(),
-            account: account.to_owned(),
-            address: address.to_owned(),
+            id,
+            gone,
         })
     }
 }
@@ -331,9 +467,7 @@ impl HeldSlots {
 impl Drop for HeldSlot {
     fn drop(&mut self) {
         let mut held = self.slots.held.lock().unwrap_or_else(|p| p.into_inner());
-        held.total -= 1;
-        count_down(&mut held.by_account, &self.account);
-        count_down(&mut held.by_address, &self.address);
+        held.release(self.id);
     }
 }
 

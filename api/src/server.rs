@@ -11,7 +11,7 @@ use tracing_subscriber::{EnvFilter, fmt::format::FmtSpan};
 use crate::{
     app,
     budgets::{
-        self, ConnectionSlots, ExpensiveReads, HeldSlots, Limiter, RateLimits,
+        self, ConnectionSlots, ExpensiveReads, HeldSlots, Limiter, PeerSocket, RateLimits,
         descriptors_for_connections,
     },
     clock::SystemClock,
@@ -438,7 +438,8 @@ pub struct ServeOptions {
 /// Keeps a new connection if its address has fewer than
 /// [`budgets::CONNECTIONS_PER_ADDRESS`] open (a trusted proxy's are not
 /// counted), its place held in the connection's data until it closes;
-/// otherwise closes it at once.
+/// otherwise closes it at once. The connection's data also keeps its
+/// socket, for held requests to learn when their client has gone.
 fn admit(
     slots: &Arc<ConnectionSlots>,
     trusted_proxies: &[std::net::IpAddr],
@@ -448,6 +449,7 @@ fn admit(
     let Some(stream) = conn.downcast_ref::<actix_web::rt::net::TcpStream>() else {
         return;
     };
+    data.insert(PeerSocket(std::os::fd::AsRawFd::as_raw_fd(stream)));
     let Ok(peer) = stream.peer_addr() else {
         return;
     };

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use crate::{
     auth::Auth,
+    budgets::PeerSocket,
     credentials::Scope,
     domain::{
         conditionals::{self},
@@ -190,9 +191,10 @@ pub async fn get_game(
     }
     let id = id.into_inner();
     // A long poll holds its connection: it takes a place among the held.
-    let _slot = if wait > 0 {
+    let slot = if wait > 0 {
         let address = state.client_address(req.peer_addr(), req.headers());
-        Some(state.held.acquire(&auth.account_id, &address)?)
+        let socket = req.conn_data::<PeerSocket>().copied();
+        Some(state.held.acquire(&auth.account_id, &address, socket)?)
     } else {
         None
     };
@@ -217,7 +219,14 @@ pub async fn get_game(
         // Not kept while waiting: a held poll holds as little as it can.
         drop(view);
         let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() || !watch.changed(left).await {
+        let changed = match (&slot, left.is_zero()) {
+            (_, true) => false,
+            // A client found gone is answered as at the deadline: nobody
+            // reads it.
+            (Some(slot), false) => slot.unless_gone(watch.changed(left)).await == Some(true),
+            (None, false) => watch.changed(left).await,
+        };
+        if !changed {
             return Ok(HttpResponse::NotModified()
                 .insert_header((ETAG, etag))
                 .finish());

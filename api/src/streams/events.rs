@@ -8,7 +8,7 @@ use tokio::sync::broadcast;
 
 use crate::{
     auth::Auth,
-    budgets::HeldSlot,
+    budgets::{HeldSlot, PeerSocket},
     clock::Millis,
     domain::{events, session},
     error::ApiError,
@@ -42,7 +42,7 @@ pub struct Follower {
     caught_up: bool,
     keepalive: Duration,
     feed: broadcast::Receiver<FeedItem>,
-    _slot: HeldSlot,
+    slot: HeldSlot,
 }
 
 impl Follower {
@@ -56,7 +56,8 @@ impl Follower {
         keepalive: Duration,
     ) -> Result<Follower, ApiError> {
         let address = state.client_address(req.peer_addr(), req.headers());
-        let slot = state.held.acquire(&auth.account_id, &address)?;
+        let socket = req.conn_data::<PeerSocket>().copied();
+        let slot = state.held.acquire(&auth.account_id, &address, socket)?;
         // Listening before reading, so that nothing falls between the two.
         let feed = state
             .feeds
@@ -78,7 +79,7 @@ impl Follower {
             caught_up: false,
             keepalive,
             feed,
-            _slot: slot,
+            slot,
         })
     }
 
@@ -103,7 +104,13 @@ impl Follower {
             let until_expiry =
                 Duration::from_millis(u64::try_from(self.expires_at - now).unwrap_or(0));
             let wait = self.keepalive.min(until_expiry);
-            match actix_web::rt::time::timeout(wait, self.feed.recv()).await {
+            let heard = self
+                .slot
+                .unless_gone(actix_web::rt::time::timeout(wait, self.feed.recv()))
+                .await;
+            // Its client found gone: following ends.
+            let heard = heard?;
+            match heard {
                 Err(_) => return Some(Ok(Next::Idle)),
                 Ok(Ok(FeedItem::Events(events))) => {
                     let fresh: Vec<EventView> = events

@@ -328,3 +328,90 @@ fn one_address_cannot_hold_every_connection() {
         "the address's share stays open"
     );
 }
+
+// A held request whose client has gone (a page navigating on closes its
+// connections) gives its place back as soon as its place is wanted: an
+// account whose 20 long polls and streams were abandoned (README, limits)
+// opens new ones at once, not when the abandoned ones would have ended.
+#[test]
+fn held_requests_whose_clients_have_gone_give_their_places_back() {
+    use kingpost_api::budgets::HELD_PER_ACCOUNT;
+    use std::{
+        io::{Read, Write},
+        net::TcpStream,
+    };
+
+    let db = Db::sqlite();
+    let served = Served::start(&db, &[]);
+    let tokens = [served.sign_up("alice"), served.sign_up("bob")];
+    let challenge =
+        json!({"rules": "standard", "days_per_move": 3, "color": "white", "opponent": "bob"});
+    let (_, challenge) = served.call(
+        reqwest::Method::POST,
+        "/api/v1/challenges",
+        Some(&tokens[0]),
+        Some(challenge),
+    );
+    let accept = format!(
+        "/api/v1/challenges/{}/accept",
+        challenge["id"].as_str().unwrap()
+    );
+    let (status, game) = served.call(reqwest::Method::POST, &accept, Some(&tokens[1]), None);
+    assert_eq!(status, 201, "{game}");
+    let game_path = format!("/api/v1/games/{}", game["id"].as_str().unwrap());
+    let etag = served
+        .client
+        .get(format!("{}{game_path}", served.base))
+        .bearer_auth(&tokens[0])
+        .send()
+        .unwrap()
+        .headers()["etag"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let address = served.base.trim_start_matches("http://").to_owned();
+    let hold = |path: &str| {
+        let mut stream = TcpStream::connect(&address).unwrap();
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {}\r\n\
+             If-None-Match: {etag}\r\n\r\n",
+            tokens[0]
+        )
+        .unwrap();
+        stream
+    };
+    let status_line = |mut stream: &TcpStream| {
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        let mut head = [0; 12];
+        stream.read_exact(&mut head).unwrap();
+        String::from_utf8_lossy(&head).into_owned()
+    };
+    let polls = format!("{game_path}?wait=60");
+    let mut held: Vec<TcpStream> = (0..HELD_PER_ACCOUNT / 2).map(|_| hold(&polls)).collect();
+    for _ in 0..HELD_PER_ACCOUNT / 2 {
+        let stream = hold("/api/v1/stream/events");
+        assert_eq!(status_line(&stream), "HTTP/1.1 200");
+        held.push(stream);
+    }
+    let refused = hold("/api/v1/stream/events");
+    assert_eq!(
+        status_line(&refused),
+        "HTTP/1.1 429",
+        "the account's share is held"
+    );
+    // Abandoned, as a page navigating on abandons them.
+    drop(held);
+    let started = Instant::now();
+    let again: Vec<TcpStream> = (0..HELD_PER_ACCOUNT)
+        .map(|_| hold("/api/v1/stream/events"))
+        .collect();
+    for stream in &again {
+        assert_eq!(status_line(stream), "HTTP/1.1 200");
+    }
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let refused = hold(&polls);
+    assert_eq!(status_line(&refused), "HTTP/1.1 429", "and held again");
+}
