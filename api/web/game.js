@@ -5,6 +5,7 @@
 
 import { ApiError, act, call, listen, session } from "./api.js";
 import { drawSquares } from "./board.js";
+import { clockText, sideClocks } from "./clocks.js";
 import { announce, h, main, show } from "./dom.js";
 import { Picker, colorOf, kingSquare, parseFen, rightsOf, squareOrder, withPlayed } from "./moves.js";
 import { pieceName, pieceSvg } from "./pieces.js";
@@ -16,9 +17,7 @@ import {
   describe,
   moveWords,
   resultWords,
-  spanWords,
   startWords,
-  timeLeft,
   words,
 } from "./words.js";
 
@@ -67,6 +66,9 @@ export class GameView {
 
   async load() {
     await this.reload();
+    // The clocks count down between reads of the game.
+    const ticking = setInterval(() => this.tickClocks(), 1000);
+    this.signal.addEventListener("abort", () => clearInterval(ticking));
     this.watch();
     if (this.myColor()) {
       this.loadMessages();
@@ -158,6 +160,7 @@ export class GameView {
     const moved = this.game?.ply !== game.ply;
     const turnChanged = moved || this.game?.status !== game.status;
     this.game = game;
+    this.readAt = Date.now();
     this.picker = new Picker(game.legal_moves, game.fen);
     this.position = parseFen(game.fen);
     this.selected = null;
@@ -353,9 +356,11 @@ export class GameView {
           h(
             "div",
             { class: "board-column" },
+            this.clock(flipped ? "white" : "black"),
             this.holdings(shown, flipped ? "white" : "black"),
             this.board(shown, flipped),
             this.holdings(shown, flipped ? "black" : "white"),
+            this.clock(flipped ? "black" : "white"),
             this.confirmation(),
             this.stepper(),
             this.moveEntry(),
@@ -372,9 +377,40 @@ export class GameView {
         ),
       ),
     );
+    this.tickClocks();
     if (onBoard && this.focus) main.querySelector(`[data-square="${this.focus}"]`)?.focus();
     if (typing === "move" || typing === "message")
       main.querySelector(`[name="${typing}"]`)?.focus();
+  }
+
+  /** The clocks as they stand now. */
+  clocksNow() {
+    return sideClocks(this.game, (Date.now() - this.readAt) / 1000);
+  }
+
+  /** A side's clock by its player's name, on its side of the board. */
+  clock(side) {
+    const clocks = this.clocksNow();
+    if (!clocks) return null;
+    return h(
+      "div",
+      { class: "clock-row" },
+      h("span", { class: "clock-name" }, `${SIDES[side]}: ${this.game[side].username}`),
+      h("span", { role: "timer", "aria-label": `${SIDES[side]}'s clock`, "data-side": side }),
+    );
+  }
+
+  /** Sets the clocks' figures and looks: after a render, and each second. */
+  tickClocks() {
+    const clocks = this.game && this.clocksNow();
+    if (!clocks) return;
+    for (const side of ["white", "black"]) {
+      const shown = main.querySelector(`[role=timer][data-side=${side}]`);
+      if (!shown) continue;
+      const { seconds, running, vacation, urgent } = clocks[side];
+      shown.textContent = vacation ? `${clockText(seconds)}, on vacation` : clockText(seconds);
+      shown.className = ["clock", running && "running", urgent && "urgent", vacation && "vacation"].filter(Boolean).join(" ");
+    }
   }
 
   stateLine() {
@@ -384,16 +420,10 @@ export class GameView {
     const who = game.turn === this.myColor() ? "your move" : `${game[game.turn].username} to move`;
     const parts = [`${side} to move (${who})`];
     if (game.check) parts.push("check");
-    if (game.deadline)
-      parts.push(
-        `${timeLeft(game.deadline)}, deadline ${new Date(game.deadline).toLocaleString()}`,
-      );
-    if (game.clock) {
-      const banks = ["white", "black"].map((c) => `${SIDES[c]} ${spanWords(game.clock[`${c}_seconds`])}`);
-      parts.push(`clock: ${banks.join(", ")}`);
-      const n = game.clock.moves_to_control;
-      if (n) parts.push(`${n} move${n === 1 ? "" : "s"} to the control`);
-    }
+    // The time left is on the clocks by the board.
+    if (game.deadline) parts.push(`deadline ${new Date(game.deadline).toLocaleString()}`);
+    const n = game.clock?.moves_to_control;
+    if (n) parts.push(`${n} move${n === 1 ? "" : "s"} to the control`);
     for (const color of ["white", "black"])
       if (game[color].on_vacation) parts.push(`${game[color].username} is on vacation`);
     if (game.draw_offer) parts.push(`${SIDES[game.draw_offer]} offers a draw`);

@@ -5,6 +5,7 @@
 import { call, downloadPgn, importPgn, session } from "./api.js";
 import { drawSquares } from "./board.js";
 import { announce, h, show } from "./dom.js";
+import { explorerShares } from "./explorer.js";
 import { kingSquare, parseFen } from "./moves.js";
 import { RULE_SETS } from "./rules.js";
 import { describe } from "./words.js";
@@ -56,6 +57,7 @@ function importForm(collections, into = null) {
   const file = h("input", { name: "file", type: "file", accept: ".pgn,application/x-chess-pgn" });
   const text = h("textarea", { name: "pgn", rows: 6, spellcheck: "false" });
   const report = h("div", { class: "report", "aria-live": "polite" });
+  const button = h("button", { type: "submit" }, "Import");
   return h(
     "form",
     {
@@ -65,12 +67,27 @@ function importForm(collections, into = null) {
         event.preventDefault();
         const pgn = file.files[0] ? await file.files[0].text() : text.value;
         if (!pgn.trim()) return announce("Choose a PGN file or paste its text.");
+        // One request: the server's work is not told as it goes, so the
+        // page says what it sent and for how long it has waited.
+        const size = `${Math.max(1, Math.round(new Blob([pgn]).size / 1024))} KB`;
+        const started = Date.now();
+        const waited = h("span", {}, "");
+        const tick = () => (waited.textContent = ` ${Math.round((Date.now() - started) / 1000)} s`);
+        tick();
+        const clock = setInterval(tick, 1000);
+        button.disabled = true;
+        report.replaceChildren(
+          h("p", { class: "importing" }, h("progress", { "aria-label": "Importing" }), ` Importing ${size} of PGN…`, waited),
+        );
         try {
           const done = await importPgn(pgn, name.value.trim());
           report.replaceChildren(importReport(done));
           announce(`${done.imported} games imported.`);
         } catch (error) {
           report.replaceChildren(h("p", { class: "error", role: "alert" }, describe(error)));
+        } finally {
+          clearInterval(clock);
+          button.disabled = false;
         }
       },
     },
@@ -79,7 +96,7 @@ function importForm(collections, into = null) {
     names,
     h("label", {}, "A PGN file", file),
     h("label", {}, "Or its text", text),
-    h("button", { type: "submit" }, "Import"),
+    button,
     report,
   );
 }
@@ -296,7 +313,6 @@ async function positionResults(asked, signal) {
     call("GET", `/explorer?${query}`, { signal }),
     call("GET", `/search/positions?${query}`, { signal }),
   ]);
-  const percent = (n) => (explorer.games ? `${Math.round((100 * n) / explorer.games)}%` : "–");
   const next = (san) => {
     const moves = [asked.get("moves"), san].filter(Boolean).join(" ");
     const deeper = new URLSearchParams(asked);
@@ -308,21 +324,28 @@ async function positionResults(asked, signal) {
     ? h(
         "table",
         { class: "explorer" },
-        h("thead", {}, h("tr", {}, ["Move", "Games", "White", "Draws", "Black"].map((t) => h("th", { scope: "col" }, t)))),
+        h(
+          "thead",
+          {},
+          h("tr", {}, ["Move", "Games", "Share", "White", "Draws", "Black", "Results"].map((t) => h("th", { scope: "col" }, t))),
+        ),
         h(
           "tbody",
           {},
-          explorer.moves.map((m) =>
-            h(
+          explorer.moves.map((m) => {
+            const shares = explorerShares(m, explorer.games);
+            return h(
               "tr",
               {},
               h("th", { scope: "row" }, asked.get("fen") ? m.san : h("a", { href: next(m.san) }, m.san)),
               h("td", {}, String(m.games)),
-              h("td", {}, percent(m.white)),
-              h("td", {}, percent(m.draws)),
-              h("td", {}, percent(m.black)),
-            ),
-          ),
+              h("td", {}, `${shares.share}%`),
+              h("td", {}, `${shares.white}%`),
+              h("td", {}, `${shares.draws}%`),
+              h("td", {}, `${shares.black}%`),
+              h("td", { "aria-hidden": "true" }, resultBar(shares)),
+            );
+          }),
         ),
       )
     : h("p", {}, "No game went on from this position.");
@@ -339,7 +362,8 @@ async function positionResults(asked, signal) {
       { "aria-labelledby": "found-title" },
       h("h2", { id: "found-title" }, "Games that reached it"),
       found.games.length
-        ? h("ul", { class: "archive" }, found.games.map((hit) => archiveEntry(hit.game, hit.ply)))
+        ? pagedList(found, (cursor) => call("GET", `/search/positions?${withCursor(query, cursor)}`, { signal }),
+            (hit) => archiveEntry(hit.game, hit.ply))
         : h("p", {}, "None."),
       found.games.length
         ? h("button", { type: "button", onclick: () => download(`/search/positions.pgn?${query}`, "positions.pgn") },
@@ -358,12 +382,59 @@ async function dataResults(asked, signal) {
     { "aria-labelledby": "found-title" },
     h("h2", { id: "found-title" }, "Games found"),
     body.spellings.length ? h("p", { class: "spellings" }, `Names found: ${body.spellings.join("; ")}.`) : null,
-    body.games.length ? h("ul", { class: "archive" }, body.games.map((g) => archiveEntry(g))) : h("p", {}, "None."),
+    body.games.length
+      ? pagedList(body, (cursor) => call("GET", `/search/games?${withCursor(query, cursor)}`, { signal }), (g) => archiveEntry(g))
+      : h("p", {}, "None."),
     body.games.length
       ? h("button", { type: "button", onclick: () => download(`/search/games.pgn?${query}`, "games.pgn") },
           "Download them as PGN")
       : null,
   );
+}
+
+/** The bar of a move's results: White's, the draws' and Black's shares. */
+function resultBar({ white, draws, black }) {
+  return h(
+    "span",
+    { class: "results" },
+    [["white", white], ["draws", draws], ["black", black]].map(([side, share]) => {
+      const part = h("span", { class: side });
+      // Through the style object: the page's policy refuses style attributes.
+      part.style.width = `${share}%`;
+      return part;
+    }),
+  );
+}
+
+/** `query` with `cursor` set: the page after the one that gave it. */
+function withCursor(query, cursor) {
+  const next = new URLSearchParams(query);
+  next.set("cursor", cursor);
+  return next;
+}
+
+/** A list of the first page's games, and a button that adds the next page
+ * (`more(cursor)`) under them while there is one. */
+function pagedList(first, more, entry) {
+  const list = h("ul", { class: "archive" }, first.games.map(entry));
+  let cursor = first.next_cursor;
+  const button = h("button", { type: "button", class: "more" }, "More games");
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const { body } = await more(cursor);
+      list.append(...body.games.map(entry));
+      cursor = body.next_cursor;
+      announce(`${body.games.length} more games.`);
+    } catch (error) {
+      announce(describe(error));
+    } finally {
+      button.disabled = false;
+      button.hidden = !cursor;
+    }
+  });
+  button.hidden = !cursor;
+  return h("div", { class: "paged" }, list, button);
 }
 
 /** A board to look at: the last move and a check marked. */
@@ -471,7 +542,27 @@ export class StudyView {
   show(id) {
     this.current = id;
     this.render();
-    main().querySelector(`[data-node="${id}"]`)?.focus();
+    // Focused without the browser's scroll, which would take the board out
+    // of view on a phone; brought just into view under it instead.
+    const move = main().querySelector(`[data-node="${id}"]`);
+    move?.focus({ preventScroll: true });
+    move?.scrollIntoView({ block: "nearest" });
+  }
+
+  /** Buttons that step along the line on show, for fingers. */
+  steps() {
+    const node = this.nodes.get(this.current);
+    const last = `m${this.positions.length - 1}`;
+    const button = (label, text, to) =>
+      h("button", { type: "button", "aria-label": label, disabled: !to || to === this.current, onclick: () => this.show(to) }, text);
+    return h(
+      "p",
+      { class: "steps" },
+      button("The start", "«", "m0"),
+      button("The move before", "‹", node.prev),
+      button("The move after", "›", node.next),
+      button("The last move", "»", last),
+    );
   }
 
   render() {
@@ -491,7 +582,12 @@ export class StudyView {
           h(
             "div",
             { class: "board-column" },
-            h("div", { class: "board", role: "group", "aria-label": `Board after ply ${node.ply}` }, miniBoard(node.fen, node.uci, node.check)),
+            h(
+              "div",
+              { class: "viewed" },
+              h("div", { class: "board", role: "group", "aria-label": `Board after ply ${node.ply}` }, miniBoard(node.fen, node.uci, node.check)),
+              this.steps(),
+            ),
             h("p", { class: "hint" }, "← → step along the line, Home and End jump."),
             h("p", {}, h("button", { type: "button", onclick: () => download(`/games/${this.id}/pgn`, `kingpost-${this.id}.pgn`) },
               "Download PGN")),

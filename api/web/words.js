@@ -104,16 +104,6 @@ export function timeLeft(deadline) {
   return `${minutes} min left`;
 }
 
-/** "3 d 4 h", "5 h 10 min": a span of seconds. */
-export function spanWords(seconds) {
-  const days = Math.floor(seconds / 86400);
-  const hours = Math.floor((seconds % 86400) / 3600);
-  const minutes = Math.floor((seconds % 3600) / 60);
-  if (days > 0) return `${days} d ${hours} h`;
-  if (hours > 0) return `${hours} h ${minutes} min`;
-  return `${minutes} min`;
-}
-
 /** A clock's kind in words: "10 moves in 50 days", "7 days + 1 a move, at most 14". */
 export function clockWords(spec) {
   if (spec.kind === "control") return `${spec.moves} moves in ${spec.days} days`;

@@ -10,7 +10,7 @@ ROOT=$(cd ../.. && pwd)
 CHROMIUM=${CHROMIUM:-$(command -v chromium || true)}
 [ -x "$CHROMIUM" ] || { echo "needs Chromium: apt-get install chromium" >&2; exit 1; }
 npm ci --no-audit --no-fund --silent
-node --test moves.test.mjs
+node --test moves.test.mjs explorer.test.mjs clocks.test.mjs
 
 if [ -z "${KINGPOST:-}" ]; then
     cargo build -q --manifest-path "$ROOT/Cargo.toml" --bin kingpost
