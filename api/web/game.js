@@ -204,7 +204,7 @@ export class GameView {
   }
 
   myTurn() {
-    return this.game.status === "started" && this.game.turn === this.myColor();
+    return Boolean(this.game.actions?.[this.myColor()]?.move);
   }
 
   /** A move picked: played at once, or shown for confirmation. */
@@ -701,42 +701,33 @@ export class GameView {
     const base = `/games/${this.id}`;
     const button = (label, onclick) => h("button", { type: "button", onclick }, label);
     const buttons = [];
-    const mine = this.myColor();
-    if (game.status === "started" && mine) {
+    // What the player may do is the server's to say.
+    const may = game.actions?.[this.myColor()] ?? {};
+    if (may.resign)
       buttons.push(
         button("Resign", () => {
           if (confirm("Resign this game?")) this.action(`${base}/resign`, "You resigned.");
         }),
       );
-      if (!game.draw_offer)
-        buttons.push(
-          button("Offer a draw", () => this.action(`${base}/draw-offer`, "Draw offered.")),
-        );
-      else if (game.draw_offer === mine)
-        buttons.push(
-          button("Withdraw the draw offer", () =>
-            this.action(`${base}/draw-offer`, "Draw offer withdrawn.", "DELETE"),
-          ),
-        );
-      else {
-        buttons.push(
-          button("Accept the draw", () => this.action(`${base}/draw-offer/accept`, "Draw agreed.")),
-        );
-        buttons.push(
-          button("Decline the draw", () =>
-            this.action(`${base}/draw-offer/decline`, "Draw declined."),
-          ),
-        );
-      }
-      if (game.claimable_draw && this.myTurn())
-        buttons.push(
-          button(`Claim a draw (${words(game.claimable_draw)})`, () =>
-            this.action(`${base}/claim-draw`, "Draw claimed."),
-          ),
-        );
-      if (game.ply < 2)
-        buttons.push(button("Abort", () => this.action(`${base}/abort`, "Game aborted.")));
+    if (may.offer_draw)
+      buttons.push(button("Offer a draw", () => this.action(`${base}/draw-offer`, "Draw offered.")));
+    if (may.withdraw_draw)
+      buttons.push(
+        button("Withdraw the draw offer", () =>
+          this.action(`${base}/draw-offer`, "Draw offer withdrawn.", "DELETE"),
+        ),
+      );
+    if (may.answer_draw) {
+      buttons.push(button("Accept the draw", () => this.action(`${base}/draw-offer/accept`, "Draw agreed.")));
+      buttons.push(button("Decline the draw", () => this.action(`${base}/draw-offer/decline`, "Draw declined.")));
     }
+    if (may.claim_draw)
+      buttons.push(
+        button(`Claim a draw (${words(game.claimable_draw)})`, () =>
+          this.action(`${base}/claim-draw`, "Draw claimed."),
+        ),
+      );
+    if (may.abort) buttons.push(button("Abort", () => this.action(`${base}/abort`, "Game aborted.")));
     const confirmBox = h("input", {
       type: "checkbox",
       checked: confirmSetting.get(),

@@ -672,6 +672,12 @@ await carol.page.locator("table.standings tbody tr").nth(2).waitFor();
 assert.equal(await carol.page.locator("table.crosstable tbody tr").count(), 3);
 assert.equal(await carol.page.locator("ul.tournament-games li").count(), 3);
 await carol.page.screenshot({ path: `${OUT}/tournament-carol.png`, fullPage: true });
+// A tournament's game offers no abort, even before anyone moved: the
+// server says so in the game's actions.
+await afterNextView(carol, () => carol.page.locator("ul.tournament-games li a", { hasText: "carol" }).first().click());
+await carol.page.locator("section.game:not([data-loading])").waitFor();
+await carol.page.getByRole("button", { name: "Resign" }).waitFor();
+assert.equal(await carol.page.getByRole("button", { name: "Abort" }).count(), 0, "no abort in a tournament");
 
 step("the account page: no mail server, said; notification settings; push from a button and a pushed notification shown; forgot password");
 {

@@ -94,6 +94,33 @@ pub struct GamePlayerView {
     pub on_vacation: bool,
 }
 
+/// What one side may do in a game now, as the server decides it: a client
+/// offers these and keeps no rule of its own.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ToSchema)]
+pub struct SideActions {
+    /// Play a move: it is this side's turn.
+    #[serde(rename = "move")]
+    pub play: bool,
+    pub resign: bool,
+    /// Abort: before both sides have moved, and never in a tournament.
+    pub abort: bool,
+    /// Offer a draw: no offer stands.
+    pub offer_draw: bool,
+    /// Accept or decline the opponent's standing offer.
+    pub answer_draw: bool,
+    /// Withdraw its own standing offer.
+    pub withdraw_draw: bool,
+    /// Claim the draw of `claimable_draw`: the side to move, when one is.
+    pub claim_draw: bool,
+}
+
+/// What each side may do now; all false once the game is over.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ToSchema)]
+pub struct GameActions {
+    pub white: SideActions,
+    pub black: SideActions,
+}
+
 text_enum! {
     /// A side: `white` or `black`.
     #[derive(ToSchema)]
@@ -290,6 +317,8 @@ pub struct GameState {
     pub draw_offer: Option<Side>,
     /// The draw the side to move may claim now: `threefold_repetition` or `fifty_moves`.
     pub claimable_draw: Option<Termination>,
+    /// What each side may do now.
+    pub actions: GameActions,
     /// The legal moves of the side to move; empty once finished.
     pub legal_moves: Vec<LegalMoveView>,
     pub created_at: Timestamp,

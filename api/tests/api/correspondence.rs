@@ -170,8 +170,15 @@ async fn resignation_and_abort(db: Db) {
         .await
         .assert_problem(409, "game_finished");
 
-    // Abort: before each side has moved, by either player.
+    // Abort: before each side has moved, by either player; the game says
+    // so in each side's actions.
     let fresh = start_game(&app, &alice, &bob, "bob", "standard", standard.clone()).await;
+    let may = |game: &Value, side: &str, what: &str| game["actions"][side][what].as_bool().unwrap();
+    for side in ["white", "black"] {
+        assert!(may(&fresh, side, "abort") && may(&fresh, side, "resign"));
+        assert!(may(&fresh, side, "offer_draw") && !may(&fresh, side, "answer_draw"));
+    }
+    assert!(may(&fresh, "white", "move") && !may(&fresh, "black", "move"));
     let aborted = post(format!("{}/abort", path_of(&fresh)))
         .token(&bob)
         .send(&app)
@@ -187,11 +194,19 @@ async fn resignation_and_abort(db: Db) {
     assert_eq!(aborted.assert_status(200)["termination"], "aborted");
     let two_moves = start_game(&app, &alice, &bob, "bob", "standard", standard).await;
     let two_moves = play_all(&app, &two_moves, &alice, &bob, &["e4", "e5"]).await;
+    assert!(!may(&two_moves, "white", "abort") && !may(&two_moves, "black", "abort"));
+    assert!(may(&two_moves, "white", "resign"));
     post(format!("{}/abort", path_of(&two_moves)))
         .token(&alice)
         .send(&app)
         .await
         .assert_problem(409, "abort_refused");
+    let over = get(path_of(&game)).token(&alice).send(&app).await;
+    assert_eq!(
+        over.body["actions"],
+        json!({"white": false_actions(), "black": false_actions()}),
+        "nothing once it is over"
+    );
     let listed = get("/api/v1/games?status=finished")
         .token(&alice)
         .send(&app)
@@ -201,6 +216,12 @@ async fn resignation_and_abort(db: Db) {
         3,
         "resigned and aborted games are over"
     );
+}
+
+/// A side's actions when it may do nothing.
+fn false_actions() -> Value {
+    json!({"move": false, "resign": false, "abort": false, "offer_draw": false,
+           "answer_draw": false, "withdraw_draw": false, "claim_draw": false})
 }
 
 async fn draw_offers(db: Db) {
@@ -214,6 +235,28 @@ async fn draw_offers(db: Db) {
     // Offer, decline; offer, withdraw.
     let offered = post(&offer).token(&alice).send(&app).await;
     assert_eq!(offered.assert_status(200)["draw_offer"], "white");
+    let (white, black) = (
+        &offered.body["actions"]["white"],
+        &offered.body["actions"]["black"],
+    );
+    assert_eq!(
+        (
+            white["offer_draw"].as_bool(),
+            white["withdraw_draw"].as_bool(),
+            white["answer_draw"].as_bool()
+        ),
+        (Some(false), Some(true), Some(false)),
+        "the offerer may withdraw it"
+    );
+    assert_eq!(
+        (
+            black["offer_draw"].as_bool(),
+            black["withdraw_draw"].as_bool(),
+            black["answer_draw"].as_bool()
+        ),
+        (Some(false), Some(false), Some(true)),
+        "the opponent may answer it"
+    );
     post(format!("{offer}/accept"))
         .token(&alice)
         .send(&app)

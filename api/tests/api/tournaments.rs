@@ -404,6 +404,19 @@ async fn a_round_robin_played_to_the_end(db: Db) {
                 .send(&app)
         };
         if n == 0 {
+            let view = get(format!("/api/v1/games/{game}"))
+                .token(white)
+                .send(&app)
+                .await;
+            assert_eq!(view.body["ply"], 0);
+            assert_eq!(
+                (
+                    view.body["actions"]["white"]["abort"].as_bool(),
+                    view.body["actions"]["white"]["resign"].as_bool()
+                ),
+                (Some(false), Some(true)),
+                "a tournament's game says it cannot be aborted"
+            );
             act(white, "abort")
                 .await
                 .assert_problem(409, "abort_refused");

@@ -12,7 +12,7 @@ use crate::{
     error::{ApiError, Code},
     models::{
         account,
-        game::{GameStatus, Termination},
+        game::{GameRow, GameStatus, Termination},
     },
     notify::Outbox,
     stored::{AccountId, GameId},
@@ -96,18 +96,10 @@ fn carry_out(
             }
             Request::Act(Action::Resign) => win(&mut game.row, !color, Termination::Resignation),
             Request::Act(Action::Abort) => {
-                if tournament::lifecycle::is_tournament_game(conn, game_id)? {
+                if let Some(why) = abort_refusal(conn, &game.row)? {
                     return Err(ApiError::Refused {
                         code: Code::AbortRefused,
-                        detail: "a tournament's game cannot be aborted: resign it, or withdraw"
-                            .to_owned(),
-                    });
-                }
-                if game.row.ply >= 2 {
-                    return Err(ApiError::Refused {
-                        code: Code::AbortRefused,
-                        detail: "both sides have moved: the game can no longer be aborted"
-                            .to_owned(),
+                        detail: why.to_owned(),
                     });
                 }
                 end(
@@ -155,6 +147,26 @@ fn carry_out(
         }
         Ok(Ok(game))
     })?
+}
+
+/// Why game `row` (under way) cannot be aborted, if it cannot: once both
+/// sides have moved, and never in a tournament (a withdrawal there is
+/// the way out).
+pub(super) fn abort_refusal(
+    conn: &mut DbConnection,
+    row: &GameRow,
+) -> Result<Option<&'static str>, ApiError> {
+    if row.ply >= 2 {
+        return Ok(Some(
+            "both sides have moved: the game can no longer be aborted",
+        ));
+    }
+    if tournament::lifecycle::is_tournament_game(conn, &row.id)? {
+        return Ok(Some(
+            "a tournament's game cannot be aborted: resign it, or withdraw",
+        ));
+    }
+    Ok(None)
 }
 
 fn no_offer(who: &str) -> ApiError {

@@ -14,13 +14,15 @@ use crate::{
     notify::Outbox,
     stored::GameId,
     views::{
-        GamePlayerView, GameState, GameView, LegalMoveView, MoveAnswer, MoveView, Side,
-        Termination, Timestamp,
+        GameActions, GamePlayerView, GameState, GameView, LegalMoveView, MoveAnswer, MoveView,
+        Side, SideActions, Termination, Timestamp,
     },
 };
 
 use super::{
-    Loaded, clock, effective_deadline, find_game,
+    Loaded,
+    actions::abort_refusal,
+    clock, effective_deadline, find_game,
     loaded::player_pair,
     moves::{PlayedMove, played_moves},
     start_of,
@@ -137,6 +139,31 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
         Color::Black => black.as_ref(),
     };
     let deadline = effective_deadline(&game.row, mover, now).filter(|_| started);
+    let draw_offer = game
+        .row
+        .draw_offer_by
+        .as_ref()
+        .and_then(|id| game.row.color_of(id))
+        .map(Side::from);
+    let actions = if started {
+        let abort = abort_refusal(conn, &game.row)?.is_none();
+        let turn = Side::from(pos.turn());
+        let side = |side: Side| SideActions {
+            play: turn == side,
+            resign: true,
+            abort,
+            offer_draw: draw_offer.is_none(),
+            answer_draw: draw_offer.is_some_and(|by| by != side),
+            withdraw_draw: draw_offer == Some(side),
+            claim_draw: turn == side && claimable_draw.is_some(),
+        };
+        GameActions {
+            white: side(Side::White),
+            black: side(Side::Black),
+        }
+    } else {
+        GameActions::default()
+    };
     let row = &game.row;
     let rules = row.rules.0;
     let start = start_of(row);
@@ -161,12 +188,9 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
         clock: clock::of_row(row)?.map(|spec| clock::view(spec, row, pos.turn(), deadline, now)),
         deadline: deadline.map(Timestamp),
         time_left_seconds: deadline.map(|d| (d - now).max(0) / SECOND),
-        draw_offer: row
-            .draw_offer_by
-            .as_ref()
-            .and_then(|id| row.color_of(id))
-            .map(Side::from),
+        draw_offer,
         claimable_draw,
+        actions,
         legal_moves,
         created_at: Timestamp(row.created_at),
         updated_at: Timestamp(row.updated_at),
