@@ -11,7 +11,9 @@ import { GameView } from "./game.js";
 import { leaderboardPage, profileLink, profilePage } from "./players.js";
 import { rulesLink, rulesPage } from "./rules.js";
 import { StudyView, collectionPage, collectionsPage, searchPage } from "./study.js";
+import { timeFields } from "./time.js";
 import { tournamentPage, tournamentsPage } from "./tournaments.js";
+import { loadVariants, variants } from "./variants.js";
 import { clockWords, describe, resultWords, startKindWords, startWords, timeLeft } from "./words.js";
 
 // ---- routing ----
@@ -40,6 +42,8 @@ async function route() {
   const verification = hash.match(/^#\/verify-email\/([A-Za-z0-9]+)$/);
   const reset = hash.match(/^#\/reset-password\/([A-Za-z0-9]+)$/);
   try {
+    // Every page may name the rule sets: they are read first, once.
+    await loadVariants(signal);
     if (rules) show(...(await rulesPage(rules[1], signal)));
     else if (verification) await verifyEmailPage(verification[1]);
     else if (reset) resetPasswordPage(reset[1]);
@@ -166,11 +170,7 @@ function authForm(title, passwordKind, action) {
 
 // ---- the lobby: games, challenges, vacation ----
 
-// The rule sets and their starts: read once per page load.
-let variants = null;
-
 async function showLobby(signal) {
-  variants ??= (await call("GET", "/variants", { auth: false, signal })).body.variants;
   const lists = h("div", { class: "lists" });
   // Events come in bursts (a challenge accepted starts a game): the lists
   // are read once for each burst.
@@ -188,7 +188,7 @@ async function showLobby(signal) {
   await refreshLists(lists, signal);
   const vacation = h("section", { class: "vacation", "aria-labelledby": "vacation-title" });
   await showVacation(vacation, signal);
-  show(lists, challengeForm(variants), vacation);
+  show(lists, challengeForm(variants()), vacation);
 }
 
 async function refreshLists(lists, signal) {
@@ -298,7 +298,7 @@ function challengeForm(variants) {
   const rules = h(
     "select",
     { name: "rules" },
-    variants.map((v) => h("option", { value: v.key }, v.name)),
+    variants.map((v) => h("option", { value: v.key }, v.title)),
   );
   const start = h("select", { name: "start" });
   const startId = h("input", { name: "start-id", type: "number", min: 0, placeholder: "random" });
@@ -313,63 +313,20 @@ function challengeForm(variants) {
       ...variant.starts.map((s) => h("option", { value: s }, startKindWords(s))),
     );
     notation.textContent = variant.notation;
-    link.replaceChildren(rulesLink(variant.key, `Rules of ${variant.name}`));
+    link.replaceChildren(rulesLink(variant.key));
     syncFields();
   };
   const syncFields = () => {
     idField.hidden = !["chess960", "shuffle"].includes(start.value);
     fenField.hidden = start.value !== "fen";
-    // A game from a FEN is never rated.
-    ratedField.hidden = start.value === "fen";
+    // Rated only from the starts the server rates.
+    const variant = variants.find((v) => v.key === rules.value);
+    ratedField.hidden = !variant.rated_starts.includes(start.value);
     syncRange();
   };
   rules.addEventListener("change", syncStarts);
   start.addEventListener("change", syncFields);
-  const days = h(
-    "select",
-    { name: "days" },
-    [1, 2, 3, 5, 7, 10, 14].map((d) => h("option", { value: d, selected: d === 3 }, `${d}`)),
-  );
-  // The time: days per move, ICCF's control, or a bank with an increment.
-  const timeKind = h(
-    "select",
-    { name: "time" },
-    [
-      ["days", "Days per move"],
-      ["control", "Moves in days (ICCF)"],
-      ["bank", "A bank with an increment"],
-    ].map(([value, text]) => h("option", { value }, text)),
-  );
-  const number = (name, min, max, value) => h("input", { name, type: "number", min, max, value, required: true });
-  const controlMoves = number("control-moves", 1, 50, 10);
-  const controlDays = number("control-days", 1, 365, 50);
-  const bankStart = number("bank-start", 1, 180, 7);
-  const bankIncrement = number("bank-increment", 0, 30, 1);
-  const bankMax = number("bank-max", 1, 365, 14);
-  const daysField = h("label", {}, "Days per move", days);
-  const controlField = h(
-    "fieldset",
-    { class: "range" },
-    h("legend", {}, "Control"),
-    h("label", {}, "Moves", controlMoves),
-    h("label", {}, "in days", controlDays),
-  );
-  const bankField = h(
-    "fieldset",
-    { class: "range" },
-    h("legend", {}, "Bank"),
-    h("label", {}, "Days at first", bankStart),
-    h("label", {}, "Added a move", bankIncrement),
-    h("label", {}, "At most", bankMax),
-  );
-  const syncTime = () => {
-    daysField.hidden = timeKind.value !== "days";
-    controlField.hidden = timeKind.value !== "control";
-    bankField.hidden = timeKind.value !== "bank";
-    for (const input of [controlMoves, controlDays]) input.disabled = controlField.hidden;
-    for (const input of [bankStart, bankIncrement, bankMax]) input.disabled = bankField.hidden;
-  };
-  timeKind.addEventListener("change", syncTime);
+  const time = timeFields();
   const color = h(
     "select",
     { name: "color" },
@@ -384,7 +341,8 @@ function challengeForm(variants) {
   const rangeField = h("fieldset", { class: "range" }, h("legend", {}, "Opponent's rating"),
     h("label", {}, "Lowest", rangeMin), h("label", {}, "Highest", rangeMax));
   const syncRange = () => {
-    rangeField.hidden = start.value === "fen" || opponent.value.trim() !== "";
+    const variant = variants.find((v) => v.key === rules.value);
+    rangeField.hidden = !variant.rated_starts.includes(start.value) || opponent.value.trim() !== "";
   };
   opponent.addEventListener("input", syncRange);
   const error = h("p", { class: "error", role: "alert" });
@@ -402,17 +360,8 @@ function challengeForm(variants) {
           start: spec,
           color: color.value,
           rated: !ratedField.hidden && rated.checked,
+          ...time.value(),
         };
-        if (timeKind.value === "days") body.days_per_move = Number(days.value);
-        else if (timeKind.value === "control")
-          body.clock = { kind: "control", moves: Number(controlMoves.value), days: Number(controlDays.value) };
-        else
-          body.clock = {
-            kind: "bank",
-            initial_days: Number(bankStart.value),
-            increment_days: Number(bankIncrement.value),
-            max_days: Number(bankMax.value),
-          };
         if (opponent.value.trim()) body.opponent = opponent.value.trim();
         if (!rangeField.hidden && (rangeMin.value !== "" || rangeMax.value !== ""))
           body.rating_range = {
@@ -435,10 +384,7 @@ function challengeForm(variants) {
     h("label", {}, "Start", start),
     idField,
     fenField,
-    h("label", {}, "Time", timeKind),
-    daysField,
-    controlField,
-    bankField,
+    time.fields,
     h("label", {}, "Your colour", color),
     h("label", {}, "Opponent", opponent),
     rangeField,
@@ -447,7 +393,6 @@ function challengeForm(variants) {
     error,
   );
   syncStarts();
-  syncTime();
   return h("section", {}, form);
 }
 

@@ -3,12 +3,12 @@
 
 import { call } from "./api.js";
 import { h, show } from "./dom.js";
-import { RULE_SETS } from "./rules.js";
+import { titleOf, variantOf, variants } from "./variants.js";
 import { startKindWords } from "./words.js";
 
-/** "Chess", "Chess, Chess960": a pool in words. */
+/** A pool in words: the rule set's title, and its start unless the usual. */
 export function poolWords(rules, start) {
-  const name = RULE_SETS.find(([key]) => key === rules)?.[1] ?? rules;
+  const name = titleOf(rules);
   return start === "standard" ? name : `${name}, ${startKindWords(start)}`;
 }
 
@@ -163,12 +163,13 @@ export async function leaderboardPage(query, signal) {
   const rulesChoice = h(
     "select",
     { name: "rules" },
-    RULE_SETS.map(([key, name]) => h("option", { value: key, selected: key === rules }, name)),
+    variants().map((v) => h("option", { value: v.key, selected: v.key === rules }, v.title)),
   );
   const startChoice = h(
     "select",
     { name: "start" },
-    ["standard", "chess960", "shuffle", "prechess"].map((s) =>
+    // The pools: the starts the server rates.
+    (variantOf(rules)?.rated_starts ?? []).map((s) =>
       h("option", { value: s, selected: s === start }, startKindWords(s)),
     ),
   );

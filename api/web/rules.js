@@ -6,19 +6,11 @@
 
 import { diagram } from "./board.js";
 import { h } from "./dom.js";
-
-export const RULE_SETS = [
-  ["standard", "Chess"],
-  ["teleporting-kings", "Teleporting Kings"],
-  ["switching", "Switching"],
-  ["captive-kings", "Captive Kings"],
-  ["bunker-leap", "King to Bunker Leap"],
-];
+import { titleOf, variantOf, variants } from "./variants.js";
 
 /** The link to the rules of `key`. */
 export function rulesLink(key, text) {
-  const name = RULE_SETS.find(([k]) => k === key)?.[1] ?? key;
-  return h("a", { href: `#/rules/${key}`, class: "rules-link" }, text ?? `Rules of ${name}`);
+  return h("a", { href: `#/rules/${key}`, class: "rules-link" }, text ?? `Rules of ${titleOf(key)}`);
 }
 
 /** The rules page of `key`, or the list of rule sets. */
@@ -26,11 +18,11 @@ export async function rulesPage(key, signal) {
   const nav = h(
     "nav",
     { class: "rule-sets", "aria-label": "Rule sets" },
-    RULE_SETS.map(([k, name]) =>
-      h("a", { href: `#/rules/${k}`, "aria-current": k === key ? "page" : false }, name),
+    variants().map((v) =>
+      h("a", { href: `#/rules/${v.key}`, "aria-current": v.key === key ? "page" : false }, v.title),
     ),
   );
-  if (!RULE_SETS.some(([k]) => k === key)) {
+  if (!variantOf(key)) {
     return [h("h2", {}, "Rules"), h("p", {}, "The rules of each game kingpost hosts:"), nav];
   }
   const answer = await fetch(`/web/rules-${key}.md`, { signal });

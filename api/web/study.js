@@ -7,7 +7,7 @@ import { drawSquares } from "./board.js";
 import { announce, h, show } from "./dom.js";
 import { explorerShares } from "./explorer.js";
 import { kingSquare, parseFen } from "./moves.js";
-import { RULE_SETS } from "./rules.js";
+import { variants } from "./variants.js";
 import { describe } from "./words.js";
 
 // ---- collections ----
@@ -253,7 +253,7 @@ function positionForm(asked) {
   const rules = h(
     "select",
     { name: "rules" },
-    RULE_SETS.map(([key, name]) => h("option", { value: key, selected: asked.get("rules") === key }, name)),
+    variants().map((v) => h("option", { value: v.key, selected: asked.get("rules") === v.key }, v.title)),
   );
   return h(
     "form",

@@ -5,8 +5,9 @@
 import { act, call, downloadPgn, session } from "./api.js";
 import { announce, h, show } from "./dom.js";
 import { poolWords, profileLink } from "./players.js";
-import { RULE_SETS } from "./rules.js";
-import { clockWords, describe, startWords, words } from "./words.js";
+import { timeFields } from "./time.js";
+import { variantOf, variants } from "./variants.js";
+import { clockWords, describe, startKindWords, startWords, words } from "./words.js";
 
 const STATUSES = ["open", "started", "finished"];
 
@@ -65,30 +66,42 @@ function organiseForm() {
   const rules = h(
     "select",
     { name: "rules" },
-    RULE_SETS.map(([key, label]) => h("option", { value: key }, label)),
+    variants().map((v) => h("option", { value: v.key }, v.title)),
   );
-  const start = h(
-    "select",
-    { name: "start" },
-    [
-      ["standard", "usual array"],
-      ["chess960", "one Chess960 array for all"],
-      ["chess960-round", "a Chess960 array for each round"],
-    ].map(([value, label]) => h("option", { value }, label)),
-  );
-  const days = h(
-    "select",
-    { name: "days" },
-    [1, 2, 3, 5, 7, 10, 14].map((d) => h("option", { value: d, selected: d === 3 }, `${d}`)),
-  );
+  // The starts of the rule set chosen, as the server lists them; a drawn
+  // array (Chess960, Shuffle) once for all or anew each round.
+  const start = h("select", { name: "start" });
+  const syncStarts = () => {
+    const variant = variantOf(rules.value);
+    const options = variant.starts
+      .filter((kind) => kind !== "fen")
+      .flatMap((kind) =>
+        ["chess960", "shuffle"].includes(kind)
+          ? [
+              [kind, `${startKindWords(kind)}: one array for all`],
+              [`${kind}-round`, `${startKindWords(kind)}: an array for each round`],
+            ]
+          : [[kind, startKindWords(kind)]],
+      );
+    start.replaceChildren(...options.map(([value, label]) => h("option", { value }, label)));
+    syncRated();
+  };
+  // Rated only from the starts the server rates.
+  const syncRated = () => {
+    ratedField.hidden = !variantOf(rules.value).rated_starts.includes(start.value.replace(/-round$/, ""));
+  };
+  rules.addEventListener("change", syncStarts);
+  start.addEventListener("change", syncRated);
+  const time = timeFields();
   const capacity = h("input", { name: "capacity", type: "number", min: 3, max: 17, value: 7, required: true });
   const deadline = h("input", { name: "deadline", type: "date", required: true });
   const week = new Date(Date.now() + 7 * 86400_000);
   deadline.value = week.toISOString().slice(0, 10);
   const rated = h("input", { name: "rated", type: "checkbox" });
+  const ratedField = h("label", { class: "setting" }, rated, "Rated");
   const double = h("input", { name: "double", type: "checkbox" });
   const error = h("p", { class: "error", role: "alert" });
-  return h(
+  const form = h(
     "form",
     {
       "aria-label": "Organise a tournament",
@@ -97,12 +110,12 @@ function organiseForm() {
         const body = {
           name: name.value,
           rules: rules.value,
-          start: { kind: start.value === "standard" ? "standard" : "chess960" },
-          start_per_round: start.value === "chess960-round",
-          days_per_move: Number(days.value),
+          start: { kind: start.value.replace(/-round$/, "") },
+          start_per_round: start.value.endsWith("-round"),
+          ...time.value(),
           capacity: Number(capacity.value),
           signup_deadline: new Date(`${deadline.value}T23:59:59Z`).toISOString(),
-          rated: rated.checked,
+          rated: !ratedField.hidden && rated.checked,
           double: double.checked,
         };
         try {
@@ -117,14 +130,16 @@ function organiseForm() {
     h("label", {}, "Name", name),
     h("label", {}, "Rules", rules),
     h("label", {}, "Start", start),
-    h("label", {}, "Days per move", days),
+    time.fields,
     h("label", {}, "Players (3 to 17)", capacity),
     h("label", {}, "Sign-up closes", deadline),
-    h("label", { class: "setting" }, rated, "Rated"),
+    ratedField,
     h("label", { class: "setting" }, double, "Double round robin (both colours)"),
     h("button", { type: "submit" }, "Organise"),
     error,
   );
+  syncStarts();
+  return form;
 }
 
 /** A tournament: settings, sign-up, standings, crosstable, games. */

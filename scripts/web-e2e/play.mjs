@@ -655,6 +655,17 @@ await dave.page.screenshot({ path: `${OUT}/control-dave.png`, fullPage: true });
 step("a round robin: organised, joined by three, started with its standings and crosstable");
 await afterNextView(dave, () => dave.page.locator("#who").getByRole("link", { name: "Tournaments" }).click());
 const organise = dave.page.getByRole("form", { name: "Organise a tournament" });
+// The form offers the starts and times the server takes for the rule set
+// chosen: no Chess960 for King to Bunker Leap, Shuffle and Pre-chess where
+// they exist, and the clocks.
+await organise.getByLabel("Rules").selectOption("bunker-leap");
+const leapStarts = await organise.getByLabel("Start").locator("option").allInnerTexts();
+assert(!leapStarts.some((s) => /Chess960/.test(s)), `${leapStarts}`);
+assert(leapStarts.some((s) => /Pre-chess/.test(s)) && leapStarts.some((s) => /Shuffle.*each round/.test(s)), `${leapStarts}`);
+await organise.getByLabel("Rules").selectOption("standard");
+const chessStarts = await organise.getByLabel("Start").locator("option").allInnerTexts();
+assert(chessStarts.some((s) => /Chess960.*each round/.test(s)), `${chessStarts}`);
+assert.equal(await organise.getByLabel("Time").locator("option").count(), 3, "days per move, a control, a bank");
 await organise.getByLabel("Name").fill("Winter round robin");
 await organise.getByLabel("Players (3 to 17)").fill("3");
 await afterNextView(dave, () => organise.getByRole("button", { name: "Organise" }).click());

@@ -42,7 +42,9 @@ const ASSETS: &[(&str, &str, &str)] = &[
     script!("players.js"),
     script!("rules.js"),
     script!("study.js"),
+    script!("time.js"),
     script!("tournaments.js"),
+    script!("variants.js"),
     script!("words.js"),
     (
         "app.css",

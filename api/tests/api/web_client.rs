@@ -85,15 +85,20 @@ async fn the_web_client_is_served_whole_and_self_contained() {
             "players.js",
             "rules.js",
             "study.js",
+            "time.js",
             "tournaments.js",
+            "variants.js",
             "words.js",
         ]
     );
 
     // The rules for players of every rule set, from docs/rules, and each
-    // named in the page's list of rule sets.
-    let rules_js = get("/web/rules.js").send(&app).await;
-    let rules_js = rules_js.body.as_str().unwrap().to_owned();
+    // in the list of rule sets the page reads, with the name it shows.
+    let listed = get("/api/v1/variants").send(&app).await;
+    let listed = listed.assert_status(200)["variants"]
+        .as_array()
+        .unwrap()
+        .clone();
     for rules in kingpost_core::Rules::ALL {
         let key = rules.key();
         let page = get(format!("/web/rules-{key}.md")).send(&app).await;
@@ -104,9 +109,10 @@ async fn the_web_client_is_served_whole_and_self_contained() {
         );
         assert!(text.starts_with("# "), "{key}: a title first");
         assert!(text.contains("```board"), "{key}: a diagram at least");
+        let variant = listed.iter().find(|v| v["key"] == key).unwrap();
         assert!(
-            rules_js.contains(&format!("[\"{key}\"")),
-            "{key} listed in rules.js"
+            variant["title"].as_str().is_some_and(|t| !t.is_empty()),
+            "{key} has a title"
         );
     }
 
@@ -114,4 +120,43 @@ async fn the_web_client_is_served_whole_and_self_contained() {
         .send(&app)
         .await
         .assert_problem(404, "not_found");
+}
+
+/// The page keeps no rule list of its own: the rule sets and their names,
+/// the days per move, the clocks' bounds, which starts are rated and when a
+/// game may be aborted come from the API (`/variants`, a game's
+/// `actions`), so that the page offers what the server accepts and no
+/// more.
+#[test]
+fn the_page_keeps_no_rule_list_of_its_own() {
+    let web = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
+    let mut names: Vec<String> = kingpost_core::Rules::ALL
+        .iter()
+        .map(|rules| format!("\"{}\"", rules.pgn_name(false)))
+        .collect();
+    names.push("\"Chess\"".to_owned());
+    let days = format!("{:?}", kingpost_api::views::DAYS_PER_MOVE);
+    let mut read = 0;
+    for entry in std::fs::read_dir(&web).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|ext| ext != "js") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        for name in &names {
+            assert!(
+                !text.contains(name.as_str()),
+                "{file} names the rule set {name}"
+            );
+        }
+        assert!(!text.contains(&days), "{file} lists the days per move");
+        assert!(!text.contains("365"), "{file} bounds a clock");
+        assert!(
+            !text.contains("ply < 2"),
+            "{file} decides when a game may be aborted"
+        );
+        read += 1;
+    }
+    assert!(read >= 10, "{read} scripts read");
 }

@@ -2,6 +2,8 @@
 //! of it and adds to it, and the deadline it sets. Days per move (the
 //! default) needs none of this: each move gets its days afresh.
 
+use std::ops::RangeInclusive;
+
 use kingpost_core::Color;
 
 use crate::{
@@ -11,20 +13,29 @@ use crate::{
     views::{ClockSpec, ClockView},
 };
 
+/// The moves of a control, and the days they are played in.
+pub const CONTROL_MOVES: RangeInclusive<i32> = 1..=50;
+pub const CONTROL_DAYS: RangeInclusive<i32> = 1..=365;
+/// A bank's days at the start, added a move, and held at most (from the
+/// start's days).
+pub const BANK_INITIAL_DAYS: RangeInclusive<i32> = 1..=180;
+pub const BANK_INCREMENT_DAYS: RangeInclusive<i32> = 0..=30;
+pub const BANK_MAX_DAYS: i32 = 365;
+
 /// Checks the bounds the spec documents.
 pub fn check(spec: &ClockSpec) -> Result<(), ApiError> {
     let ok = match *spec {
         ClockSpec::Control { moves, days } => {
-            (1..=50).contains(&moves) && (1..=365).contains(&days)
+            CONTROL_MOVES.contains(&moves) && CONTROL_DAYS.contains(&days)
         }
         ClockSpec::Bank {
             initial_days,
             increment_days,
             max_days,
         } => {
-            (1..=180).contains(&initial_days)
-                && (0..=30).contains(&increment_days)
-                && (initial_days..=365).contains(&max_days)
+            BANK_INITIAL_DAYS.contains(&initial_days)
+                && BANK_INCREMENT_DAYS.contains(&increment_days)
+                && (initial_days..=BANK_MAX_DAYS).contains(&max_days)
         }
     };
     if ok {
