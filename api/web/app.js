@@ -13,8 +13,8 @@ import { rulesLink, rulesPage } from "./rules.js";
 import { StudyView, collectionPage, collectionsPage, searchPage } from "./study.js";
 import { timeFields } from "./time.js";
 import { tournamentPage, tournamentsPage } from "./tournaments.js";
-import { loadVariants, variants } from "./variants.js";
-import { clockWords, describe, resultWords, startKindWords, startWords, timeLeft } from "./words.js";
+import { loadVariants, variantWords, variants } from "./variants.js";
+import { clockWords, daysPerMoveWords, describe, resultWords, startKindWords, startWords, timeLeft } from "./words.js";
 
 // ---- routing ----
 
@@ -232,7 +232,7 @@ function gameList(games, me, empty) {
       return h(
         "li",
         { class: game.my_turn ? "my-turn" : "" },
-        h("a", { href: `#/games/${game.id}` }, `${game.variant} against ${opponent}`),
+        h("a", { href: `#/games/${game.id}` }, `${variantWords(game)} against ${opponent}`),
         h("span", { class: "start" }, startWords(game.start)),
         h("span", { class: "state" }, state),
       );
@@ -248,8 +248,8 @@ function challengeSection(list, me, refresh) {
       h(
         "span",
         {},
-        `${challenge.variant} (${startWords(challenge.start)}), `,
-        challenge.clock ? clockWords(challenge.clock) : `${challenge.days_per_move} days per move`,
+        `${variantWords(challenge)} (${startWords(challenge.start)}), `,
+        challenge.clock ? clockWords(challenge.clock) : daysPerMoveWords(challenge.days_per_move),
         ", ",
         challenge.challenger.username === me
           ? `to ${challenge.opponent?.username ?? "anyone"}`
@@ -305,14 +305,12 @@ function challengeForm(variants) {
   const fen = h("input", { name: "fen", placeholder: "extended FEN", spellcheck: "false" });
   const idField = h("label", {}, "Array number", startId);
   const fenField = h("label", {}, "FEN", fen);
-  const notation = h("p", { class: "notation" });
   const link = h("p", { class: "rules-for" });
   const syncStarts = () => {
     const variant = variants.find((v) => v.key === rules.value);
     start.replaceChildren(
       ...variant.starts.map((s) => h("option", { value: s }, startKindWords(s))),
     );
-    notation.textContent = variant.notation;
     link.replaceChildren(rulesLink(variant.key));
     syncFields();
   };
@@ -380,7 +378,6 @@ function challengeForm(variants) {
     h("h2", {}, "New challenge"),
     h("label", {}, "Rules", rules),
     link,
-    notation,
     h("label", {}, "Start", start),
     idField,
     fenField,

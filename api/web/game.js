@@ -11,9 +11,11 @@ import { Picker, colorOf, kingSquare, parseFen, rightsOf, squareOrder, withPlaye
 import { pieceName, pieceSvg } from "./pieces.js";
 import { changeWords, profileLink, ratingWords } from "./players.js";
 import { rulesLink } from "./rules.js";
+import { variantWords } from "./variants.js";
 import {
   KIND_MARKS,
   clockWords,
+  daysPerMoveWords,
   describe,
   moveWords,
   resultWords,
@@ -338,7 +340,7 @@ export class GameView {
         h(
           "h2",
           { id: "game-title" },
-          `${game.variant}: `,
+          `${variantWords(game)}: `,
           this.playerTitle("white"),
           " – ",
           this.playerTitle("black"),
@@ -346,7 +348,7 @@ export class GameView {
         h(
           "p",
           { class: "start" },
-          `${startWords(game.start)}, ${game.clock ? clockWords(game.clock.spec) : `${game.days_per_move} days per move`}, ${game.rated ? "rated" : "casual"}. `,
+          `${startWords(game.start)}, ${game.clock ? clockWords(game.clock.spec) : daysPerMoveWords(game.days_per_move)}, ${game.rated ? "rated" : "casual"}. `,
           rulesLink(game.rules),
         ),
         h("p", { class: "state", "aria-live": "polite" }, this.stateLine()),

@@ -7,7 +7,7 @@ import { drawSquares } from "./board.js";
 import { announce, h, show } from "./dom.js";
 import { explorerShares } from "./explorer.js";
 import { kingSquare, parseFen } from "./moves.js";
-import { variants } from "./variants.js";
+import { variantWords, variants } from "./variants.js";
 import { describe } from "./words.js";
 
 // ---- collections ----
@@ -217,7 +217,7 @@ function archiveEntry(game, ply = null) {
     {},
     h("a", { href: `#/study/${game.id}` }, `${game.white.username} – ${game.black.username}`),
     h("span", { class: "result" }, game.result ?? "*"),
-    h("span", { class: "start" }, `${game.variant}, ${game.moves.length} plies${opening}`),
+    h("span", { class: "start" }, `${variantWords(game)}, ${game.moves.length} plies${opening}`),
     ply === null ? null : h("span", { class: "ply" }, `at ply ${ply}`),
   );
 }
@@ -573,7 +573,7 @@ export class StudyView {
       h(
         "section",
         { class: "study", "aria-labelledby": "study-title" },
-        h("h2", { id: "study-title" }, `${game.variant}: ${title}`),
+        h("h2", { id: "study-title" }, `${variantWords(game)}: ${title}`),
         h("p", { class: "start" }, [game.result ?? "*", game.opening ? `${game.opening.eco} ${game.opening.name}` : null]
           .filter(Boolean).join(", ")),
         h(

@@ -6,8 +6,8 @@ import { act, call, downloadPgn, session } from "./api.js";
 import { announce, h, show } from "./dom.js";
 import { poolWords, profileLink } from "./players.js";
 import { timeFields } from "./time.js";
-import { variantOf, variants } from "./variants.js";
-import { clockWords, describe, startKindWords, startWords, words } from "./words.js";
+import { variantOf, variantWords, variants } from "./variants.js";
+import { clockWords, daysPerMoveWords, describe, startKindWords, startWords, words } from "./words.js";
 
 const STATUSES = ["open", "started", "finished"];
 
@@ -169,9 +169,9 @@ export async function tournamentPage(id, signal) {
   if (t.status === "open" && !playing) actions.push(button("Join", "join"));
   if (t.status === "open" && playing) actions.push(button("Leave", "leave"));
   if (t.status === "started" && playing) actions.push(button("Withdraw", "leave"));
-  const time = t.clock ? clockWords(t.clock) : `${t.days_per_move} days per move`;
+  const time = t.clock ? clockWords(t.clock) : daysPerMoveWords(t.days_per_move);
   const about = [
-    `${t.variant}, ${startWords(t.start)}${t.start_per_round ? " (one for each round)" : ""}`,
+    `${variantWords(t)}, ${startWords(t.start)}${t.start_per_round ? " (one for each round)" : ""}`,
     time,
     t.rated ? "rated" : "casual",
     t.double ? "double round robin" : "single round robin",

@@ -30,3 +30,11 @@ export function titleOf(key) {
 export function timeChoices() {
   return offered.time;
 }
+
+/** The name players read for a game's, a challenge's or a tournament's
+ * variant: the rule set's title for its usual name (Chess, not
+ * Standard), its PGN name otherwise (Chess960). */
+export function variantWords(item) {
+  const variant = variantOf(item.rules);
+  return variant && item.variant === variant.name ? variant.title : item.variant;
+}

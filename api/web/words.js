@@ -104,6 +104,11 @@ export function timeLeft(deadline) {
   return `${minutes} min left`;
 }
 
+/** "1 day per move", "3 days per move". */
+export function daysPerMoveWords(days) {
+  return `${days} day${days === 1 ? "" : "s"} per move`;
+}
+
 /** A clock's kind in words: "10 moves in 50 days", "7 days + 1 a move, at most 14". */
 export function clockWords(spec) {
   if (spec.kind === "control") return `${spec.moves} moves in ${spec.days} days`;

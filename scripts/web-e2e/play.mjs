@@ -396,7 +396,7 @@ await startGame(
   alice,
   bob,
   { rules: "standard", start: "fen", fen: "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1", color: "white" },
-  "Standard",
+  "Chess (",
 );
 await clickMove(alice, "e1", "h1", "O-O", bob);
 // Conditional moves: alice answers Black's O-O-O with Kh1 before it comes.
@@ -410,7 +410,7 @@ await startGame(
   alice,
   bob,
   { rules: "standard", start: "fen", fen: "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w KQkq - 0 1", color: "white" },
-  "Standard",
+  "Chess (",
 );
 await clickMove(alice, "e1", "g1", "O-O", bob);
 await clickMove(bob, "e8", "b8", "O-O-O", alice, { confirmed: false });
@@ -424,7 +424,7 @@ await startGame(
   alice,
   bob,
   { rules: "standard", start: "fen", fen: "k7/4P3/8/8/8/8/8/K7 w - - 0 1", color: "white" },
-  "Standard",
+  "Chess (",
 );
 await square(alice, "e7").click();
 await square(alice, "e8").click();
@@ -456,13 +456,18 @@ await showState("Draw agreed.", bob, alice);
 await alice.page.getByRole("status").getByText("Draw agreed.").waitFor();
 
 step("vacation from the lobby; the lobby lists the games with their starts; the PGN downloads");
-const vacationGame = await startGame(alice, bob, { rules: "standard", start: "standard", color: "white" }, "Standard");
+const vacationGame = await startGame(alice, bob, { rules: "standard", start: "standard", color: "white" }, "Chess (");
 await toLobby(alice);
 await alice.page.getByRole("button", { name: "Start vacation" }).click();
 await alice.page.getByText(/You are on vacation since/).waitFor();
 // Her opponent sees her clock stand still, marked.
 await toLobby(bob);
 await afterNextView(bob, () => visitHash(bob, `#/games/${vacationGame}`));
+// One name for plain chess, as the rules pages give it; no developer's
+// notation on the lobby's form.
+await bob.page.locator("#game-title", { hasText: /^Chess: alice – bob$/ }).waitFor();
+await bob.page.locator("p.start", { hasText: "3 days per move" }).waitFor();
+assert.equal(await alice.page.getByText(/FEN field/).count(), 0, "no FEN field numbers on a player's page");
 const away = bob.page.getByRole("timer", { name: "White's clock" });
 await away.filter({ hasText: /on vacation$/ }).waitFor();
 const stood = await away.innerText();
@@ -599,7 +604,7 @@ const dave = await player("dave", { width: 1200, height: 900 }, "198.51.100.4");
 await authenticate(dave, "Create account");
 const erin = await player("erin", { width: 1200, height: 900 }, "198.51.100.5");
 await authenticate(erin, "Create account");
-await startGame(dave, erin, { rules: "standard", start: "standard", color: "white", rated: true }, "Standard");
+await startGame(dave, erin, { rules: "standard", start: "standard", color: "white", rated: true }, "Chess (");
 await dave.page.locator("p.start", { hasText: "rated" }).waitFor();
 await dave.page.locator("#game-title", { hasText: "dave (1500?) – erin (1500?)" }).waitFor();
 for (const [p, san, opponent] of [
