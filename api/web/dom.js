@@ -17,21 +17,24 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 let visits = 0;
-// The view the status line's message was said in.
-let announcedIn = 0;
+// When the status line's message was said.
+let announcedAt = -Infinity;
+// How soon after a message a change of view is the one its action made.
+const ACTION_VIEW = 1500;
 
 /** Says `text` to screen readers and shows it in the status line. */
 export function announce(text) {
   status.textContent = text;
-  announcedIn = visits;
+  announcedAt = Date.now();
 }
 
 /** A new view begins: the number `show` stamps on what it draws. A message
- * outlives the change of view its action made ("Collection deleted." over
- * the list), not the next. */
+ * outlives the change of view its action made at once ("Collection
+ * deleted." over the list), not one the player makes later ("You
+ * resigned." is not said again over the lobby). */
 export function nextVisit() {
   visits += 1;
-  if (visits - announcedIn >= 2) status.textContent = "";
+  if (Date.now() - announcedAt > ACTION_VIEW) status.textContent = "";
   main.setAttribute("aria-busy", "true");
 }
 

@@ -93,6 +93,17 @@ async function startGame(challenger, opponent, options, variant) {
   return id;
 }
 
+/** The page on show, at a 390 px phone's width, is no wider than the
+ * screen (a table may scroll within itself); the desktop size after. */
+async function fitsAPhone(p, what) {
+  const desktop = p.page.viewportSize();
+  await p.page.setViewportSize({ width: 390, height: 844 });
+  const width = await p.page.evaluate(() => document.documentElement.scrollWidth);
+  await p.page.screenshot({ path: `${OUT}/phone-${p.name}.png` });
+  await p.page.setViewportSize(desktop);
+  assert(width <= 390, `${what} fits a 390 px phone screen (page is ${width} px wide)`);
+}
+
 const square = (p, name) => p.page.locator(`.board:not(.small) [data-square="${name}"]`);
 
 async function seesMove(p, san) {
@@ -480,7 +491,12 @@ await showState("White (alice) won: Black resigned.", bob);
 await alice.page.getByRole("button", { name: "End vacation" }).click();
 await alice.page.getByRole("button", { name: "Start vacation" }).waitFor();
 await alice.page.locator("ul.games .start", { hasText: "Pre-chess placement" }).first().waitFor();
+// What the game page said of the resignation is not said again over the
+// lobby the player opens later.
+await bob.page.getByRole("status").getByText("You resigned.").waitFor();
+await bob.page.waitForTimeout(1600);
 await toLobby(bob);
+assert.equal(await bob.page.getByRole("status").innerText(), "", "the status line is the new page's");
 await bob.page.screenshot({ path: `${OUT}/lobby-bob.png`, fullPage: true });
 await alice.page.screenshot({ path: `${OUT}/lobby-alice.png`, fullPage: true });
 const links = alice.page.locator("ul.games a");
@@ -622,6 +638,7 @@ await erin.page.locator("table.ratings td", { hasText: /^1\d{3}\?$/ }).waitFor()
 await erin.page.locator("ul.records", { hasText: "Chess: 1 won, 0 drawn, 0 lost" }).waitFor();
 await erin.page.getByRole("heading", { name: "Rating history: Chess" }).waitFor();
 await erin.page.screenshot({ path: `${OUT}/profile-erin.png`, fullPage: true });
+await fitsAPhone(erin, "the profile");
 await afterNextView(erin, () => erin.page.getByRole("link", { name: "Leaderboard of this pool" }).click());
 await erin.page.getByRole("heading", { name: "Leaderboard: Chess" }).waitFor();
 await erin.page.getByText("No established ratings in this pool yet.").waitFor();
@@ -688,6 +705,7 @@ await carol.page.locator("table.standings tbody tr").nth(2).waitFor();
 assert.equal(await carol.page.locator("table.crosstable tbody tr").count(), 3);
 assert.equal(await carol.page.locator("ul.tournament-games li").count(), 3);
 await carol.page.screenshot({ path: `${OUT}/tournament-carol.png`, fullPage: true });
+await fitsAPhone(carol, "the standings and crosstable");
 // A tournament's game offers no abort, even before anyone moved: the
 // server says so in the game's actions.
 await afterNextView(carol, () => carol.page.locator("ul.tournament-games li a", { hasText: "carol" }).first().click());
