@@ -6,6 +6,7 @@
 // #/tournaments and #/tournaments/{id} the round robins.
 
 import { ApiError, act, call, listen, session, signIn, signOut, signUp } from "./api.js";
+import { miniBoard } from "./board.js";
 import { announce, h, nextVisit, show } from "./dom.js";
 import { GameView } from "./game.js";
 import { leaderboardPage, profileLink, profilePage } from "./players.js";
@@ -206,7 +207,8 @@ async function refreshLists(lists, signal) {
       "section",
       { "aria-labelledby": "games-title" },
       h("h2", { id: "games-title" }, `Your games (${ongoing.body.my_turn_count} to move)`),
-      gameList(games, me, "No games in progress: challenge someone below."),
+      games.length > FILTER_FROM ? gameFilter(lists) : null,
+      gameList(games, me, "No games in progress: challenge someone below.", { boards: true }),
     ),
     challengeSection(challenges.body, me, () => refreshLists(lists, signal)),
     h(
@@ -218,23 +220,51 @@ async function refreshLists(lists, signal) {
   );
 }
 
-function gameList(games, me, empty) {
+/** Games past which the lobby offers to find one by name: more than a
+ * screenful of boards. */
+const FILTER_FROM = 8;
+
+/** A field that shows only the games whose entry holds what is typed (an
+ * opponent, a rule set); kept in `lists` across the lists' refreshes. */
+function gameFilter(lists) {
+  const field = h("input", { type: "search", name: "find", value: lists.dataset.find ?? "", autocomplete: "off" });
+  const apply = () => {
+    lists.dataset.find = field.value;
+    const wanted = field.value.trim().toLowerCase();
+    for (const item of lists.querySelectorAll("section[aria-labelledby=games-title] ul.games > li"))
+      item.hidden = wanted !== "" && !item.textContent.toLowerCase().includes(wanted);
+  };
+  field.addEventListener("input", apply);
+  // Applied once the list beside it is drawn.
+  queueMicrotask(apply);
+  return h("label", { class: "find" }, "Find a game", field);
+}
+
+/** Games as a list; with `boards`, each with its position from the
+ * player's side. */
+function gameList(games, me, empty, { boards = false } = {}) {
   if (games.length === 0) return h("p", {}, empty);
   return h(
     "ul",
-    { class: "games" },
+    { class: boards ? "games boards" : "games" },
     games.map((game) => {
       const opponent = game.white.username === me ? game.black.username : game.white.username;
       let state;
       if (game.status !== "started") state = resultWords(game);
       else if (game.my_turn) state = `Your move, ${timeLeft(game.deadline)}`;
       else state = `${opponent} to move`;
-      return h(
-        "li",
-        { class: game.my_turn ? "my-turn" : "" },
+      const flipped = game.black.username === me;
+      const about = [
         h("a", { href: `#/games/${game.id}` }, `${variantWords(game)} against ${opponent}`),
         h("span", { class: "start" }, startWords(game.start)),
         h("span", { class: "state" }, state),
+      ];
+      if (!boards) return h("li", { class: game.my_turn ? "my-turn" : "" }, about);
+      return h(
+        "li",
+        { class: game.my_turn ? "my-turn" : "" },
+        h("div", { class: "board thumb", "aria-hidden": "true" }, miniBoard(game.fen, { flipped })),
+        h("div", { class: "about" }, about),
       );
     }),
   );

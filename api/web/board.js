@@ -2,7 +2,7 @@
 // small diagrams of the rules pages.
 
 import { h } from "./dom.js";
-import { colorOf, isDark, parseFen, squareOrder } from "./moves.js";
+import { colorOf, isDark, kingSquare, parseFen, squareOrder } from "./moves.js";
 import { pieceName, pieceSvg } from "./pieces.js";
 
 /**
@@ -54,4 +54,20 @@ function heldWords(held) {
     })
     .filter(Boolean)
     .join("; ");
+}
+
+/** A board to look at (the study pages, the lobby's games): the last move
+ * and a check marked, from Black's side when `flipped`. */
+export function miniBoard(fen, { last = null, check = false, flipped = false } = {}) {
+  const { board, turn } = parseFen(fen);
+  const marks = new Map();
+  if (last) {
+    const squares = last[1] === "@" ? [last.slice(2, 4)] : [last.slice(0, 2), last.slice(2, 4)];
+    for (const square of squares) marks.set(square, ["last"]);
+  }
+  const king = check ? kingSquare(board, turn) : null;
+  if (king) marks.set(king, [...(marks.get(king) ?? []), "check"]);
+  return drawSquares(board, flipped, marks, (square, index, cell) =>
+    h("span", { class: cell.class, "data-square": square, role: "img", "aria-label": cell.label.join(", ") }, ...cell.children),
+  );
 }

@@ -3,10 +3,9 @@
 // variations and comments. Every position comes from the server.
 
 import { call, downloadPgn, importPgn, session } from "./api.js";
-import { drawSquares } from "./board.js";
+import { miniBoard } from "./board.js";
 import { announce, h, show } from "./dom.js";
 import { explorerShares } from "./explorer.js";
-import { kingSquare, parseFen } from "./moves.js";
 import { variantWords, variants } from "./variants.js";
 import { describe } from "./words.js";
 
@@ -437,21 +436,6 @@ function pagedList(first, more, entry) {
   return h("div", { class: "paged" }, list, button);
 }
 
-/** A board to look at: the last move and a check marked. */
-function miniBoard(fen, last = null, check = false) {
-  const { board, turn } = parseFen(fen);
-  const marks = new Map();
-  if (last) {
-    const squares = last[1] === "@" ? [last.slice(2, 4)] : [last.slice(0, 2), last.slice(2, 4)];
-    for (const square of squares) marks.set(square, ["last"]);
-  }
-  const king = check ? kingSquare(board, turn) : null;
-  if (king) marks.set(king, [...(marks.get(king) ?? []), "check"]);
-  return drawSquares(board, false, marks, (square, index, cell) =>
-    h("span", { class: cell.class, "data-square": square, role: "img", "aria-label": cell.label.join(", ") }, ...cell.children),
-  );
-}
-
 // ---- the viewer ----
 
 // The PGN standard's glyphs of the NAGs in common use; others show as `$n`.
@@ -585,7 +569,7 @@ export class StudyView {
             h(
               "div",
               { class: "viewed" },
-              h("div", { class: "board", role: "group", "aria-label": `Board after ply ${node.ply}` }, miniBoard(node.fen, node.uci, node.check)),
+              h("div", { class: "board", role: "group", "aria-label": `Board after ply ${node.ply}` }, miniBoard(node.fen, { last: node.uci, check: node.check })),
               this.steps(),
             ),
             h("p", { class: "hint" }, "← → step along the line, Home and End jump."),

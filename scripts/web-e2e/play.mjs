@@ -498,6 +498,16 @@ await bob.page.waitForTimeout(1600);
 await toLobby(bob);
 assert.equal(await bob.page.getByRole("status").innerText(), "", "the status line is the new page's");
 await bob.page.screenshot({ path: `${OUT}/lobby-bob.png`, fullPage: true });
+// The games under way are boards from the player's side; past a
+// screenful, a field finds them by opponent or rule set.
+const ongoingGames = bob.page.locator("section[aria-labelledby=games-title] ul.games.boards > li");
+assert((await ongoingGames.count()) > 8, "more games than the field needs");
+assert.equal(await ongoingGames.first().locator(".board.thumb .square").count(), 64);
+await bob.page.getByLabel("Find a game").fill("captive");
+const captive = bob.page.locator("section[aria-labelledby=games-title] ul.games.boards > li:visible");
+assert.equal(await captive.count(), 2, "the two Captive Kings games");
+await bob.page.getByLabel("Find a game").fill("");
+assert((await ongoingGames.locator(":scope:visible").count()) > 8);
 await alice.page.screenshot({ path: `${OUT}/lobby-alice.png`, fullPage: true });
 const links = alice.page.locator("ul.games a");
 assert.equal(await links.count(), 12, "all twelve games listed");
