@@ -42,6 +42,7 @@ async function route() {
   const tournament = hash.match(/^#\/tournaments\/([A-Za-z0-9_-]+)$/);
   const verification = hash.match(/^#\/verify-email\/([A-Za-z0-9]+)$/);
   const reset = hash.match(/^#\/reset-password\/([A-Za-z0-9]+)$/);
+  const challengeTo = hash.match(/^#\/challenge\/([^/?]+)$/);
   try {
     // Every page may name the rule sets: they are read first, once.
     await loadVariants(signal);
@@ -60,7 +61,7 @@ async function route() {
     else if (leaderboard) await leaderboardPage(leaderboard[1], signal);
     else if (tournaments) await tournamentsPage(tournaments[1], signal);
     else if (tournament) await tournamentPage(tournament[1], signal);
-    else await showLobby(signal);
+    else await showLobby(signal, challengeTo ? decodeURIComponent(challengeTo[1]) : "");
   } catch (error) {
     if (signal.aborted) return;
     if (error instanceof ApiError && error.status === 401) {
@@ -171,7 +172,9 @@ function authForm(title, passwordKind, action) {
 
 // ---- the lobby: games, challenges, vacation ----
 
-async function showLobby(signal) {
+/** The lobby; `opponent` fills the challenge form's opponent (a
+ * profile's "Challenge" link). */
+async function showLobby(signal, opponent = "") {
   const lists = h("div", { class: "lists" });
   // Events come in bursts (a challenge accepted starts a game): the lists
   // are read once for each burst.
@@ -184,12 +187,15 @@ async function showLobby(signal) {
   // the form, which may be half filled in). The lists are read once the
   // stream is open, so that nothing falls between the two; a stream that
   // does not open in a few seconds leaves the lists without live updates.
-  const open = listen(signal, refresh);
+  const open = listen(signal, (event) => {
+    if (event.type === "challenge_declined") announce("A challenge of yours was declined.");
+    refresh();
+  });
   await Promise.race([open, new Promise((resolve) => setTimeout(resolve, 5000))]);
   await refreshLists(lists, signal);
   const vacation = h("section", { class: "vacation", "aria-labelledby": "vacation-title" });
   await showVacation(vacation, signal);
-  show(lists, challengeForm(variants()), vacation);
+  show(lists, challengeForm(variants(), opponent), vacation);
 }
 
 async function refreshLists(lists, signal) {
@@ -324,7 +330,7 @@ function challengeSection(list, me, refresh) {
   );
 }
 
-function challengeForm(variants) {
+function challengeForm(variants, named = "") {
   const rules = h(
     "select",
     { name: "rules" },
@@ -360,7 +366,7 @@ function challengeForm(variants) {
     { name: "color" },
     ["random", "white", "black"].map((c) => h("option", { value: c }, c)),
   );
-  const opponent = h("input", { name: "opponent", placeholder: "anyone", autocomplete: "off" });
+  const opponent = h("input", { name: "opponent", placeholder: "anyone", autocomplete: "off", value: named });
   const rated = h("input", { name: "rated", type: "checkbox" });
   const ratedField = h("label", { class: "setting" }, rated, "Rated");
   // A seek: an open challenge may name the acceptor's rating range.

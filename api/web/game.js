@@ -703,8 +703,9 @@ export class GameView {
     const base = `/games/${this.id}`;
     const button = (label, onclick) => h("button", { type: "button", onclick }, label);
     const buttons = [];
+    const mine = this.myColor();
     // What the player may do is the server's to say.
-    const may = game.actions?.[this.myColor()] ?? {};
+    const may = game.actions?.[mine] ?? {};
     if (may.resign)
       buttons.push(
         button("Resign", () => {
@@ -761,8 +762,45 @@ export class GameView {
         h("a", { href: `/api/v1${base}/pgn`, download: `kingpost-${this.id}.pgn` }, "Download PGN"),
       ),
       game.status === "started" ? null : h("a", { href: `#/study/${this.id}` }, "Study and annotate this game"),
+      mine ? button("Next game to move", () => this.nextToMove()) : null,
+      mine && game.status !== "started" ? button("Rematch", () => this.rematch()) : null,
       h("a", { href: "#/" }, "Back to your games"),
     );
+  }
+
+  /** Opens the player's next game awaiting a move, soonest deadline first. */
+  async nextToMove() {
+    try {
+      const { body } = await call("GET", "/games", { signal: this.signal });
+      const next = body.games.find((g) => g.my_turn && g.id !== this.id);
+      if (next) location.hash = `#/games/${next.id}`;
+      else announce("No other game awaits your move.");
+    } catch (error) {
+      if (!this.signal.aborted) announce(describe(error));
+    }
+  }
+
+  /** Challenges the opponent to the same game again, colours reversed. */
+  async rematch() {
+    const game = this.game;
+    const mine = this.myColor();
+    const other = mine === "white" ? "black" : "white";
+    // A drawn array (Chess960, Shuffle) is drawn again; a FEN is kept.
+    const start = game.start.kind === "fen" ? { kind: "fen", fen: game.initial_fen } : { kind: game.start.kind };
+    const time = game.clock ? { clock: game.clock.spec } : { days_per_move: game.days_per_move };
+    try {
+      await act("/challenges", {
+        rules: game.rules,
+        start,
+        color: other,
+        opponent: game[other].username,
+        rated: game.rated,
+        ...time,
+      });
+      announce("Rematch offered.");
+    } catch (error) {
+      announce(describe(error));
+    }
   }
 
   /** Lines "if they play X, I reply Y", stored while the opponent is to move. */

@@ -1,7 +1,7 @@
 // Players: a profile (ratings per pool, results, activity, a rating
 // history) and a pool's leaderboard. The server computes every figure.
 
-import { call } from "./api.js";
+import { call, session } from "./api.js";
 import { h, show } from "./dom.js";
 import { titleOf, variantOf, variants } from "./variants.js";
 import { startKindWords } from "./words.js";
@@ -94,6 +94,9 @@ export async function profilePage(username, query, signal) {
       { "aria-labelledby": "profile-title", class: "profile" },
       h("h2", { id: "profile-title" }, body.username),
       h("p", { class: "facts" }, `${facts.join(", ")}.`),
+      body.username === session.get()?.username
+        ? null
+        : h("p", {}, h("a", { href: `#/challenge/${encodeURIComponent(body.username)}` }, `Challenge ${body.username}`)),
       h("h3", {}, "Ratings"),
       ratings,
       h("h3", {}, "Results"),

@@ -522,6 +522,7 @@ const [download] = await Promise.all([
 const pgn = await (await fetch(`${BASE}${new URL(download.url()).pathname}`)).text();
 assert.match(pgn, /\[Variant "/);
 
+
 step("the study archive: a new player imports two annotated files, studies a game through its variations, searches");
 const carol = await player("carol", { width: 1200, height: 900 }, "198.51.100.3");
 await authenticate(carol, "Create account");
@@ -630,7 +631,7 @@ const dave = await player("dave", { width: 1200, height: 900 }, "198.51.100.4");
 await authenticate(dave, "Create account");
 const erin = await player("erin", { width: 1200, height: 900 }, "198.51.100.5");
 await authenticate(erin, "Create account");
-await startGame(dave, erin, { rules: "standard", start: "standard", color: "white", rated: true }, "Chess (");
+const ratedGame = await startGame(dave, erin, { rules: "standard", start: "standard", color: "white", rated: true }, "Chess (");
 await dave.page.locator("p.start", { hasText: "rated" }).waitFor();
 await dave.page.locator("#game-title", { hasText: "dave (1500?) – erin (1500?)" }).waitFor();
 for (const [p, san, opponent] of [
@@ -648,6 +649,24 @@ await erin.page.locator("table.ratings td", { hasText: /^1\d{3}\?$/ }).waitFor()
 await erin.page.locator("ul.records", { hasText: "Chess: 1 won, 0 drawn, 0 lost" }).waitFor();
 await erin.page.getByRole("heading", { name: "Rating history: Chess" }).waitFor();
 await erin.page.screenshot({ path: `${OUT}/profile-erin.png`, fullPage: true });
+// Another's profile offers a challenge, the form filled in with the name.
+await afterNextView(erin, () => visitHash(erin, "#/users/dave"));
+await afterNextView(erin, () => erin.page.getByRole("link", { name: "Challenge dave" }).click());
+assert.equal(await erin.page.getByRole("form", { name: "New challenge" }).getByLabel("Opponent").inputValue(), "dave");
+await afterNextView(erin, () => visitHash(erin, "#/users/erin"));
+// From the finished game, a rematch, and no other game to move; the
+// rematch declined, the challenger's lobby says so.
+await afterNextView(erin, () => visitHash(erin, `#/games/${ratedGame}`));
+await erin.page.getByRole("button", { name: "Rematch" }).click();
+await erin.page.getByRole("status").getByText("Rematch offered.").waitFor();
+await erin.page.getByRole("button", { name: "Next game to move" }).click();
+await erin.page.getByRole("status").getByText("No other game awaits your move.").waitFor();
+await toLobby(erin);
+await toLobby(dave);
+const offered = dave.page.locator("ul.challenges li", { hasText: "erin" });
+await offered.getByRole("button", { name: "Decline" }).click();
+await erin.page.getByRole("status").getByText("A challenge of yours was declined.").waitFor();
+await afterNextView(erin, () => visitHash(erin, "#/users/erin"));
 await fitsAPhone(erin, "the profile");
 await afterNextView(erin, () => erin.page.getByRole("link", { name: "Leaderboard of this pool" }).click());
 await erin.page.getByRole("heading", { name: "Leaderboard: Chess" }).waitFor();
