@@ -49,6 +49,7 @@ export class GameView {
     this.history = null; // the positions of the game, read when needed
     this.flipped = null; // the player's choice, over the default
     this.conditionals = null;
+    this.answered = null; // the opponent's move and the stored reply, when a line fired
     this.loading = 0; // reads under way besides the game's own
     this.typed = ""; // a move being typed: kept when the page redraws
     this.messages = null; // the players' conversation, read when the viewer plays
@@ -131,7 +132,10 @@ export class GameView {
       return;
     }
     const last = after.moves.at(-1);
-    if (after.ply > before.ply && last) announce(`${this.sideName(last.ply)} played ${last.san}.`);
+    if (this.answered) {
+      const [theirs, reply] = this.answered;
+      announce(`Your conditional line answered ${theirs} with ${reply}.`);
+    } else if (after.ply > before.ply && last) announce(`${this.sideName(last.ply)} played ${last.san}.`);
     else if (after.draw_offer && !before.draw_offer && after.draw_offer !== this.myColor())
       announce(`${SIDES[after.draw_offer]} offers a draw.`);
   }
@@ -160,6 +164,13 @@ export class GameView {
   update(game) {
     if (this.signal.aborted) return;
     const moved = this.game?.ply !== game.ply;
+    // The opponent moved and a stored line answered at once: the page
+    // learns both moves together (`tell` says so).
+    const before = this.game;
+    this.answered =
+      before && this.conditionals?.length && before.turn !== this.myColor() && game.ply === before.ply + 2
+        ? game.moves.slice(-2).map((m) => m.san)
+        : null;
     const turnChanged = moved || this.game?.status !== game.status;
     this.game = game;
     this.readAt = Date.now();
@@ -194,11 +205,12 @@ export class GameView {
   /** Reads the player's conditional moves while the opponent is to move. */
   loadConditionals() {
     this.conditionals = null;
+    this.answered = null; // the opponent's move and the stored reply, when a line fired
     if (!this.myColor() || this.game.status !== "started" || this.myTurn()) return;
     return this.loadWhile(async () => {
       try {
         const { body } = await call("GET", `/games/${this.id}/conditionals`, { signal: this.signal });
-        this.conditionals = body.lines;
+        this.conditionals = body.san;
       } catch (error) {
         if (!this.signal.aborted) announce(describe(error));
       }
@@ -866,7 +878,7 @@ export class GameView {
         const { body } = lines.length
           ? await call("PUT", base, { body: { lines } })
           : { body: (await call("DELETE", base), { lines: [] }) };
-        this.conditionals = body.lines;
+        this.conditionals = body.san;
         announce(lines.length ? "Conditional moves saved." : "Conditional moves deleted.");
         this.render();
       } catch (error) {

@@ -415,8 +415,10 @@ const lines = alice.page.getByRole("form", { name: "Conditional moves" });
 await lines.getByLabel("Lines").fill("O-O-O Kh1");
 await lines.getByRole("button", { name: "Save conditional moves" }).click();
 await alice.page.getByRole("status").getByText("Conditional moves saved.").waitFor();
+assert.equal(await lines.getByLabel("Lines").inputValue(), "O-O-O Kh1", "the lines come back in SAN");
 await clickMove(bob, "e8", "c8", "O-O-O", alice, { confirmed: false });
 await bothSee(bob, alice, "Kh1");
+await alice.page.getByRole("status").getByText("Your conditional line answered O-O-O with Kh1.").waitFor();
 await startGame(
   alice,
   bob,

@@ -6,6 +6,8 @@
 
 use std::collections::HashMap;
 
+use kingpost_core::{MoveError, Position};
+
 use crate::{
     clock::Millis,
     db::{DbConnection, write_transaction},
@@ -13,7 +15,7 @@ use crate::{
     error::{ApiError, Code},
     models::{conditional, game::GameStatus},
     stored::{AccountId, GameId},
-    views::Conditionals,
+    views::{Conditionals, StoredConditionals},
 };
 
 /// The most lines, and plies per line, a player may store in a game.
@@ -32,7 +34,7 @@ pub fn store(
     game_id: &GameId,
     account_id: &AccountId,
     request: Conditionals,
-) -> Result<Conditionals, ApiError> {
+) -> Result<StoredConditionals, ApiError> {
     write_transaction(conn, |conn| {
         // Locked: a move for this position committing meanwhile would not
         // see these lines, and they would outlive it.
@@ -74,7 +76,7 @@ pub fn store(
                 }
                 let m = pos
                     .parse_move(text)
-                    .map_err(|e| invalid(format!("line {}, move {}: {e}", i + 1, ply + 1)))?;
+                    .map_err(|e| invalid(refusal(i, &line[..ply], &e)))?;
                 ucis.push(pos.uci(&m));
                 pos.play_unchecked(m);
                 if ply % 2 == 1 {
@@ -96,8 +98,57 @@ pub fn store(
         let stored = Conditionals { lines: canonical };
         let json = serde_json::to_string(&stored).map_err(|e| ApiError::Internal(e.to_string()))?;
         conditional::store(conn, game_id, account_id, &json, now)?;
-        Ok(stored)
+        Ok(with_san(&start, stored.lines))
     })
+}
+
+/// Why move `before.len() + 1` of line `index` was refused, in words that
+/// name the moves before it rather than a FEN (which would fill a phone's
+/// screen): "line 1: `Nf6` is not a legal move after e5 Nf3".
+fn refusal(index: usize, before: &[String], error: &MoveError) -> String {
+    let place = if before.is_empty() {
+        "now".to_owned()
+    } else {
+        format!("after {}", before.join(" "))
+    };
+    let line = index + 1;
+    match error {
+        MoveError::Syntax { text } => {
+            format!("line {line}: `{text}` is not a move in UCI or SAN notation")
+        }
+        MoveError::Illegal { text, .. } => {
+            format!("line {line}: `{text}` is not a legal move {place}")
+        }
+        MoveError::Ambiguous {
+            text, candidates, ..
+        } => format!(
+            "line {line}: `{text}` is ambiguous {place}: it could be {}",
+            candidates.join(" or ")
+        ),
+    }
+}
+
+/// `lines` (canonical UCI from `start`), with each move in SAN too; a move
+/// that no longer reads (it cannot, as lines are checked when stored and
+/// follow the game) keeps its UCI.
+fn with_san(start: &Position, lines: Vec<Vec<String>>) -> StoredConditionals {
+    let san = lines
+        .iter()
+        .map(|line| {
+            let mut pos = start.clone();
+            line.iter()
+                .map(|uci| match pos.parse_uci(uci) {
+                    Ok(m) => {
+                        let san = pos.san(&m);
+                        pos.play_unchecked(m);
+                        san
+                    }
+                    Err(_) => uci.clone(),
+                })
+                .collect()
+        })
+        .collect();
+    StoredConditionals { lines, san }
 }
 
 /// The caller's own lines in a game.
@@ -105,16 +156,17 @@ pub fn read(
     conn: &mut DbConnection,
     game_id: &GameId,
     account_id: &AccountId,
-) -> Result<Conditionals, ApiError> {
+) -> Result<StoredConditionals, ApiError> {
     let row = find_game(conn, game_id)?;
     if row.color_of(account_id).is_none() {
         return Err(ApiError::NotAPlayer);
     }
-    match conditional::find(conn, game_id, account_id)? {
+    let stored: Conditionals = match conditional::find(conn, game_id, account_id)? {
         Some(json) => serde_json::from_str(&json)
-            .map_err(|e| ApiError::Internal(format!("conditionals: {e}"))),
-        None => Ok(Conditionals::default()),
-    }
+            .map_err(|e| ApiError::Internal(format!("conditionals: {e}")))?,
+        None => Conditionals::default(),
+    };
+    Ok(with_san(&position_of(&row)?, stored.lines))
 }
 
 pub fn remove(

@@ -29,7 +29,7 @@ use crate::{
     stored::GameId,
     views::{
         Conditionals, GameList, GameStatus, GameView, HistoryView, MoveAnswer, MoveRequest,
-        StatusFilter,
+        StatusFilter, StoredConditionals,
     },
 };
 
@@ -458,7 +458,7 @@ pub async fn claim_draw(
     tag = "games",
     params(("id" = String, Path, description = "The game")),
     responses(
-        (status = 200, description = "The caller's lines", body = Conditionals),
+        (status = 200, description = "The caller's lines, in canonical UCI and in SAN", body = StoredConditionals),
         (status = 403, description = "Not the caller's game, or the token lacks `game:read`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     ),
@@ -469,7 +469,7 @@ pub async fn get_conditionals(
     state: web::Data<AppState>,
     auth: Auth,
     id: web::Path<GameId>,
-) -> Result<web::Json<Conditionals>, ApiError> {
+) -> Result<web::Json<StoredConditionals>, ApiError> {
     auth.require(Scope::GameRead)?;
     let id = id.into_inner();
     Ok(web::Json(
@@ -487,7 +487,7 @@ pub async fn get_conditionals(
     params(("id" = String, Path, description = "The game")),
     request_body = Conditionals,
     responses(
-        (status = 200, description = "The stored lines, in canonical UCI", body = Conditionals),
+        (status = 200, description = "The stored lines, in canonical UCI and in SAN", body = StoredConditionals),
         (status = 403, description = "Not the caller's game, or the token lacks `game:play`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "It is the caller's turn (`not_opponents_turn`), or the game is over", body = Problem, content_type = "application/problem+json"),
@@ -501,7 +501,7 @@ pub async fn replace_conditionals(
     auth: Auth,
     id: web::Path<GameId>,
     body: web::Json<Conditionals>,
-) -> Result<web::Json<Conditionals>, ApiError> {
+) -> Result<web::Json<StoredConditionals>, ApiError> {
     auth.require(Scope::GamePlay)?;
     let now = state.clock.now();
     let id = id.into_inner();

@@ -450,6 +450,16 @@ pub struct Conditionals {
     pub lines: Vec<Vec<String>>,
 }
 
+/// A player's conditional lines as stored: in canonical UCI, and the same
+/// moves in SAN for people to read.
+#[derive(Debug, Clone, Default, Serialize, ToSchema)]
+pub struct StoredConditionals {
+    /// Each line: the opponent's move, the reply, ... in canonical UCI.
+    pub lines: Vec<Vec<String>>,
+    /// The same lines in SAN, each move from the position the line reached.
+    pub san: Vec<Vec<String>>,
+}
+
 /// A standard game's opening, from the lichess opening tables.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 pub struct Opening {

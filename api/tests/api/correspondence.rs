@@ -466,10 +466,15 @@ async fn conditional_moves(db: Db) {
         .await
         .assert_problem(409, "not_opponents_turn");
     play_all(&app, &game, &alice, &bob, &["e4"]).await;
-    put(&conditionals, &alice, json!([["e5", "Ke3"]]))
+    let refused = put(&conditionals, &alice, json!([["e5", "Nf3", "Nc6", "Ke3"]]))
         .send(&app)
-        .await
-        .assert_problem(422, "invalid_conditionals");
+        .await;
+    refused.assert_problem(422, "invalid_conditionals");
+    // Said by the moves before it, not by a FEN a phone cannot show.
+    assert_eq!(
+        refused.body["detail"],
+        "line 1: `Ke3` is not a legal move after e5 Nf3 Nc6"
+    );
     put(&conditionals, &alice, json!([["e5"]]))
         .send(&app)
         .await
@@ -497,6 +502,17 @@ async fn conditional_moves(db: Db) {
             ["c7c5", "g1f3", "d7d6", "d2d4"]
         ])
     );
+    // And in SAN, as people write them (UCI typed comes back as SAN too).
+    assert_eq!(
+        stored.body["san"],
+        json!([
+            ["e5", "Nf3"],
+            ["c5", "Nf3", "Nc6", "d4"],
+            ["c5", "Nf3", "d6", "d4"]
+        ])
+    );
+    let read = get(&conditionals).token(&alice).send(&app).await;
+    assert_eq!(read.body["san"], stored.body["san"]);
     // Never seen by the opponent: Bob reads only his own (none).
     let bobs = get(&conditionals).token(&bob).send(&app).await;
     assert_eq!(bobs.assert_status(200)["lines"], json!([]));
