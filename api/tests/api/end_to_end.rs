@@ -94,6 +94,26 @@ impl Served {
         (status, response.json().unwrap_or(Value::Null))
     }
 
+    /// A game of `rules` at `days` per move: the first of `tokens`
+    /// (alice's) challenges bob as White, the second (bob's) accepts.
+    fn start_game(&self, rules: &str, days: i32, tokens: &[String; 2]) -> Value {
+        let challenge =
+            json!({"rules": rules, "days_per_move": days, "color": "white", "opponent": "bob"});
+        let (_, challenge) = self.call(
+            reqwest::Method::POST,
+            "/api/v1/challenges",
+            Some(&tokens[0]),
+            Some(challenge),
+        );
+        let accept = format!(
+            "/api/v1/challenges/{}/accept",
+            challenge["id"].as_str().unwrap()
+        );
+        let (status, game) = self.call(reqwest::Method::POST, &accept, Some(&tokens[1]), None);
+        assert_eq!(status, 201, "{game}");
+        game
+    }
+
     /// Signs `name` up and in: the session's access token.
     fn sign_up(&self, name: &str) -> String {
         let account = json!({"username": name, "password": "long password"});
@@ -129,19 +149,7 @@ fn serve_binary_plays_a_game_over_http() {
         kingpost_core::Rules::ALL.len()
     );
     let tokens = [served.sign_up("alice"), served.sign_up("bob")];
-    let challenge = json!({"rules": "teleporting-kings", "days_per_move": 1, "color": "white", "opponent": "bob"});
-    let (_, challenge) = call(
-        reqwest::Method::POST,
-        "/api/v1/challenges",
-        Some(&tokens[0]),
-        Some(challenge),
-    );
-    let accept = format!(
-        "/api/v1/challenges/{}/accept",
-        challenge["id"].as_str().unwrap()
-    );
-    let (status, mut game) = call(reqwest::Method::POST, &accept, Some(&tokens[1]), None);
-    assert_eq!(status, 201);
+    let mut game = served.start_game("teleporting-kings", 1, &tokens);
     let path = format!("/api/v1/games/{}/moves", game["id"].as_str().unwrap());
     for (i, m) in ["f3", "e5", "g4", "Qh4#"].into_iter().enumerate() {
         let (status, next) = call(
@@ -344,20 +352,7 @@ fn held_requests_whose_clients_have_gone_give_their_places_back() {
     let db = Db::sqlite();
     let served = Served::start(&db, &[]);
     let tokens = [served.sign_up("alice"), served.sign_up("bob")];
-    let challenge =
-        json!({"rules": "standard", "days_per_move": 3, "color": "white", "opponent": "bob"});
-    let (_, challenge) = served.call(
-        reqwest::Method::POST,
-        "/api/v1/challenges",
-        Some(&tokens[0]),
-        Some(challenge),
-    );
-    let accept = format!(
-        "/api/v1/challenges/{}/accept",
-        challenge["id"].as_str().unwrap()
-    );
-    let (status, game) = served.call(reqwest::Method::POST, &accept, Some(&tokens[1]), None);
-    assert_eq!(status, 201, "{game}");
+    let game = served.start_game("standard", 3, &tokens);
     let game_path = format!("/api/v1/games/{}", game["id"].as_str().unwrap());
     let etag = served
         .client
