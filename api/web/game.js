@@ -49,6 +49,7 @@ export class GameView {
     this.history = null; // the positions of the game, read when needed
     this.flipped = null; // the player's choice, over the default
     this.conditionals = null;
+    this.conditionalsRead = 0; // reads of the lines begun, and saves
     this.answered = null; // the opponent's move and the stored reply, when a line fired
     this.loading = 0; // reads under way besides the game's own
     this.typed = ""; // a move being typed: kept when the page redraws
@@ -205,12 +206,13 @@ export class GameView {
   /** Reads the player's conditional moves while the opponent is to move. */
   loadConditionals() {
     this.conditionals = null;
-    this.answered = null; // the opponent's move and the stored reply, when a line fired
     if (!this.myColor() || this.game.status !== "started" || this.myTurn()) return;
+    // A read that a save overtakes is dropped: the save's lines are newer.
+    const read = ++this.conditionalsRead;
     return this.loadWhile(async () => {
       try {
         const { body } = await call("GET", `/games/${this.id}/conditionals`, { signal: this.signal });
-        this.conditionals = body.san;
+        if (read === this.conditionalsRead) this.conditionals = body.san;
       } catch (error) {
         if (!this.signal.aborted) announce(describe(error));
       }
@@ -877,7 +879,8 @@ export class GameView {
       try {
         const { body } = lines.length
           ? await call("PUT", base, { body: { lines } })
-          : { body: (await call("DELETE", base), { lines: [] }) };
+          : { body: (await call("DELETE", base), { lines: [], san: [] }) };
+        this.conditionalsRead += 1;
         this.conditionals = body.san;
         announce(lines.length ? "Conditional moves saved." : "Conditional moves deleted.");
         this.render();
