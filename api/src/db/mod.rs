@@ -359,16 +359,24 @@ pub enum Portion {
     First(i64),
 }
 
+/// What a merge of staged rows did: how many rows it took, and whether
+/// some may be left (a portion as large as asked for).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Merged {
+    pub rows: usize,
+    pub more: bool,
+}
+
 /// Runs `merge` (an `INSERT ... SELECT` from the staging table `table`
 /// named `s`, whose rows imports appended, with `{portion}` where a
 /// condition on `s` may follow) on `portion` of the rows, and forgets
-/// them, in the caller's transaction: how many rows it took.
+/// them, in the caller's transaction.
 pub fn merge_staging(
     conn: &mut DbConnection,
     table: &str,
     merge: &str,
     portion: Portion,
-) -> diesel::QueryResult<usize> {
+) -> diesel::QueryResult<Merged> {
     match (conn, portion) {
         (DbConnection::Sqlite(sqlite), Portion::First(rows)) => {
             // The table is a heap: its rowids are the order rows came in.
@@ -377,12 +385,25 @@ pub fn merge_staging(
             ))
             .get_result::<LastRow>(sqlite)?
             .last;
-            let Some(last) = last else { return Ok(0) };
+            let Some(last) = last else {
+                return Ok(Merged {
+                    rows: 0,
+                    more: false,
+                });
+            };
             diesel::sql_query(merge.replace("{portion}", &format!("AND s.rowid <= {last}")))
                 .execute(sqlite)?;
-            diesel::sql_query(format!("DELETE FROM {table} WHERE rowid <= {last}")).execute(sqlite)
+            let taken = diesel::sql_query(format!("DELETE FROM {table} WHERE rowid <= {last}"))
+                .execute(sqlite)?;
+            Ok(Merged {
+                rows: taken,
+                more: taken as i64 >= rows,
+            })
         }
-        (conn, _) => merge_all(conn, table, &merge.replace("{portion}", "")),
+        (conn, _) => Ok(Merged {
+            rows: merge_all(conn, table, &merge.replace("{portion}", ""))?,
+            more: false,
+        }),
     }
 }
 

@@ -18,7 +18,7 @@ use diesel::{
 
 use crate::{
     db::{
-        self, DbConnection, Portion, execute_natively,
+        self, DbConnection, Merged, Portion, execute_natively,
         schema::{explorer_counts, staged_counts},
     },
     models::position_index::{NO_MOVE, PositionRow},
@@ -169,8 +169,7 @@ pub fn stage(conn: &mut DbConnection, rows: &[CountRow]) -> QueryResult<()> {
 /// Adds `portion` of the staged counts to the counts, summed in the
 /// table's order, and forgets them: the caller's transaction makes the two
 /// one. Counts of a collection deleted since they were staged are dropped.
-/// How many staged rows it took.
-pub fn merge_staged(conn: &mut DbConnection, portion: Portion) -> QueryResult<usize> {
+pub fn merge_staged(conn: &mut DbConnection, portion: Portion) -> QueryResult<Merged> {
     db::merge_staging(
         conn,
         "staged_counts",

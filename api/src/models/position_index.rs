@@ -5,7 +5,7 @@ use diesel::prelude::*;
 
 use crate::{
     db::{
-        self, DbConnection, Portion, execute_natively,
+        self, DbConnection, Merged, Portion, execute_natively,
         schema::{game_positions, staged_positions},
     },
     stored::GameId,
@@ -120,9 +120,8 @@ pub fn stage(conn: &mut DbConnection, rows: &[PositionRow]) -> QueryResult<()> {
 
 /// Adds `portion` of the staged rows to the index, in its order, and
 /// forgets them: the caller's transaction makes the two one. Rows of a
-/// game deleted since they were staged are dropped ([`hold_staged`]). How
-/// many staged rows it took.
-pub fn merge_staged(conn: &mut DbConnection, portion: Portion) -> QueryResult<usize> {
+/// game deleted since they were staged are dropped ([`hold_staged`]).
+pub fn merge_staged(conn: &mut DbConnection, portion: Portion) -> QueryResult<Merged> {
     db::merge_staging(
         conn,
         "staged_positions",

@@ -337,7 +337,7 @@ pub fn index_staged(conn: &mut DbConnection) -> Result<usize, ApiError> {
         write_transaction(conn, |conn| {
             let indexed = position_index::merge_staged(conn, Portion::All)?;
             explorer_counts::merge_staged(conn, Portion::All)?;
-            Ok::<_, diesel::result::Error>(indexed)
+            Ok::<_, diesel::result::Error>(indexed.rows)
         })
         .map_err(ApiError::from)
     })
@@ -358,17 +358,15 @@ pub fn index_staged_in_steps(
 ) -> Result<bool, ApiError> {
     write_transaction(conn, |conn| {
         let portion = Portion::First(MERGED_AT_ONCE);
-        let mut merged_any = false;
         loop {
-            let taken = position_index::merge_staged(conn, portion)?
-                + explorer_counts::merge_staged(conn, portion)?;
-            if taken == 0 {
+            let positions = position_index::merge_staged(conn, portion)?;
+            let counts = explorer_counts::merge_staged(conn, portion)?;
+            if !positions.more && !counts.more {
                 return Ok(true);
             }
-            if merged_any && yielding.now() {
+            if yielding.now() {
                 return Ok(false);
             }
-            merged_any = true;
         }
     })
 }
