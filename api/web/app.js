@@ -14,7 +14,7 @@ import { rulesLink, rulesPage } from "./rules.js";
 import { StudyView, collectionPage, collectionsPage, searchPage } from "./study.js";
 import { timeFields } from "./time.js";
 import { tournamentPage, tournamentsPage } from "./tournaments.js";
-import { loadVariants, variantWords, variants } from "./variants.js";
+import { loadVariants, variantOf, variantWords, variants } from "./variants.js";
 import { clockWords, daysPerMoveWords, describe, resultWords, startKindWords, startWords, timeLeft } from "./words.js";
 
 // ---- routing ----
@@ -195,7 +195,7 @@ async function showLobby(signal, opponent = "") {
   await refreshLists(lists, signal);
   const vacation = h("section", { class: "vacation", "aria-labelledby": "vacation-title" });
   await showVacation(vacation, signal);
-  show(lists, challengeForm(variants(), opponent), vacation);
+  show(lists, challengeForm(opponent), vacation);
 }
 
 async function refreshLists(lists, signal) {
@@ -330,11 +330,12 @@ function challengeSection(list, me, refresh) {
   );
 }
 
-function challengeForm(variants, named = "") {
+/** The form of a new challenge; `named` fills in its opponent. */
+function challengeForm(named = "") {
   const rules = h(
     "select",
     { name: "rules" },
-    variants.map((v) => h("option", { value: v.key }, v.title)),
+    variants().map((v) => h("option", { value: v.key }, v.title)),
   );
   const start = h("select", { name: "start" });
   const startId = h("input", { name: "start-id", type: "number", min: 0, placeholder: "random" });
@@ -343,7 +344,7 @@ function challengeForm(variants, named = "") {
   const fenField = h("label", {}, "FEN", fen);
   const link = h("p", { class: "rules-for" });
   const syncStarts = () => {
-    const variant = variants.find((v) => v.key === rules.value);
+    const variant = variantOf(rules.value);
     start.replaceChildren(
       ...variant.starts.map((s) => h("option", { value: s }, startKindWords(s))),
     );
@@ -354,7 +355,7 @@ function challengeForm(variants, named = "") {
     idField.hidden = !["chess960", "shuffle"].includes(start.value);
     fenField.hidden = start.value !== "fen";
     // Rated only from the starts the server rates.
-    const variant = variants.find((v) => v.key === rules.value);
+    const variant = variantOf(rules.value);
     ratedField.hidden = !variant.rated_starts.includes(start.value);
     syncRange();
   };
@@ -375,7 +376,7 @@ function challengeForm(variants, named = "") {
   const rangeField = h("fieldset", { class: "range" }, h("legend", {}, "Opponent's rating"),
     h("label", {}, "Lowest", rangeMin), h("label", {}, "Highest", rangeMax));
   const syncRange = () => {
-    const variant = variants.find((v) => v.key === rules.value);
+    const variant = variantOf(rules.value);
     rangeField.hidden = !variant.rated_starts.includes(start.value) || opponent.value.trim() !== "";
   };
   opponent.addEventListener("input", syncRange);
