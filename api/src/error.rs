@@ -378,6 +378,17 @@ fn is_unwritable(e: &diesel::result::Error) -> bool {
     }
 }
 
+/// A move text refused by the rules: bad notation, or no (single) legal move.
+impl From<kingpost_core::MoveError> for ApiError {
+    fn from(e: kingpost_core::MoveError) -> ApiError {
+        match e {
+            kingpost_core::MoveError::Syntax { .. } => ApiError::InvalidMoveSyntax(e.to_string()),
+            kingpost_core::MoveError::Illegal { .. }
+            | kingpost_core::MoveError::Ambiguous { .. } => ApiError::IllegalMove(e.to_string()),
+        }
+    }
+}
+
 impl From<diesel::result::Error> for ApiError {
     fn from(e: diesel::result::Error) -> ApiError {
         if is_unwritable(&e) {

@@ -364,6 +364,19 @@ pub struct AnalyzeRequest {
     pub rules: String,
     /// An extended FEN of that rule set.
     pub fen: String,
+    /// Moves to play from `fen` first, in UCI or SAN (an analysis board's
+    /// line): the answer is of the position after them. At most 600.
+    #[serde(default)]
+    pub moves: Vec<String>,
+}
+
+/// A move of an analysed line, in both notations.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LineMoveView {
+    /// Canonical UCI (docs/spec/rules.md §7, notation).
+    pub uci: String,
+    /// SAN with check and mate marks.
+    pub san: String,
 }
 
 /// How a position ends the game, if it does.
@@ -378,8 +391,10 @@ pub struct OutcomeView {
 /// What the rules say of a position.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct AnalysisView {
-    /// The position's FEN as kingpost writes it.
+    /// The position's FEN as kingpost writes it: after `line`, if any.
     pub fen: String,
+    /// The request's `moves` as played, each in canonical UCI and SAN.
+    pub line: Vec<LineMoveView>,
     pub turn: Side,
     pub check: bool,
     pub legal_moves: Vec<LegalMoveView>,

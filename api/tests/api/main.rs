@@ -5,6 +5,7 @@
 mod conformance;
 mod support;
 
+mod analysis;
 mod annotations;
 mod auth;
 mod caps;

@@ -1,7 +1,7 @@
 //! What players ask of a game: moves, resignation, aborts, draw offers and
 //! claims, each carried out in one transaction after the clock is checked.
 
-use kingpost_core::{Color, MoveError};
+use kingpost_core::Color;
 
 use serde_json::json;
 
@@ -71,12 +71,7 @@ fn carry_out(
                 if game.pos.turn() != color {
                     return Err(ApiError::NotYourTurn);
                 }
-                let m = game.pos.parse_move(text).map_err(|e| match e {
-                    MoveError::Syntax { .. } => ApiError::InvalidMoveSyntax(e.to_string()),
-                    MoveError::Illegal { .. } | MoveError::Ambiguous { .. } => {
-                        ApiError::IllegalMove(e.to_string())
-                    }
-                })?;
+                let m = game.pos.parse_move(text)?;
                 game.apply(conn, m, now)?;
                 if let Some(text) = message {
                     let said = messages::store(conn, &game.row, account_id, text, now)?;
