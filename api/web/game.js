@@ -4,11 +4,12 @@
 // players' messages, all followed live.
 
 import { ApiError, act, call, listen, session } from "./api.js";
-import { drawSquares } from "./board.js";
+import { AnalysisBoard } from "./analysis.js";
 import { clockText, sideClocks } from "./clocks.js";
 import { announce, h, main, show } from "./dom.js";
-import { Picker, colorOf, kingSquare, parseFen, rightsOf, squareOrder, withPlayed } from "./moves.js";
-import { pieceName, pieceSvg } from "./pieces.js";
+import { colorOf, parseFen, rightsOf, withPlayed } from "./moves.js";
+import { pieceName } from "./pieces.js";
+import { PickingBoard } from "./picking.js";
 import { changeWords, profileLink, ratingWords } from "./players.js";
 import { rulesLink } from "./rules.js";
 import { variantWords } from "./variants.js";
@@ -42,9 +43,14 @@ export class GameView {
     this.me = session.get().username;
     this.signal = signal;
     this.onChange = onChange; // the page's "your move" count
-    this.selected = null; // a square, or `{ unit }` from the holdings
-    this.focus = null; // the square that has the board's keyboard focus
+    this.picking = new PickingBoard("game", {
+      onPick: (move) => this.pick(move),
+      canPick: () => this.myTurn() && this.viewPly === null,
+      // Beginning another move forgets one awaiting confirmation.
+      redraw: () => ((this.pending = null), this.render()),
+    });
     this.pending = null; // a move picked, awaiting confirmation
+    this.analysis = null; // the analysis board, while open
     this.viewPly = null; // the ply shown when stepping back, or null
     this.history = null; // the positions of the game, read when needed
     this.flipped = null; // the player's choice, over the default
@@ -175,9 +181,7 @@ export class GameView {
     const turnChanged = moved || this.game?.status !== game.status;
     this.game = game;
     this.readAt = Date.now();
-    this.picker = new Picker(game.legal_moves, game.fen);
-    this.position = parseFen(game.fen);
-    this.selected = null;
+    this.picking.setPosition(game.legal_moves, game.fen);
     this.pending = null;
     if (moved) {
       this.typed = "";
@@ -225,7 +229,7 @@ export class GameView {
 
   /** A move picked: played at once, or shown for confirmation. */
   pick(move) {
-    this.selected = null;
+    this.picking.selected = null;
     if (confirmSetting.get()) {
       this.pending = move;
       this.render();
@@ -236,7 +240,7 @@ export class GameView {
   }
 
   async play(move) {
-    this.selected = null;
+    this.picking.selected = null;
     this.pending = null;
     try {
       const { body } = await act(`/games/${this.id}/moves`, { move: move.uci, ply: this.game.ply });
@@ -267,59 +271,15 @@ export class GameView {
     }
   }
 
-  // -- picking a move: squares and held units --
-
-  pickSquare(square) {
-    if (!this.myTurn() || this.viewPly !== null) return;
-    this.pending = null;
-    const chosen = this.selected;
-    if (chosen?.unit) {
-      const move = this.picker.placements(chosen.unit).find((m) => m.to === square);
-      if (move) return this.pick(move);
-    } else if (chosen && chosen !== square) {
-      const moves = this.picker.between(chosen, square);
-      if (moves.length === 1) return this.pick(moves[0]);
-      if (moves.length > 1) return this.choose(moves);
-    }
-    this.selected = chosen !== square && this.picker.startsOn(square) ? square : null;
-    this.render();
-  }
-
-  pickUnit(unit) {
-    if (!this.myTurn() || this.viewPly !== null) return;
-    this.pending = null;
-    this.selected = this.selected?.unit === unit ? null : { unit };
-    this.render();
-  }
-
-  /** Several moves share the squares picked: the page asks, in words. */
-  choose(moves) {
-    const dialog = h(
-      "dialog",
-      { class: "choice", "aria-label": "Choose the move" },
-      h("p", {}, "These squares make more than one move. Which do you mean?"),
-      moves.map((m) =>
-        h(
-          "button",
-          { type: "button", onclick: () => (dialog.close(), this.pick(m)) },
-          m.promotion ? pieceSvg(m.promotion, this.game.turn) : null,
-          moveWords(m, this.position.board),
-        ),
-      ),
-      h("button", { type: "button", onclick: () => (dialog.close(), this.render()) }, "Cancel"),
-    );
-    main.append(dialog);
-    dialog.showModal();
-  }
-
   // -- drawing --
 
   /** The position on show: the current one, or one stepped back to. */
   shown() {
     if (this.viewPly === null || !this.history) {
+      const { board, held } = this.picking.position;
       return {
-        board: this.position.board,
-        held: this.position.held,
+        board,
+        held,
         fen: this.game.fen,
         check: this.game.check,
         turn: this.game.turn,
@@ -335,10 +295,11 @@ export class GameView {
     const game = this.game;
     const mine = this.myColor();
     const flipped = this.flipped ?? mine === "black";
-    const shown = this.shown();
+    const analysis = this.analysis?.state ? this.analysis : null;
+    const shown = analysis ? analysis.shown() : this.shown();
     // Keep the keyboard on the board across a redraw, but never pull it
     // away from elsewhere (the move entry) when the opponent's move arrives.
-    const onBoard = document.activeElement?.dataset?.square !== undefined;
+    const onBoard = [this.picking, this.analysis?.picking].find((board) => board?.hasFocus());
     // A move or a message being typed keeps its text and the keyboard
     // across a redraw.
     const typing = document.activeElement?.name;
@@ -373,17 +334,13 @@ export class GameView {
             "div",
             { class: "board-column" },
             this.clock(flipped ? "white" : "black"),
-            this.holdings(shown, flipped ? "white" : "black"),
-            this.board(shown, flipped),
-            this.holdings(shown, flipped ? "black" : "white"),
+            analysis ? analysis.column(() => this.closeAnalysis()) : this.gameBoard(shown, flipped),
             this.clock(flipped ? "black" : "white"),
-            this.confirmation(),
-            this.stepper(),
-            this.moveEntry(),
           ),
           h(
             "div",
             { class: "side-column" },
+            analysis ? analysis.lineSection(this.keepLine()) : null,
             this.rights(shown),
             this.moveList(),
             this.actions(),
@@ -394,9 +351,68 @@ export class GameView {
       ),
     );
     this.tickClocks();
-    if (onBoard && this.focus) main.querySelector(`[data-square="${this.focus}"]`)?.focus();
+    onBoard?.restoreFocus();
     if (typing === "move" || typing === "message")
       main.querySelector(`[name="${typing}"]`)?.focus();
+  }
+
+  /** The game's board, its holdings, and what goes with playing on it. */
+  gameBoard(shown, flipped) {
+    const live = this.viewPly === null;
+    const label = live ? "" : `, after ply ${this.viewPly}`;
+    return [
+      this.picking.holdings(shown, flipped ? "white" : "black", { live }),
+      this.picking.board(shown, flipped, { live, label }),
+      this.picking.holdings(shown, flipped ? "black" : "white", { live }),
+      this.confirmation(),
+      this.stepper(),
+      this.moveEntry(),
+    ];
+  }
+
+  /** Opens the analysis board on the position on show. */
+  async openAnalysis() {
+    this.pending = null;
+    this.picking.selected = null;
+    this.analysis = new AnalysisBoard({
+      rules: this.game.rules,
+      fen: this.shown().fen,
+      flipped: this.flipped ?? this.myColor() === "black",
+      signal: this.signal,
+      redraw: () => this.render(),
+    });
+    await this.analysis.load();
+    main.querySelector(".analysis-banner")?.scrollIntoView({ block: "nearest" });
+  }
+
+  closeAnalysis() {
+    this.analysis = null;
+    this.render();
+  }
+
+  /**
+   * "Keep as a conditional line", while the opponent is to move and the
+   * analysis began at the game's position: the line tried is their move,
+   * the reply, and so on.
+   */
+  keepLine() {
+    if (this.conditionals === null || this.analysis.start !== this.game.fen) return null;
+    const line = this.analysis.shownLine().map((m) => m.san);
+    const ready = line.length >= 2 && line.length % 2 === 0;
+    return h(
+      "div",
+      { class: "keep-line" },
+      h(
+        "button",
+        {
+          type: "button",
+          disabled: !ready,
+          onclick: () => this.saveConditionals([...this.conditionals, line], `Conditional line kept: ${lineWords(line)}`),
+        },
+        "Keep as a conditional line",
+      ),
+      ready ? null : h("p", { class: "hint" }, "A conditional line begins with their move and ends with your reply."),
+    );
   }
 
   /** The clocks as they stand now. */
@@ -446,105 +462,6 @@ export class GameView {
     return `${parts.join("; ")}.`;
   }
 
-  board(shown, flipped) {
-    const live = this.viewPly === null;
-    const last = shown.last;
-    const marks = new Map();
-    const mark = (square, name) => marks.set(square, [...(marks.get(square) ?? []), name]);
-    if (last) {
-      if (last.uci[1] === "@") mark(last.uci.slice(2, 4), "last");
-      else for (const square of [last.uci.slice(0, 2), last.uci.slice(2, 4)]) mark(square, "last");
-    }
-    if (shown.check) {
-      const king = kingSquare(shown.board, shown.turn);
-      if (king) mark(king, "check");
-    }
-    let targets = new Set();
-    if (live && this.selected?.unit !== undefined)
-      targets = new Set(this.picker.placements(this.selected.unit).map((m) => m.to));
-    else if (live && this.selected) targets = this.picker.targets(this.selected);
-    for (const square of targets) mark(square, "target");
-    if (live && typeof this.selected === "string") mark(this.selected, "selected");
-    const order = squareOrder(flipped);
-    const focus = order.includes(this.focus) ? this.focus : order[0];
-    const squares = drawSquares(shown.board, flipped, marks, (square, index, cell) => {
-      const label = [...cell.label];
-      const classes = marks.get(square) ?? [];
-      if (classes.includes("selected")) label.push("selected");
-      if (classes.includes("target")) label.push("move here");
-      if (classes.includes("check")) label.push("in check");
-      return h(
-        "button",
-        {
-          type: "button",
-          class: cell.class,
-          "data-square": square,
-          "aria-label": label.join(", "),
-          tabindex: square === focus ? "0" : "-1",
-          onclick: () => {
-            this.focus = square;
-            this.pickSquare(square);
-          },
-          onkeydown: (event) => this.arrowKey(event, order, index),
-        },
-        ...cell.children,
-      );
-    });
-    return h(
-      "div",
-      {
-        class: live ? "board" : "board past",
-        role: "group",
-        "aria-label": `Board, ${flipped ? "Black" : "White"} at the bottom${live ? "" : `, after ply ${this.viewPly}`}; arrow keys move between squares`,
-      },
-      squares,
-    );
-  }
-
-  /** Arrow keys move the focus across the board, as on a grid. */
-  arrowKey(event, order, index) {
-    const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -8, ArrowDown: 8 }[event.key];
-    if (step === undefined) return;
-    const next = index + step;
-    const sameRow = Math.abs(step) === 8 || Math.floor(next / 8) === Math.floor(index / 8);
-    if (next < 0 || next > 63 || !sameRow) return;
-    event.preventDefault();
-    this.focus = order[next];
-    main.querySelectorAll(".board .square").forEach((el) => el.setAttribute("tabindex", "-1"));
-    const el = main.querySelector(`[data-square="${this.focus}"]`);
-    el.setAttribute("tabindex", "0");
-    el.focus();
-  }
-
-  /** The units a side still has to place (Pre-chess), as buttons. */
-  holdings(shown, color) {
-    const held = [...shown.held].filter((c) => colorOf(c) === color);
-    if (held.length === 0) return null;
-    const live = this.viewPly === null;
-    const placeable = live && color === this.game.turn ? this.picker.placeable() : new Set();
-    const counts = new Map();
-    for (const c of held) counts.set(c, (counts.get(c) ?? 0) + 1);
-    return h(
-      "div",
-      { class: "holdings", role: "group", "aria-label": `${color} units to place` },
-      [...counts].map(([unit, count]) =>
-        h(
-          "button",
-          {
-            type: "button",
-            class: this.selected?.unit === unit ? "selected" : "",
-            disabled: !placeable.has(unit.toUpperCase()) || !this.myTurn(),
-            "data-unit": unit,
-            "aria-label": `place ${color} ${pieceName(unit)}${count > 1 ? ` (${count} left)` : ""}`,
-            onclick: () => this.pickUnit(unit),
-          },
-          pieceSvg(unit, color),
-          count > 1 ? h("span", { class: "count" }, `${count}`) : null,
-        ),
-      ),
-    );
-  }
-
   /** The move picked, to confirm or cancel. */
   confirmation() {
     if (!this.pending) return null;
@@ -552,7 +469,7 @@ export class GameView {
     return h(
       "div",
       { class: "confirm", role: "group", "aria-label": "Confirm the move" },
-      h("span", {}, `Play ${moveWords(move, this.position.board)}?`),
+      h("span", {}, `Play ${moveWords(move, this.picking.position.board)}?`),
       h("button", { type: "button", class: "primary", onclick: () => this.play(move) }, "Confirm move"),
       h("button", { type: "button", onclick: () => ((this.pending = null), this.render()) }, "Cancel"),
     );
@@ -565,7 +482,7 @@ export class GameView {
     const go = (ply) => {
       if (!this.history) return;
       this.viewPly = ply >= total ? null : Math.max(0, ply);
-      this.selected = null;
+      this.picking.selected = null;
       this.pending = null;
       this.render();
     };
@@ -591,6 +508,7 @@ export class GameView {
         },
         "Flip board",
       ),
+      h("button", { type: "button", onclick: () => this.openAnalysis() }, "Analysis board"),
     );
   }
 
@@ -645,7 +563,7 @@ export class GameView {
     const list = h(
       "datalist",
       { id: "legal-moves" },
-      this.picker.moves.map((m) => h("option", { value: m.san })),
+      this.picking.picker.moves.map((m) => h("option", { value: m.san })),
     );
     const input = h("input", {
       name: "move",
@@ -663,7 +581,7 @@ export class GameView {
         onsubmit: (event) => {
           event.preventDefault();
           const text = input.value.trim();
-          const move = this.picker.moves.find((m) => m.san === text || m.uci === text);
+          const move = this.picking.picker.moves.find((m) => m.san === text || m.uci === text);
           if (move) {
             this.typed = "";
             this.pick(move);
@@ -817,7 +735,6 @@ export class GameView {
     }
   }
 
-  /** Lines "if they play X, I reply Y", stored while the opponent is to move. */
   /** The players' messages, oldest first, and one to send. */
   messagePanel() {
     if (this.messages === null) return null;
@@ -860,45 +777,87 @@ export class GameView {
     );
   }
 
+  /** Stores `lines` (SAN) as the player's conditional moves: all of them, or none. */
+  async saveConditionals(lines, done) {
+    const base = `/games/${this.id}/conditionals`;
+    try {
+      const { body } = lines.length
+        ? await call("PUT", base, { body: { lines } })
+        : { body: (await call("DELETE", base), { lines: [], san: [] }) };
+      this.conditionalsRead += 1;
+      this.conditionals = body.san;
+      announce(done);
+      this.render();
+    } catch (error) {
+      announce(describe(error));
+    }
+  }
+
+  /** Lines "if they play X, I reply Y", stored while the opponent is to move. */
   conditionalMoves() {
     if (this.conditionals === null || !this.myColor() || this.myTurn()) return null;
+    const lines = this.conditionals;
+    const remove = (i) =>
+      this.saveConditionals(
+        lines.filter((_, j) => j !== i),
+        "Conditional line removed.",
+      );
     const text = h("textarea", {
       name: "conditionals",
       rows: 3,
       spellcheck: "false",
       placeholder: "e5 Nf3 Nc6 Bb5",
     });
-    text.value = this.conditionals.map((line) => line.join(" ")).join("\n");
-    const base = `/games/${this.id}/conditionals`;
-    const save = async (event) => {
+    text.value = lines.map((line) => line.join(" ")).join("\n");
+    const saveText = (event) => {
       event.preventDefault();
-      const lines = text.value
+      const typed = text.value
         .split("\n")
         .map((line) => line.trim().split(/\s+/).filter(Boolean))
         .filter((line) => line.length);
-      try {
-        const { body } = lines.length
-          ? await call("PUT", base, { body: { lines } })
-          : { body: (await call("DELETE", base), { lines: [], san: [] }) };
-        this.conditionalsRead += 1;
-        this.conditionals = body.san;
-        announce(lines.length ? "Conditional moves saved." : "Conditional moves deleted.");
-        this.render();
-      } catch (error) {
-        announce(describe(error));
-      }
+      this.saveConditionals(typed, typed.length ? "Conditional moves saved." : "Conditional moves deleted.");
     };
     return h(
-      "form",
-      { class: "conditionals", "aria-label": "Conditional moves", onsubmit: save },
-      h("h3", {}, "Conditional moves"),
+      "section",
+      { class: "conditionals", "aria-labelledby": "conditionals-title" },
+      h("h3", { id: "conditionals-title" }, "Conditional moves"),
+      lines.length
+        ? h(
+            "ul",
+            { class: "conditional-lines" },
+            lines.map((line, i) =>
+              h(
+                "li",
+                {},
+                h("span", {}, lineWords(line)),
+                h("button", { type: "button", "aria-label": `Remove the line ${line.join(" ")}`, onclick: () => remove(i) }, "Remove"),
+              ),
+            ),
+          )
+        : h(
+            "p",
+            {},
+            "None. Try their move and your reply on the analysis board, then keep the line: when they play it, your reply is played at once.",
+          ),
       h(
-        "p",
+        "details",
         {},
-        "One line each: their move, your reply, their next move, your reply... A line whose move they play is answered at once.",
+        h("summary", {}, "Type the lines"),
+        h(
+          "form",
+          { "aria-label": "Conditional moves as text", onsubmit: saveText },
+          h("p", {}, "One line each: their move, your reply, their next move, your reply…"),
+          h("label", {}, "Lines", text),
+          h("button", { type: "submit" }, "Save conditional moves"),
+        ),
       ),
-      h("label", {}, "Lines", text),
-      h("button", { type: "submit" }, "Save conditional moves"),
     );
   }
+}
+
+/** A conditional line in words: "if e5, Nf3; then if Nc6, Bb5". */
+function lineWords(line) {
+  const pairs = [];
+  for (let i = 0; i + 1 < line.length; i += 2) pairs.push(`if ${line[i]}, ${line[i + 1]}`);
+  return pairs.join("; then ");
 }

@@ -2,6 +2,7 @@
 // position (with the explorer) and by data, and a viewer of a game with its
 // variations and comments. Every position comes from the server.
 
+import { AnalysisBoard, lineNumbering } from "./analysis.js";
 import { call, downloadPgn, importPgn, session } from "./api.js";
 import { miniBoard } from "./board.js";
 import { announce, h, show } from "./dom.js";
@@ -516,11 +517,39 @@ export class StudyView {
 
   step(event) {
     if (event.target.closest?.("input, textarea, select")) return;
+    if (this.analysis) return this.stepAnalysis(event);
     const node = this.nodes.get(this.current);
     const to = { ArrowLeft: node.prev, ArrowRight: node.next, Home: "m0", End: `m${this.positions.length - 1}` }[event.key];
     if (!to) return;
     event.preventDefault();
     this.show(to);
+  }
+
+  /** The arrow keys off the board step along the analysis line. */
+  stepAnalysis(event) {
+    const analysis = this.analysis;
+    if (event.target.closest?.("[data-board]") || analysis.loading) return;
+    const at = { ArrowLeft: analysis.at - 1, ArrowRight: analysis.at + 1, Home: 0, End: analysis.line.length }[event.key];
+    if (at === undefined) return;
+    event.preventDefault();
+    analysis.goTo(at);
+  }
+
+  /** Opens the analysis board on the position on show. */
+  async openAnalysis() {
+    this.analysis = new AnalysisBoard({
+      rules: this.game.rules,
+      fen: this.nodes.get(this.current).fen,
+      flipped: false,
+      signal: this.signal,
+      redraw: () => this.render(),
+    });
+    await this.analysis.load();
+  }
+
+  closeAnalysis() {
+    this.analysis = null;
+    this.render();
   }
 
   show(id) {
@@ -552,6 +581,7 @@ export class StudyView {
   render() {
     const game = this.game;
     const node = this.nodes.get(this.current);
+    const analysis = this.analysis?.state ? this.analysis : null;
     const title = `${game.white.username} – ${game.black.username}`;
     show(
       h(
@@ -566,17 +596,22 @@ export class StudyView {
           h(
             "div",
             { class: "board-column" },
-            h(
-              "div",
-              { class: "viewed" },
-              h("div", { class: "board", role: "group", "aria-label": `Board after ply ${node.ply}` }, miniBoard(node.fen, { last: node.uci, check: node.check })),
-              this.steps(),
-            ),
-            h("p", { class: "hint" }, "← → step along the line, Home and End jump."),
+            analysis
+              ? h("div", { class: "viewed" }, analysis.column(() => this.closeAnalysis()))
+              : h(
+                  "div",
+                  { class: "viewed" },
+                  h("div", { class: "board", role: "group", "aria-label": `Board after ply ${node.ply}` }, miniBoard(node.fen, { last: node.uci, check: node.check })),
+                  this.steps(),
+                ),
+            h("p", { class: "hint" }, `← → step along the ${analysis ? "analysis " : ""}line, Home and End jump.`),
+            analysis
+              ? null
+              : h("p", {}, h("button", { type: "button", onclick: () => this.openAnalysis() }, "Analysis board")),
             h("p", {}, h("button", { type: "button", onclick: () => download(`/games/${this.id}/pgn`, `kingpost-${this.id}.pgn`) },
               "Download PGN")),
           ),
-          h("div", { class: "side-column" }, this.movetext(), this.annotateForm()),
+          h("div", { class: "side-column" }, analysis?.lineSection(), this.movetext(), this.annotateForm()),
         ),
       ),
     );
@@ -636,9 +671,7 @@ export class StudyView {
 
   /** The move number of a ply (1 is the first move) and whether White plays it. */
   turnOf(ply) {
-    const [, side, , , , full] = this.positions[0].fen.split(" ");
-    const index = ply - 1 + (side === "b" ? 1 : 0);
-    return { number: Number(full || 1) + Math.floor(index / 2), white: index % 2 === 0 };
+    return lineNumbering(this.positions[0].fen)(ply - 1);
   }
 
   /** A player of a finished game annotates the mainline move on show. */

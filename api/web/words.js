@@ -75,6 +75,12 @@ export function resultWords(game) {
   return draws[reason] ?? `Draw (${words(reason)}).`;
 }
 
+/** How a position ends a game, from the rules' outcome: "Black wins: checkmate." */
+export function outcomeWords({ result, termination }) {
+  const who = { "1-0": "White wins", "0-1": "Black wins" }[result] ?? "Draw";
+  return `${who}: ${words(termination)}.`;
+}
+
 const START_KINDS = {
   standard: "usual array",
   chess960: "Chess960 array",

@@ -133,6 +133,13 @@ async function clickMove(p, from, to, san, opponent, { confirmed = true, choice 
   await bothSee(p, opponent, san);
 }
 
+/** A move tried on the analysis board: shown there at once, never sent. */
+async function analysisMove(p, from, to, san) {
+  await square(p, from).click();
+  await square(p, to).click();
+  await p.page.locator(".analysis-line .san.current", { hasText: san }).waitFor();
+}
+
 async function typeMove(p, san, opponent, { confirmed = true } = {}) {
   const entry = p.page.getByRole("form", { name: "Type a move" });
   await entry.getByLabel("Move").fill(san);
@@ -410,15 +417,6 @@ await startGame(
   "Chess (",
 );
 await clickMove(alice, "e1", "h1", "O-O", bob);
-// Conditional moves: alice answers Black's O-O-O with Kh1 before it comes.
-const lines = alice.page.getByRole("form", { name: "Conditional moves" });
-await lines.getByLabel("Lines").fill("O-O-O Kh1");
-await lines.getByRole("button", { name: "Save conditional moves" }).click();
-await alice.page.getByRole("status").getByText("Conditional moves saved.").waitFor();
-assert.equal(await lines.getByLabel("Lines").inputValue(), "O-O-O Kh1", "the lines come back in SAN");
-await clickMove(bob, "e8", "c8", "O-O-O", alice, { confirmed: false });
-await bothSee(bob, alice, "Kh1");
-await alice.page.getByRole("status").getByText("Your conditional line answered O-O-O with Kh1.").waitFor();
 await startGame(
   alice,
   bob,
@@ -431,6 +429,49 @@ await startGame(alice, bob, { rules: "standard", start: "chess960", color: "whit
 await alice.page.locator("p.start", { hasText: /Chess960 array \d+/ }).waitFor();
 await clickMove(alice, "e2", "e4", "e4", bob);
 await screenshot("chess960", alice, bob);
+
+step("the analysis board: moves tried for both sides and never sent, kept as a conditional line that answers when it comes");
+const hana = await player("hana", { width: 1200, height: 900 }, "198.51.100.8");
+const ivan = await player("ivan", { width: 390, height: 844 }, "198.51.100.9");
+await authenticate(hana, "Create account");
+await authenticate(ivan, "Create account");
+await startGame(
+  hana,
+  ivan,
+  { rules: "standard", start: "fen", fen: "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1", color: "white" },
+  "Chess (",
+);
+await clickMove(hana, "e1", "h1", "O-O", ivan);
+await hana.page.getByRole("button", { name: "Analysis board" }).click();
+await hana.page.locator(".analysis-banner", { hasText: "never sent" }).waitFor();
+await analysisMove(hana, "e8", "c8", "O-O-O");
+const keep = hana.page.getByRole("button", { name: "Keep as a conditional line" });
+assert.equal(await keep.isEnabled(), false, "a line ends with her reply");
+await analysisMove(hana, "g1", "h1", "Kh1");
+await analysisMove(hana, "a7", "a6", "a6");
+await hana.page.getByRole("button", { name: "Take back" }).click();
+await hana.page.locator(".analysis-line .san.current", { hasText: "Kh1" }).waitFor();
+await screenshot("analysis", hana);
+await keep.click();
+await hana.page.getByRole("status").getByText("Conditional line kept: if O-O-O, Kh1").waitFor();
+const lines = hana.page.locator("section.conditionals");
+await lines.locator(".conditional-lines li", { hasText: "if O-O-O, Kh1" }).waitFor();
+await lines.getByText("Type the lines").click();
+assert.equal(await lines.getByLabel("Lines").inputValue(), "O-O-O Kh1", "the lines come back in SAN");
+assert.equal(await ivan.page.locator("ol.moves .san", { hasText: "O-O-O" }).count(), 0, "analysis moves are never sent");
+await hana.page.getByRole("button", { name: "Close the analysis board" }).click();
+assert.equal(await square(hana, "g1").getAttribute("aria-label"), "g1, white king");
+// On the phone: the analysis board fits, flips, and closes back to the game.
+await ivan.page.getByRole("button", { name: "Analysis board" }).click();
+await ivan.page.locator(".analysis-banner", { hasText: "never sent" }).waitFor();
+await analysisMove(ivan, "e8", "c8", "O-O-O");
+await ivan.page.getByRole("button", { name: "Flip board" }).click();
+await screenshot("analysis-phone", ivan);
+await fitsAPhone(ivan, "the analysis board");
+await ivan.page.getByRole("button", { name: "Close the analysis board" }).click();
+await clickMove(ivan, "e8", "c8", "O-O-O", hana);
+await bothSee(ivan, hana, "Kh1");
+await hana.page.getByRole("status").getByText("Your conditional line answered O-O-O with Kh1.").waitFor();
 
 step("a FEN start: the promotion choice in words, a draw offered and accepted, seen live");
 await startGame(
@@ -552,6 +593,20 @@ await carol.page.keyboard.press("ArrowLeft");
 await carol.page.getByRole("group", { name: "Board after ply 10" }).waitFor();
 assert.match(await movetext.locator(".san.current").textContent(), /Be6/, "back to the mainline before the variation");
 await carol.page.screenshot({ path: `${OUT}/study-carol.png`, fullPage: true });
+// The analysis board from the position on show: moves tried for both sides,
+// the arrow keys off the board step along the line tried.
+await carol.page.getByRole("button", { name: "Analysis board" }).click();
+await carol.page.locator(".analysis-banner", { hasText: "never sent" }).waitFor();
+await analysisMove(carol, "e2", "e4", "e4");
+await analysisMove(carol, "d5", "e4", "dxe4");
+await carol.page.locator("#analysis-title").click();
+await carol.page.keyboard.press("ArrowLeft");
+await carol.page.locator(".analysis-line .san.current", { hasText: /^e4$/ }).waitFor();
+assert.match(await movetext.locator(".san.current").textContent(), /Be6/, "the game's line stays where it was");
+await carol.page.screenshot({ path: `${OUT}/study-analysis-carol.png`, fullPage: true });
+await fitsAPhone(carol, "the study's analysis board");
+await carol.page.getByRole("button", { name: "Close the analysis board" }).click();
+await carol.page.getByRole("group", { name: "Board after ply 10" }).waitFor();
 
 await afterNextView(carol, () => visitHash(carol, "#/search"));
 const byPosition = carol.page.getByRole("form", { name: "Search by position" });
@@ -849,7 +904,7 @@ step("the account page on a phone, and deleting an account from it");
   await gina.context.close();
 }
 
-const problems = [...alice.problems, ...bob.problems, ...carol.problems, ...dave.problems, ...erin.problems];
+const problems = [alice, bob, carol, dave, erin, hana, ivan].flatMap((p) => p.problems);
 assert.deepEqual(problems, [], "no script errors or refused loads in either page");
 await browser.close();
 console.log(`web client: all steps passed; screenshots in ${OUT}`);

@@ -30,6 +30,7 @@ macro_rules! rules {
 
 /// Every file of the client: its name under `/web/` and its content type.
 const ASSETS: &[(&str, &str, &str)] = &[
+    script!("analysis.js"),
     script!("app.js"),
     script!("api.js"),
     script!("board.js"),
@@ -38,6 +39,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     script!("explorer.js"),
     script!("game.js"),
     script!("moves.js"),
+    script!("picking.js"),
     script!("pieces.js"),
     script!("players.js"),
     script!("rules.js"),

@@ -71,6 +71,7 @@ async fn the_web_client_is_served_whole_and_self_contained() {
     assert_eq!(
         seen,
         [
+            "analysis.js",
             "api.js",
             "app.css",
             "app.js",
@@ -81,6 +82,7 @@ async fn the_web_client_is_served_whole_and_self_contained() {
             "game.js",
             "icon.svg",
             "moves.js",
+            "picking.js",
             "pieces.js",
             "players.js",
             "rules.js",
