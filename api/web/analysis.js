@@ -69,7 +69,8 @@ export class AnalysisBoard {
   /** The position on show, as the page's rights and holdings read it. */
   shown() {
     const { board, held, turn } = parseFen(this.state.fen);
-    return { board, held, turn, fen: this.state.fen, check: this.state.check, last: this.line[this.at - 1] };
+    const { fen, check, rights } = this.state;
+    return { board, held, turn, fen, check, rights, last: this.line[this.at - 1] };
   }
 
   /** The board and its controls, where the game's board stands. */

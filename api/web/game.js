@@ -7,7 +7,7 @@ import { ApiError, act, call, listen, session } from "./api.js";
 import { AnalysisBoard } from "./analysis.js";
 import { clockText, sideClocks } from "./clocks.js";
 import { announce, h, main, show } from "./dom.js";
-import { colorOf, parseFen, rightsOf, withPlayed } from "./moves.js";
+import { colorOf, parseFen, withPlayed } from "./moves.js";
 import { pieceName } from "./pieces.js";
 import { PickingBoard } from "./picking.js";
 import { changeWords, profileLink, ratingWords } from "./players.js";
@@ -15,6 +15,7 @@ import { rulesLink } from "./rules.js";
 import { variantWords } from "./variants.js";
 import {
   KIND_MARKS,
+  RIGHT_WORDS,
   clockWords,
   daysPerMoveWords,
   describe,
@@ -282,13 +283,14 @@ export class GameView {
         held,
         fen: this.game.fen,
         check: this.game.check,
+        rights: this.game.rights,
         turn: this.game.turn,
         last: this.game.moves.at(-1),
       };
     }
     const at = this.history[this.viewPly];
     const { board, held, turn } = parseFen(at.fen);
-    return { board, held, fen: at.fen, check: at.check, turn, last: at.move };
+    return { board, held, fen: at.fen, check: at.check, rights: at.rights, turn, last: at.move };
   }
 
   render() {
@@ -512,43 +514,25 @@ export class GameView {
     );
   }
 
-  /** What the rule set adds to the position: teleports, captivity, leaps, holdings. */
+  /** What the rule set adds to the position: its once-per-game right (as the server gives it) and the units still to place. */
   rights(shown) {
-    const rules = this.game.rules;
-    const rights = rightsOf(rules, shown.fen);
+    const right = shown.rights;
     const items = [];
     for (const color of ["white", "black"]) {
       const side = SIDES[color];
-      if (rules === "teleporting-kings")
-        items.push(`${side}'s teleport: ${rights[color] ? "not used yet" : "used"}.`);
-      const placing = [...shown.held].some((c) => colorOf(c) === color);
-      if (rules === "bunker-leap" && placing)
-        items.push(`${side}'s bunker leap: comes with the array, once the placement is done.`);
-      else if (rules === "bunker-leap")
-        items.push(`${side}'s bunker leap: ${rights[color] ? "not used yet" : "used or gone"}.`);
-      if (rules === "captive-kings") {
-        const goal = color === "white" ? "rank 1" : "rank 8";
-        items.push(
-          `${side}'s king: ${rights[color] ? "captive" : "free"}; it wins on reaching ${goal}.`,
-        );
+      if (right) {
+        const said = RIGHT_WORDS[right.right];
+        items.push(`${side}'s ${said.name}: ${said[right[color]]}.`);
       }
       const held = [...shown.held].filter((c) => colorOf(c) === color);
       if (held.length) items.push(`${side} still places: ${held.map(pieceName).join(", ")}.`);
     }
     if (items.length === 0) return null;
-    const intro =
-      rules === "captive-kings"
-        ? h(
-            "p",
-            {},
-            "The kings are captive: each began on the other's square. A captive king cannot be checked; its first move is one step to a free square.",
-          )
-        : null;
     return h(
       "section",
       { class: "rights", "aria-labelledby": "rights-title" },
       h("h3", { id: "rights-title" }, "Rights"),
-      intro,
+      right ? h("p", {}, right.summary) : null,
       h(
         "ul",
         {},

@@ -24,18 +24,6 @@ export function kingSquare(board, color) {
   return null;
 }
 
-/**
- * The variant right of extended FEN's seventh field (docs/spec/rules.md §8), per side:
- * the teleport or the leap still unspent, or the king still captive; null
- * for rule sets without one.
- */
-export function rightsOf(rules, fen) {
-  const letter = { "teleporting-kings": "t", "captive-kings": "c", "bunker-leap": "l" }[rules];
-  if (!letter) return null;
-  const field = fen.split(" ")[6] ?? "-";
-  return { white: field.includes(letter.toUpperCase()), black: field.includes(letter) };
-}
-
 /** The units on the board, the side to move and the units still to place. */
 export function parseFen(fen) {
   const [placement, turn] = fen.split(" ");

@@ -121,6 +121,13 @@ export function clockWords(spec) {
   return `${spec.initial_days} days + ${spec.increment_days} a move, at most ${spec.max_days}`;
 }
 
+/** A once-per-game right's name and each standing of a side with it, in words. */
+export const RIGHT_WORDS = {
+  teleport: { name: "teleport", held: "not used yet", spent: "used", after_placement: "comes once the placement is done" },
+  leap: { name: "bunker leap", held: "not used yet", spent: "used or gone", after_placement: "comes with the array, once the placement is done" },
+  captivity: { name: "king", held: "captive", spent: "free", after_placement: "captive once the placement is done" },
+};
+
 /** The marks the move list puts on special moves. */
 export const KIND_MARKS = {
   teleport: "teleport",

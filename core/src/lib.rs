@@ -44,4 +44,4 @@ pub use start::{
     CHESS960_COUNT, ParseStartError, SHUFFLE_COUNT, Start, StartError, StartKind, USUAL_ARRAY,
     chess960_array, shuffle_array,
 };
-pub use variant::{Rules, UnknownRules};
+pub use variant::{Right, Rules, UnknownRules};

@@ -2,7 +2,7 @@
 // only matches the squares and units picked against the server's list.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Picker, isDark, parseFen, parseMove, rightsOf, withPlayed } from "../../api/web/moves.js";
+import { Picker, isDark, parseFen, parseMove, withPlayed } from "../../api/web/moves.js";
 
 test("FEN board, side to move and Pre-chess holdings (RULES.md, extended FEN)", () => {
   const { board, turn, held } = parseFen(
@@ -21,18 +21,6 @@ test("a1 is dark and h1 light, as on every board", () => {
   assert.equal(isDark("d1"), false); // the white queen's square is light
   assert.equal(isDark("e1"), true);
   assert.equal(isDark("h8"), true);
-});
-
-test("variant rights from extended FEN's seventh field (RULES.md, extended FEN)", () => {
-  assert.deepEqual(rightsOf("teleporting-kings", "8/8/8/8/8/8/8/K6k w - - 0 1 T"), {
-    white: true,
-    black: false,
-  });
-  assert.deepEqual(rightsOf("captive-kings", "8/8/8/8/8/8/8/K6k w - - 0 1 -"), {
-    white: false,
-    black: false,
-  });
-  assert.equal(rightsOf("switching", "8/8/8/8/8/8/8/K6k w - - 0 1"), null);
 });
 
 test("UCI parts: promotion and placement (RULES.md, notation)", () => {

@@ -383,6 +383,7 @@ await square(bob, "d8").click();
 await bothSee(bob, alice, "Q@d8");
 await alice.page.locator('ol.moves .mark[data-kind="placement"]').first().waitFor();
 await alice.page.locator(".rights", { hasText: "White still places: queen, rook, rook" }).waitFor();
+await alice.page.locator(".rights", { hasText: "White's bunker leap: comes with the array, once the placement is done." }).waitFor();
 await screenshot("bunker-leap-prechess", alice, bob);
 
 step("Captive Kings: captivity and goals in words, castling from the castler's rook");
@@ -393,8 +394,8 @@ await startGame(
   "Captive Kings",
 );
 await clickMove(bob, "e2", "e4", "e4", alice, { confirmed: false });
-await alice.page.locator(".rights", { hasText: "The kings are captive" }).waitFor();
-await alice.page.locator(".rights", { hasText: "White's king: captive; it wins on reaching rank 1." }).waitFor();
+await alice.page.locator(".rights", { hasText: "White wins with the king on rank 1" }).waitFor();
+await alice.page.locator(".rights", { hasText: "White's king: captive." }).waitFor();
 await screenshot("captive-kings", alice, bob);
 await startGame(
   alice,

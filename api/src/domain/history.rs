@@ -9,7 +9,7 @@ use crate::{
     },
     error::ApiError,
     stored::{AccountId, GameId},
-    views::{HistoryView, PlayedView, PlyView},
+    views::{HistoryView, PlayedView, PlyView, RightsView},
 };
 
 /// The positions of game `game_id`, its stored moves replayed.
@@ -25,6 +25,7 @@ pub fn history(
         ply: 0,
         fen: initial.fen(),
         check: initial.is_check(),
+        rights: RightsView::of(&initial),
         played: None,
     });
     replay(&row, |step| {
@@ -32,6 +33,7 @@ pub fn history(
             ply: i32::try_from(positions.len()).unwrap_or(i32::MAX),
             fen: step.after.fen(),
             check: step.after.is_check(),
+            rights: RightsView::of(step.after),
             played: Some(PlayedView {
                 uci: step.before.uci(&step.played),
                 san: step.before.san_among(&step.played, step.legal),

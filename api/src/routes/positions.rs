@@ -7,7 +7,8 @@ use kingpost_core::{Position, Rules};
 use crate::{
     error::{ApiError, Code, Problem},
     views::{
-        AnalysisView, AnalyzeRequest, GameResult, LegalMoveView, LineMoveView, OutcomeView, Side,
+        AnalysisView, AnalyzeRequest, GameResult, LegalMoveView, LineMoveView, OutcomeView,
+        RightsView, Side,
     },
 };
 
@@ -60,6 +61,7 @@ pub async fn analyze_position(
         line,
         turn: Side::from(pos.turn()),
         check: pos.is_check(),
+        rights: RightsView::of(&pos),
         legal_moves: LegalMoveView::all(&pos),
         outcome: pos.outcome().map(|o| OutcomeView {
             result: GameResult::of(o.winner()),

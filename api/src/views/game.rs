@@ -139,6 +139,69 @@ impl From<kingpost_core::Color> for Side {
     }
 }
 
+/// A rule set's once-per-game right (docs/spec/rules.md §8, extended FEN
+/// field 7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RightKind {
+    /// Teleporting Kings: the king's one teleport.
+    Teleport,
+    /// Captive Kings: the king's captivity, until its first move.
+    Captivity,
+    /// King to Bunker Leap: the king's one leap.
+    Leap,
+}
+
+/// Where a side stands with the right.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RightStanding {
+    /// Still held: the teleport or leap unspent, the king still captive.
+    Held,
+    /// Spent or gone: teleported, leapt or moved, the king free.
+    Spent,
+    /// Pre-chess: the right comes with the array once the placement is done.
+    AfterPlacement,
+}
+
+/// Each side's standing with the rule set's once-per-game right, and the
+/// right in a sentence, so that a client shows it without reading FEN.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RightsView {
+    pub right: RightKind,
+    pub white: RightStanding,
+    pub black: RightStanding,
+    /// The right in a sentence, for players.
+    pub summary: String,
+}
+
+impl RightsView {
+    /// The rights of `pos`; none for a rule set without one.
+    pub fn of(pos: &kingpost_core::Position) -> Option<RightsView> {
+        use kingpost_core::{Color, Right};
+        let right = pos.rules().right()?;
+        let standing = |color: Color| {
+            if !pos.is_placement_done() {
+                RightStanding::AfterPlacement
+            } else if pos.has_right(color) {
+                RightStanding::Held
+            } else {
+                RightStanding::Spent
+            }
+        };
+        Some(RightsView {
+            right: match right {
+                Right::Teleport => RightKind::Teleport,
+                Right::Captivity => RightKind::Captivity,
+                Right::Leap => RightKind::Leap,
+            },
+            white: standing(Color::White),
+            black: standing(Color::Black),
+            summary: right.summary().to_owned(),
+        })
+    }
+}
+
 /// A move played, as the move list shows it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct MoveView {
@@ -304,6 +367,8 @@ pub struct GameState {
     pub termination: Option<Termination>,
     /// Whether the side to move is in check.
     pub check: bool,
+    /// Each side's once-per-game right, in the rule sets that have one.
+    pub rights: Option<RightsView>,
     /// The days each side has for a move (see `DaysPerMove`); 0 for an
     /// imported game and under a `clock`.
     pub days_per_move: i32,
@@ -397,6 +462,8 @@ pub struct AnalysisView {
     pub line: Vec<LineMoveView>,
     pub turn: Side,
     pub check: bool,
+    /// Each side's once-per-game right, in the rule sets that have one.
+    pub rights: Option<RightsView>,
     pub legal_moves: Vec<LegalMoveView>,
     /// Set when the position itself ends the game (repetitions need a game's history).
     pub outcome: Option<OutcomeView>,
@@ -437,6 +504,9 @@ pub struct PlyView {
     pub fen: String,
     /// Whether the side to move is in check.
     pub check: bool,
+    /// Each side's once-per-game right, in the rule sets that have one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rights: Option<RightsView>,
     /// The move that led here; none at the start.
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
     pub played: Option<PlayedView>,

@@ -111,3 +111,47 @@ async fn a_line_ends_where_the_game_would() {
         .await
         .assert_problem(422, "invalid_body");
 }
+
+// docs/spec/rules.md §5, §6.2, §6.3 and §8: each rule set with a
+// once-per-game right says where each side stands with it; Pre-chess's leap
+// comes only with the array; the rule sets without one say nothing.
+#[actix_web::test]
+async fn each_side_stands_with_its_right_in_words_a_client_needs_no_fen_for() {
+    let db = Db::sqlite();
+    let app = init(TestApp::on(&db).state()).await;
+    let captive = "rnbqKbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQkBNR w KQkq - 0 1";
+    let captive = analyze(json!({"rules": "captive-kings", "fen": captive, "moves": ["e4", "e5"]}))
+        .send(&app)
+        .await;
+    let rights = &captive.assert_status(200)["rights"];
+    assert_eq!(rights["right"], "captivity");
+    assert_eq!(
+        (rights["white"].as_str(), rights["black"].as_str()),
+        (Some("held"), Some("held"))
+    );
+    assert!(rights["summary"].as_str().unwrap().contains("rank 1"));
+
+    let placing = "8/pppppppp/8/8/8/8/PPPPPPPP/8[KQRRBBNNkqrrbbnn] w - - 0 1";
+    let placing = analyze(json!({"rules": "bunker-leap", "fen": placing, "moves": ["K@e1"]}))
+        .send(&app)
+        .await;
+    let rights = &placing.assert_status(200)["rights"];
+    assert_eq!(rights["right"], "leap");
+    assert_eq!(rights["white"], "after_placement");
+
+    let leap = "4k3/8/8/8/8/8/8/4K3 w - - 0 1 Ll";
+    let leap = analyze(json!({"rules": "bunker-leap", "fen": leap, "moves": ["e1g1"]}))
+        .send(&app)
+        .await;
+    let rights = &leap.assert_status(200)["rights"];
+    assert_eq!(
+        (rights["white"].as_str(), rights["black"].as_str()),
+        (Some("spent"), Some("held"))
+    );
+
+    let plain = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+    let plain = analyze(json!({"rules": "switching", "fen": plain}))
+        .send(&app)
+        .await;
+    assert_eq!(plain.assert_status(200)["rights"], json!(null));
+}

@@ -107,7 +107,13 @@ async fn teleporting_kings_with_a_teleport_to_checkmate(db: Db) {
     )
     .await;
     assert_eq!(game["variant"], "Teleporting Kings");
+    // docs/spec/rules.md §8: the rights are given as such, not only in FEN.
+    assert_eq!(game["rights"]["right"], "teleport");
+    assert_eq!(game["rights"]["white"], "held");
+    assert_eq!(game["rights"]["black"], "held");
     let game = play_all(&app, &game, &alice, &bob, &["g1d4", "Nb1", "Ra8"]).await;
+    assert_eq!(game["rights"]["white"], "spent");
+    assert_eq!(game["rights"]["black"], "held");
     assert_eq!(game["moves"][0]["san"], "Kd4");
     assert_eq!(game["moves"][2]["san"], "Ra8#");
     assert!(

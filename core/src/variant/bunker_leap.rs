@@ -4,7 +4,7 @@
 
 use shakmaty::{Bitboard, ByColor, CastlingSide, Color, File, Role, Square, attacks};
 
-use super::RuleSet;
+use super::{Right, RuleSet};
 use crate::{Move, MoveList, Position, PositionError, StartKind};
 
 #[derive(Debug)]
@@ -107,8 +107,8 @@ impl RuleSet for BunkerLeap {
         )
     }
 
-    fn rights_letter() -> Option<char> {
-        Some('L')
+    fn right() -> Option<Right> {
+        Some(Right::Leap)
     }
 
     /// A king on its own first rank may leap in a fresh game.

@@ -4,7 +4,7 @@
 
 use shakmaty::{Bitboard, Board, ByColor, Color, Role, Square, attacks};
 
-use super::RuleSet;
+use super::{Right, RuleSet};
 use crate::{Move, MoveList, Outcome, Position, PositionError, outcome::WinReason};
 
 #[derive(Debug)]
@@ -87,8 +87,8 @@ impl RuleSet for CaptiveKings {
         false
     }
 
-    fn rights_letter() -> Option<char> {
-        Some('C')
+    fn right() -> Option<Right> {
+        Some(Right::Captivity)
     }
 
     fn notation() -> &'static str {

@@ -13,6 +13,49 @@ use shakmaty::{Bitboard, Board, ByColor, CastlingSide, Color, File, Rank, Square
 
 use crate::{Move, MoveList, Outcome, Position, PositionError, StartKind};
 
+/// A rule set's once-per-game right, held by each side until spent
+/// (docs/spec/rules.md §3, §5, §6.2; extended FEN field 7, §8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Right {
+    /// Teleporting Kings: the king's one teleport.
+    Teleport,
+    /// Captive Kings: the king is captive until its first move of its own.
+    Captivity,
+    /// King to Bunker Leap: the king's one leap.
+    Leap,
+}
+
+impl Right {
+    /// The right in a sentence, for players beside the board.
+    pub const fn summary(self) -> &'static str {
+        match self {
+            Right::Teleport => {
+                "Once a game each king may teleport to an empty square it could not otherwise \
+                 reach and that no enemy unit attacks, when not in check."
+            }
+            Right::Captivity => {
+                "Each king began on the other's square and is captive until its first move of \
+                 its own, one step to a free square: a captive king cannot be checked. White \
+                 wins with the king on rank 1, Black with the king on rank 8."
+            }
+            Right::Leap => {
+                "Once a game a king that has never moved may leap along its first rank to the \
+                 b- or g-file, over its own units but no enemy's, when neither it nor a square \
+                 it crosses or reaches is attacked."
+            }
+        }
+    }
+
+    /// Its letter in FEN field 7, White's (upper case).
+    pub const fn letter(self) -> char {
+        match self {
+            Right::Teleport => 'T',
+            Right::Captivity => 'C',
+            Right::Leap => 'L',
+        }
+    }
+}
+
 /// The hooks of the legality pipeline, with the common laws as defaults,
 /// and the names of the rule set.
 pub(crate) trait RuleSet {
@@ -115,9 +158,8 @@ pub(crate) trait RuleSet {
         true
     }
 
-    /// The letter of the rule set's once-per-game right in FEN field 7
-    /// (`T` for White, `t` for Black), if it has one.
-    fn rights_letter() -> Option<char> {
+    /// The rule set's once-per-game right, if it has one.
+    fn right() -> Option<Right> {
         None
     }
 
@@ -287,8 +329,16 @@ impl Rules {
         dispatch!(self, has_insufficient_material(pos, color))
     }
 
+    /// The rule set's once-per-game right of each side, if it has one
+    /// (docs/spec/rules.md §8, field 7).
+    pub fn right(self) -> Option<Right> {
+        dispatch!(self, right())
+    }
+
+    /// The letter of the rule set's right in FEN field 7 (`T` for White,
+    /// `t` for Black), if it has one.
     pub(crate) fn rights_letter(self) -> Option<char> {
-        dispatch!(self, rights_letter())
+        self.right().map(Right::letter)
     }
 
     pub(crate) fn default_rights(self, pos: &Position) -> ByColor<bool> {

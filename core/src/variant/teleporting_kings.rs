@@ -3,7 +3,7 @@
 
 use shakmaty::{Bitboard, ByColor, Color, attacks};
 
-use super::RuleSet;
+use super::{Right, RuleSet};
 use crate::{Move, MoveList, Position, PositionError};
 
 #[derive(Debug)]
@@ -43,8 +43,8 @@ impl RuleSet for TeleportingKings {
         matches!(m, Move::Teleport { .. })
     }
 
-    fn rights_letter() -> Option<char> {
-        Some('T')
+    fn right() -> Option<Right> {
+        Some(Right::Teleport)
     }
 
     fn notation() -> &'static str {

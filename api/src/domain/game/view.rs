@@ -15,7 +15,7 @@ use crate::{
     stored::GameId,
     views::{
         GameActions, GamePlayerView, GameState, GameView, LegalMoveView, MoveAnswer, MoveView,
-        Side, SideActions, Termination, Timestamp,
+        RightsView, Side, SideActions, Termination, Timestamp,
     },
 };
 
@@ -184,6 +184,7 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
         result: row.result,
         termination: row.termination,
         check: pos.is_check(),
+        rights: RightsView::of(pos),
         days_per_move: row.days_per_move,
         clock: clock::of_row(row)?.map(|spec| clock::view(spec, row, pos.turn(), deadline, now)),
         deadline: deadline.map(Timestamp),
