@@ -48,7 +48,9 @@ impl Default for RateLimits {
     fn default() -> RateLimits {
         RateLimits {
             per_address: Quota::per_minute(600),
-            per_account: Quota::per_minute(300),
+            // As many as an address: a player paging through a hundred games
+            // with "Next game to move" makes about six requests a game.
+            per_account: Quota::per_minute(600),
             sign_in: Quota::per_minute(10),
             failed_sign_ins: Quota {
                 requests: 5,

@@ -25,8 +25,8 @@ use crate::db::DbConnection;
 /// The Postgres channel changes are announced on.
 pub const CHANNEL: &str = "kingpost_changes";
 
-/// What changed: `g:<game id>`, `a:<account id>` (its events), or
-/// `t:<account id>` (its tokens).
+/// What changed: `g:<game id>`, `a:<account id>` (its events),
+/// `t:<account id>` (its tokens), or `s` (the open seeks).
 pub type Signal = Arc<str>;
 
 pub fn game_signal(game_id: &str) -> Signal {
@@ -35,6 +35,11 @@ pub fn game_signal(game_id: &str) -> Signal {
 
 pub fn account_signal(account_id: &str) -> Signal {
     format!("a:{account_id}").into()
+}
+
+/// A seek (a challenge open to anyone) was opened, taken or withdrawn.
+pub fn seeks_signal() -> Signal {
+    "s".into()
 }
 
 /// A token of the account was revoked: the streams held with it end.

@@ -22,7 +22,7 @@ access token from `POST /api/v1/tokens` with the scopes `game:read`, `game:play`
 Each operation's `security` names what it needs: a scope, nothing beyond a valid token (`[]`), or `session`, \
 a signed-in session, which may do everything (personal tokens are refused, except that one may revoke itself). \
 Errors are RFC 9457 `application/problem+json` with a stable `type` and `code`.\n\n\
-Limits: 600 requests a minute from one client address, 300 a minute for one account, 10 sign-ins and \
+Limits: 600 requests a minute from one client address, 600 a minute for one account, 10 sign-ins and \
 registrations a minute from one address; 5 failed sign-ins of a username from one address lock it there for 15 \
 minutes; 20 event streams and long polls held at once by an account, 50 from an address. Each answer tells \
 the tightest request budget in `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; a spent budget \

@@ -192,10 +192,56 @@ async function showLobby(signal, opponent = "") {
     refresh();
   });
   await Promise.race([open, new Promise((resolve) => setTimeout(resolve, 5000))]);
+  // Others' open challenges are no event of the account: a long poll of
+  // the seeks brings them, begun before the lists are read, and they are
+  // shown from its answer with no other read.
+  await watchSeeks(signal, (seeks) => showSeeks(lists, seeks, signal));
   await refreshLists(lists, signal);
   const vacation = h("section", { class: "vacation", "aria-labelledby": "vacation-title" });
   await showVacation(vacation, signal);
   show(lists, challengeForm(opponent), vacation);
+}
+
+/**
+ * Long-polls the open seeks, calling `onChange` with them each time they
+ * differ from the first read; resolves once that read is done.
+ */
+function watchSeeks(signal, onChange) {
+  return new Promise((firstRead) => {
+    (async () => {
+      let etag = null;
+      while (!signal.aborted) {
+        try {
+          const answer = await call("GET", "/seeks?wait=60", {
+            headers: etag ? { "If-None-Match": etag } : {},
+            signal,
+          });
+          if (answer.status === 200) {
+            if (etag !== null) onChange(answer.body.seeks);
+            etag = answer.headers.get("ETag");
+          }
+          firstRead();
+        } catch {
+          firstRead();
+          if (signal.aborted) break;
+          await new Promise((resolve) => setTimeout(resolve, 5000));
+        }
+      }
+    })();
+  });
+}
+
+/** The challenges each lobby's lists show: its open ones change alone. */
+const shownChallenges = new WeakMap();
+
+/** Shows the open challenges of others, `seeks`, in the lists' challenges. */
+function showSeeks(lists, seeks, signal) {
+  const shown = lists.querySelector("section[aria-labelledby=challenges-title]");
+  const challenges = shownChallenges.get(lists);
+  if (!shown || !challenges) return;
+  const now = { ...challenges, open: seeks };
+  shownChallenges.set(lists, now);
+  shown.replaceWith(challengeSection(now, session.get().username, () => refreshLists(lists, signal)));
 }
 
 async function refreshLists(lists, signal) {
@@ -205,6 +251,7 @@ async function refreshLists(lists, signal) {
     call("GET", "/challenges", { signal }),
   ]);
   const me = session.get().username;
+  shownChallenges.set(lists, challenges.body);
   showMyTurns(ongoing.body.my_turn_count);
   // Your move first, each group soonest deadline first (the server's order).
   const games = [...ongoing.body.games].sort((a, b) => Number(b.my_turn) - Number(a.my_turn));

@@ -431,17 +431,25 @@ await alice.page.locator("p.start", { hasText: /Chess960 array \d+/ }).waitFor()
 await clickMove(alice, "e2", "e4", "e4", bob);
 await screenshot("chess960", alice, bob);
 
-step("the analysis board: moves tried for both sides and never sent, kept as a conditional line that answers when it comes");
+step("an open challenge arrives live; the analysis board: moves tried for both sides and never sent, kept as a conditional line that answers when it comes");
 const hana = await player("hana", { width: 1200, height: 900 }, "198.51.100.8");
 const ivan = await player("ivan", { width: 390, height: 844 }, "198.51.100.9");
 await authenticate(hana, "Create account");
 await authenticate(ivan, "Create account");
-await startGame(
-  hana,
-  ivan,
-  { rules: "standard", start: "fen", fen: "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1", color: "white" },
-  "Chess (",
-);
+// Hana's challenge is open to anyone: it reaches Ivan's lobby, open
+// before it was made, without a reload.
+await toLobby(ivan);
+await challenge(hana, {
+  rules: "standard",
+  start: "fen",
+  fen: "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+  color: "white",
+  opponent: { name: "" },
+});
+await ivan.page.locator("ul.challenges li", { hasText: "hana" }).getByRole("button", { name: "Accept" }).click();
+await ivan.page.locator("section.game").waitFor();
+await afterNextView(hana, () => visitHash(hana, `#/games/${ivan.page.url().split("/").pop()}`));
+await hana.page.locator("section.game").waitFor();
 await clickMove(hana, "e1", "h1", "O-O", ivan);
 await hana.page.getByRole("button", { name: "Analysis board" }).click();
 await hana.page.locator(".analysis-banner", { hasText: "never sent" }).waitFor();
@@ -474,41 +482,41 @@ await clickMove(ivan, "e8", "c8", "O-O-O", hana);
 await bothSee(ivan, hana, "Kh1");
 await hana.page.getByRole("status").getByText("Your conditional line answered O-O-O with Kh1.").waitFor();
 
-step("a FEN start: the promotion choice in words, a draw offered and accepted, seen live");
+step("a FEN start: the promotion choice in words, messages, a draw offered and accepted, seen live (the two players of the step before)");
 await startGame(
-  alice,
-  bob,
+  hana,
+  ivan,
   { rules: "standard", start: "fen", fen: "k7/4P3/8/8/8/8/8/K7 w - - 0 1", color: "white" },
   "Chess (",
 );
-await square(alice, "e7").click();
-await square(alice, "e8").click();
-assert.deepEqual(await choices(alice), [
+await square(hana, "e7").click();
+await square(hana, "e8").click();
+assert.deepEqual(await choices(hana), [
   "Promote to queen, e8=Q+",
   "Promote to rook, e8=R+",
   "Promote to bishop, e8=B",
   "Promote to knight, e8=N",
 ]);
-await alice.page.getByRole("dialog").getByRole("button", { name: "Promote to queen, e8=Q+" }).click();
-await confirm(alice);
-await bothSee(alice, bob, "e8=Q+");
-await bob.page.locator(`[data-square="a8"].check`).waitFor();
+await hana.page.getByRole("dialog").getByRole("button", { name: "Promote to queen, e8=Q+" }).click();
+await confirm(hana);
+await bothSee(hana, ivan, "e8=Q+");
+await ivan.page.locator(`[data-square="a8"].check`).waitFor();
 // A message, seen live by the opponent, with its line break.
-await alice.page.getByLabel("Message to your opponent").fill("Good luck!\nYou will need it.");
-await alice.page.getByRole("button", { name: "Send" }).click();
-const heard = bob.page.locator("ol.message-list li.theirs");
+await hana.page.getByLabel("Message to your opponent").fill("Good luck!\nYou will need it.");
+await hana.page.getByRole("button", { name: "Send" }).click();
+const heard = ivan.page.locator("ol.message-list li.theirs");
 await heard.getByText("Good luck!").waitFor();
-assert.equal(await heard.innerText(), "alice: Good luck!\nYou will need it.");
-await bob.page.getByLabel("Message to your opponent").fill("Thanks.");
-await bob.page.getByRole("button", { name: "Send" }).click();
-await alice.page.locator("ol.message-list li.theirs").getByText("Thanks.").waitFor();
-await screenshot("messages", alice, bob);
-await typeMove(bob, "Kb7", alice, { confirmed: false });
-await alice.page.getByRole("button", { name: "Offer a draw" }).click();
-await bob.page.getByRole("status").getByText("White offers a draw.").waitFor();
-await bob.page.getByRole("button", { name: "Accept the draw" }).click();
-await showState("Draw agreed.", bob, alice);
-await alice.page.getByRole("status").getByText("Draw agreed.").waitFor();
+assert.equal(await heard.innerText(), "hana: Good luck!\nYou will need it.");
+await ivan.page.getByLabel("Message to your opponent").fill("Thanks.");
+await ivan.page.getByRole("button", { name: "Send" }).click();
+await hana.page.locator("ol.message-list li.theirs").getByText("Thanks.").waitFor();
+await screenshot("messages", hana, ivan);
+await typeMove(ivan, "Kb7", hana);
+await hana.page.getByRole("button", { name: "Offer a draw" }).click();
+await ivan.page.getByRole("status").getByText("White offers a draw.").waitFor();
+await ivan.page.getByRole("button", { name: "Accept the draw" }).click();
+await showState("Draw agreed.", ivan, hana);
+await hana.page.getByRole("status").getByText("Draw agreed.").waitFor();
 
 step("vacation from the lobby; the lobby lists the games with their starts; the PGN downloads");
 const vacationGame = await startGame(alice, bob, { rules: "standard", start: "standard", color: "white" }, "Chess (");
@@ -554,7 +562,7 @@ await bob.page.getByLabel("Find a game").fill("");
 assert((await ongoingGames.locator(":scope:visible").count()) > 8);
 await alice.page.screenshot({ path: `${OUT}/lobby-alice.png`, fullPage: true });
 const links = alice.page.locator("ul.games a");
-assert.equal(await links.count(), 12, "all twelve games listed");
+assert.equal(await links.count(), 11, "all eleven games listed");
 await links.first().click();
 // Drawn with its data: a link clicked while the view is still loading is
 // replaced under the pointer.
@@ -658,31 +666,31 @@ await carol.page.locator("p.spellings", { hasText: "Names found: Lasker, Emanuel
 await carol.page.screenshot({ path: `${OUT}/search-player-carol.png`, fullPage: true });
 
 step("a player annotates a finished game of theirs; the note shows signed");
-await toLobby(bob);
-const drawn = bob.page.locator("section[aria-labelledby=finished-title] ul.games li", { hasText: "Draw agreed" });
-await afterNextView(bob, () => drawn.first().locator("a").click());
-await afterNextView(bob, () => bob.page.getByRole("link", { name: "Study and annotate this game" }).click());
-const notes = bob.page.locator(".movetext");
+await toLobby(ivan);
+const drawn = ivan.page.locator("section[aria-labelledby=finished-title] ul.games li", { hasText: "Draw agreed" });
+await afterNextView(ivan, () => drawn.first().locator("a").click());
+await afterNextView(ivan, () => ivan.page.getByRole("link", { name: "Study and annotate this game" }).click());
+const notes = ivan.page.locator(".movetext");
 await notes.locator(".san").first().click();
-const note = bob.page.getByRole("form", { name: "Annotate" });
+const note = ivan.page.getByRole("form", { name: "Annotate" });
 await note.getByLabel("Comment").fill("A sharp start");
 await note.getByLabel("Mark").selectOption("!");
 await note.getByRole("button", { name: "Save the note" }).click();
-await notes.getByText("bob: A sharp start").waitFor();
-await bob.page.screenshot({ path: `${OUT}/annotated-bob.png`, fullPage: true });
+await notes.getByText("ivan: A sharp start").waitFor();
+await ivan.page.screenshot({ path: `${OUT}/annotated-ivan.png`, fullPage: true });
 // On the phone the board stays in view while the moves are stepped
 // through, by a tap on a move or by the step buttons under the board.
 await notes.locator(".san").last().click();
-const studied = bob.page.locator(".study .board");
+const studied = ivan.page.locator(".study .board");
 const last = Number((await studied.getAttribute("aria-label")).match(/\d+$/)[0]);
 const inView = await studied.boundingBox();
 assert(inView.y >= 0 && inView.y + inView.height <= 844, `the board in view after a tap on the last move (top at ${inView.y} px)`);
-await bob.page.getByRole("button", { name: "The move before" }).click();
-await bob.page.getByRole("group", { name: `Board after ply ${last - 1}` }).waitFor();
-await bob.page.getByRole("button", { name: "The start" }).click();
-await bob.page.getByRole("group", { name: "Board after ply 0" }).waitFor();
-assert.equal(await bob.page.getByRole("button", { name: "The move before" }).isDisabled(), true);
-await bob.page.screenshot({ path: `${OUT}/study-phone-bob.png` });
+await ivan.page.getByRole("button", { name: "The move before" }).click();
+await ivan.page.getByRole("group", { name: `Board after ply ${last - 1}` }).waitFor();
+await ivan.page.getByRole("button", { name: "The start" }).click();
+await ivan.page.getByRole("group", { name: "Board after ply 0" }).waitFor();
+assert.equal(await ivan.page.getByRole("button", { name: "The move before" }).isDisabled(), true);
+await ivan.page.screenshot({ path: `${OUT}/study-phone-ivan.png` });
 
 step("a rated game moves both ratings; the profile and the leaderboard show them");
 const dave = await player("dave", { width: 1200, height: 900 }, "198.51.100.4");

@@ -53,7 +53,7 @@ pub fn delete(
         }
         for row in challenge_rows::open_involving(conn, account_id)? {
             let closed = if row.challenger_id == *account_id {
-                challenge::cancel(conn, now, &row.id, account_id)
+                challenge::cancel(conn, outbox, now, &row.id, account_id)
             } else {
                 challenge::decline(conn, outbox, now, &row.id, account_id)
             };

@@ -23,7 +23,7 @@ use crate::{
         challenge::{self, ChallengeRow, SeekFilter},
         game::StartKind,
     },
-    notify::Outbox,
+    notify::{Outbox, seeks_signal},
     stored::{AccountId, ChallengeId, GameId},
     views::{
         ChallengeList, ChallengeStatus, ChallengeView, ClockSpec, ColorChoice,
@@ -166,6 +166,9 @@ pub fn create(
     write_transaction(conn, |conn| {
         check_room(conn, challenger_id, row.opponent_id.is_none())?;
         challenge::insert(conn, &row)?;
+        if row.opponent_id.is_none() {
+            outbox.push(seeks_signal());
+        }
         if let Some(opponent) = &row.opponent_id {
             let data = json!({"challenge_id": row.id, "rules": row.rules, "days_per_move": row.days_per_move, "rated": row.rated});
             events::record(
@@ -378,6 +381,9 @@ pub fn accept(
         if !challenge::close(conn, id, ChallengeStatus::Accepted, Some(&game.id), now)? {
             return Err(ApiError::ChallengeClosed);
         }
+        if row.opponent_id.is_none() {
+            outbox.push(seeks_signal());
+        }
         let accepted = json!({"challenge_id": id, "game_id": game.id, "rated": game.rated});
         events::record(
             conn,
@@ -426,6 +432,7 @@ pub fn decline(
 /// Withdraws the caller's own challenge.
 pub fn cancel(
     conn: &mut DbConnection,
+    outbox: &mut Outbox,
     now: Millis,
     id: &ChallengeId,
     account_id: &AccountId,
@@ -436,7 +443,11 @@ pub fn cancel(
             "only the challenger can cancel".to_owned(),
         ));
     }
-    close_or_conflict(conn, id, ChallengeStatus::Cancelled, now)
+    close_or_conflict(conn, id, ChallengeStatus::Cancelled, now)?;
+    if row.opponent_id.is_none() {
+        outbox.push(seeks_signal());
+    }
+    Ok(())
 }
 
 fn close_or_conflict(

@@ -1,13 +1,18 @@
 //! `/api/v1/challenges`: offers of games.
 
-use actix_web::{HttpResponse, delete, get, http::header, post, web};
+use actix_web::{HttpRequest, HttpResponse, delete, get, http::header, post, web};
 
 use crate::{
     auth::Auth,
     credentials::Scope,
     domain::challenge::{self},
     error::{ApiError, Problem},
-    routes::{Query, page_limit},
+    notify::seeks_signal,
+    routes::{
+        Query,
+        long_poll::{answer_when_changed, etag_of},
+        page_limit,
+    },
     state::AppState,
     stored::ChallengeId,
     views::{
@@ -93,12 +98,20 @@ pub async fn list_incoming_challenges(
 /// Open seeks (challenges to anyone) the caller may accept: by others, with
 /// no rating range or one that holds the caller's rating in the seek's
 /// pool; newest first, filtered by rule set, start, days per move, rated.
+/// With `wait` and `If-None-Match`, a long poll: the lobby learns of seeks
+/// as they are opened, taken or withdrawn.
 #[utoipa::path(
     tag = "challenges",
-    params(SeekQuery),
+    params(
+        SeekQuery,
+        ("If-None-Match" = Option<String>, Header, description = "The `ETag` last read: `304` if the page has not changed since (with `wait`, once it changes or the wait ends)"),
+    ),
     responses(
-        (status = 200, description = "A page of seeks", body = SeekList),
-        (status = 422, description = "An unknown filter, cursor or limit", body = Problem, content_type = "application/problem+json"),
+        (status = 200, description = "A page of seeks", body = SeekList,
+            headers(("ETag" = String, description = "Names this page of seeks"))),
+        (status = 304, description = "Unchanged since the ETag sent (after the wait, if any)"),
+        (status = 422, description = "An unknown filter, cursor or limit, or a wait over 60 seconds", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "With `wait`: the account or address holds 20 or 50 streams and long polls open already (`rate_limited`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -107,13 +120,21 @@ pub async fn list_seeks(
     state: web::Data<AppState>,
     auth: Auth,
     query: Query<SeekQuery>,
-) -> Result<web::Json<SeekList>, ApiError> {
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
     let query = query.into_inner();
     let limit = page_limit(query.limit, 50, 100)?;
-    let list = state
-        .db(move |conn| challenge::seeks(conn, &auth.account_id, &query, limit))
-        .await?;
-    Ok(web::Json(list))
+    let account = auth.account_id;
+    answer_when_changed(&state, &req, &account, query.wait, &seeks_signal(), || {
+        let (query, account) = (query.clone(), account.clone());
+        let list = state.db(move |conn| challenge::seeks(conn, &account, &query, limit));
+        async move {
+            let list = list.await?;
+            let etag = etag_of(&list);
+            Ok((list, etag))
+        }
+    })
+    .await
 }
 
 /// One challenge.
@@ -222,8 +243,8 @@ pub async fn cancel_challenge(
     let now = state.clock.now();
     let id = id.into_inner();
     let view = state
-        .db(move |conn| {
-            challenge::cancel(conn, now, &id, &auth.account_id)?;
+        .write(move |conn, outbox| {
+            challenge::cancel(conn, outbox, now, &id, &auth.account_id)?;
             challenge::view(conn, &auth.account_id, &id)
         })
         .await?;

@@ -1,18 +1,11 @@
 //! `/api/v1/games`: reading games and playing moves.
 
-use actix_web::{
-    HttpRequest, HttpResponse, delete, get,
-    http::header::{ETAG, IF_NONE_MATCH},
-    post, put, web,
-};
+use actix_web::{HttpRequest, HttpResponse, delete, get, http::header::ETAG, post, put, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use std::time::{Duration, Instant};
-
 use crate::{
     auth::Auth,
-    budgets::PeerSocket,
     credentials::Scope,
     domain::{
         conditionals::{self},
@@ -24,7 +17,7 @@ use crate::{
     error::{ApiError, Code, Problem},
     models::game::Listing,
     notify::game_signal,
-    routes::Query,
+    routes::{Query, long_poll::answer_when_changed},
     state::AppState,
     stored::GameId,
     views::{
@@ -102,30 +95,6 @@ pub struct GetGameQuery {
     pub wait: Option<u64>,
 }
 
-/// The longest a long poll waits.
-pub const MAX_WAIT_SECONDS: u64 = 60;
-
-/// Whether `If-None-Match` names `etag`, by the weak comparison RFC 9110
-/// (13.1.2) asks for: `W/"x"` matches `"x"`, as proxies that compress
-/// answers weaken the tags they pass on.
-fn if_none_match(req: &HttpRequest, etag: &str) -> bool {
-    let strip = |tag: &str| {
-        tag.trim()
-            .strip_prefix("W/")
-            .unwrap_or(tag.trim())
-            .to_owned()
-    };
-    let ours = strip(etag);
-    req.headers()
-        .get(IF_NONE_MATCH)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| {
-            value
-                .split(',')
-                .any(|tag| tag.trim() == "*" || strip(tag) == ours)
-        })
-}
-
 /// Every position of a game, the start first, each with the move that led
 /// to it and that move's kind (a teleport, a switch, a placement...): for
 /// stepping through a game. Replays the game: read it when needed, not
@@ -182,29 +151,11 @@ pub async fn get_game(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::GameRead)?;
-    let wait = query.wait.unwrap_or(0);
-    if wait > MAX_WAIT_SECONDS {
-        return Err(ApiError::invalid(
-            Code::InvalidQuery,
-            format!("wait is at most {MAX_WAIT_SECONDS} seconds"),
-        ));
-    }
     let id = id.into_inner();
-    // A long poll holds its connection: it takes a place among the held.
-    let slot = if wait > 0 {
-        let address = state.client_address(req.peer_addr(), req.headers());
-        let socket = req.conn_data::<PeerSocket>().copied();
-        Some(state.held.acquire(&auth.account_id, &address, socket)?)
-    } else {
-        None
-    };
-    // Watching before reading, so that no change falls between the two.
-    let mut watch = state.hub.watch(&game_signal(&id));
-    let deadline = Instant::now() + Duration::from_secs(wait);
-    loop {
-        // Boxed: the read's state is then no part of the poll's future, which
-        // stays small for as long as it is held.
-        let view = Box::pin(state.game_view(id.clone(), state.clock.now())).await?;
+    let signal = game_signal(&id);
+    let account = auth.account_id.clone();
+    answer_when_changed(&state, &req, &account, query.wait, &signal, || async {
+        let view = state.game_view(id.clone(), state.clock.now()).await?;
         // An imported game is read as its collections are; it never changes.
         if view.state.status == GameStatus::Imported {
             let (reader, id) = (auth.account_id.clone(), id.clone());
@@ -213,25 +164,9 @@ pub async fn get_game(
                 .await?;
         }
         let etag = game::etag(&view.state);
-        if !if_none_match(&req, &etag) {
-            return Ok(with_etag(view));
-        }
-        // Not kept while waiting: a held poll holds as little as it can.
-        drop(view);
-        let left = deadline.saturating_duration_since(Instant::now());
-        let changed = match (&slot, left.is_zero()) {
-            (_, true) => false,
-            // A client found gone is answered as at the deadline: nobody
-            // reads it.
-            (Some(slot), false) => slot.unless_gone(watch.changed(left)).await == Some(true),
-            (None, false) => watch.changed(left).await,
-        };
-        if !changed {
-            return Ok(HttpResponse::NotModified()
-                .insert_header((ETAG, etag))
-                .finish());
-        }
-    }
+        Ok((view, etag))
+    })
+    .await
 }
 
 /// Play a move. Checked against the rules, stored, and answered with the

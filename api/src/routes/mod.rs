@@ -10,6 +10,7 @@ pub mod docs;
 pub mod events;
 pub mod games;
 pub mod lichess;
+pub mod long_poll;
 pub mod messages;
 pub mod notifications;
 pub mod pgn;

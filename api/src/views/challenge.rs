@@ -145,7 +145,7 @@ pub struct ChallengeList {
 
 /// Which open seeks to list: all those the caller may accept, or those of
 /// a rule set, start, days per move, rated or casual.
-#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[derive(Debug, Clone, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct SeekQuery {
@@ -160,6 +160,10 @@ pub struct SeekQuery {
     pub cursor: Option<String>,
     /// Seeks per page, 1 to 100 (50 when left out).
     pub limit: Option<i64>,
+    /// With `If-None-Match`: hold the request up to this many seconds (at
+    /// most 60) until a seek is opened, taken or withdrawn and the page
+    /// differs; then `304` if it did not.
+    pub wait: Option<u64>,
 }
 
 /// Where a page of incoming challenges begins, and its size.

@@ -1,17 +1,20 @@
 //! Challenges: made, listed, accepted, declined, cancelled, refused.
 
+use std::time::{Duration, Instant};
+
 use serde_json::json;
 
 use crate::{
     on_both_databases,
-    support::{Db, TestApp, delete, get, post, sign_up},
+    support::{Db, TestApp, delete, get, init, post, sign_up, sign_up_for_a_year, until_parked},
 };
 
 on_both_databases!(
     challenge_lifecycle,
     challenge_refusals,
     a_challenge_to_a_player_is_seen_by_its_two_sides_alone,
-    a_position_that_is_over_starts_nothing
+    a_position_that_is_over_starts_nothing,
+    seeks_arrive_in_a_long_poll_as_they_are_opened_and_withdrawn
 );
 
 async fn challenge_lifecycle(db: Db) {
@@ -244,4 +247,85 @@ async fn a_position_that_is_over_starts_nothing(db: Db) {
             .await
             .assert_problem(422, "invalid_start");
     }
+}
+
+// A lobby learns of others' open challenges as they come and go: `/seeks`
+// with `wait` and the `ETag` it gave is released by a seek opened, then by
+// the same seek withdrawn, and answers 304 when nothing changed.
+async fn seeks_arrive_in_a_long_poll_as_they_are_opened_and_withdrawn(db: Db) {
+    let state = TestApp::on(&db).state();
+    let app = init(state.clone()).await;
+    let alice = sign_up_for_a_year(&app, "alice").await;
+    let bob = sign_up_for_a_year(&app, "bob").await;
+    let etag_of = |answer: &crate::support::Answer| {
+        answer
+            .headers
+            .get("etag")
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_owned()
+    };
+    let first = get("/api/v1/seeks").token(&alice).send(&app).await;
+    assert_eq!(first.assert_status(200)["seeks"], json!([]));
+    let empty = etag_of(&first);
+
+    let idle = get("/api/v1/seeks?wait=1")
+        .token(&alice)
+        .header("If-None-Match", empty.clone())
+        .send(&app)
+        .await;
+    assert_eq!(idle.status.as_u16(), 304);
+
+    // Bob opens a seek while Alice waits: her poll returns with it.
+    let poll = get("/api/v1/seeks?wait=30")
+        .token(&alice)
+        .header("If-None-Match", empty.clone())
+        .send(&app);
+    let parked = state.hub.parked();
+    let seek = async {
+        until_parked(&state.hub, parked).await;
+        post("/api/v1/challenges")
+            .token(&bob)
+            .json(json!({"rules": "standard", "start": {"kind": "standard"}, "days_per_move": 3}))
+            .send(&app)
+            .await
+    };
+    let started = Instant::now();
+    let (released, created) = futures_util::future::join(poll, seek).await;
+    let id = created.assert_status(201)["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(released.assert_status(200)["seeks"][0]["id"], id.as_str());
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "released by the seek"
+    );
+    let one = etag_of(&released);
+    assert_ne!(one, empty);
+
+    // Withdrawn: released again, with the list as it was.
+    let poll = get("/api/v1/seeks?wait=30")
+        .token(&alice)
+        .header("If-None-Match", one)
+        .send(&app);
+    let parked = state.hub.parked();
+    let cancel = async {
+        until_parked(&state.hub, parked).await;
+        delete(format!("/api/v1/challenges/{id}"))
+            .token(&bob)
+            .send(&app)
+            .await
+    };
+    let (released, cancelled) = futures_util::future::join(poll, cancel).await;
+    cancelled.assert_status(200);
+    assert_eq!(released.assert_status(200)["seeks"], json!([]));
+    assert_eq!(etag_of(&released), empty, "the same page, the same tag");
+
+    get("/api/v1/seeks?wait=61")
+        .token(&alice)
+        .send(&app)
+        .await
+        .assert_problem(422, "invalid_query");
 }

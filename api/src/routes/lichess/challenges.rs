@@ -185,7 +185,7 @@ pub async fn cancel(
     let now = state.clock.now();
     let id = id.into_inner();
     state
-        .write(move |conn, _| challenge::cancel(conn, now, &id, &auth.account_id))
+        .write(move |conn, outbox| challenge::cancel(conn, outbox, now, &id, &auth.account_id))
         .await?;
     Ok(done())
 }
