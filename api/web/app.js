@@ -12,6 +12,7 @@ import { GameView } from "./game.js";
 import { leaderboardPage, profileLink, profilePage } from "./players.js";
 import { rulesLink, rulesPage } from "./rules.js";
 import { StudyView, collectionPage, collectionsPage, searchPage } from "./study.js";
+import { applyTheme, themeSwitch } from "./theme.js";
 import { timeFields } from "./time.js";
 import { tournamentPage, tournamentsPage } from "./tournaments.js";
 import { loadVariants, variantOf, variantWords, variants } from "./variants.js";
@@ -103,6 +104,7 @@ function renderHeader() {
           h("button", { type: "button", onclick: () => (signOut(), announce(""), route()) }, "Sign out"),
         )
       : "",
+    themeSwitch(),
   );
   if (!current) document.title = "kingpost";
 }
@@ -844,4 +846,5 @@ window.addEventListener("storage", (event) => {
     route();
 });
 if (!location.hash) history.replaceState(null, "", "#/");
+applyTheme();
 route();

@@ -511,6 +511,15 @@ await ivan.page.getByLabel("Message to your opponent").fill("Thanks.");
 await ivan.page.getByRole("button", { name: "Send" }).click();
 await hana.page.locator("ol.message-list li.theirs").getByText("Thanks.").waitFor();
 await screenshot("messages", hana, ivan);
+// Dark colours: chosen on the page (kept on the device), or the system's.
+await hana.page.getByRole("button", { name: "Dark theme" }).click();
+assert.equal(await hana.page.evaluate(() => document.documentElement.dataset.theme), "dark");
+await ivan.page.emulateMedia({ colorScheme: "dark" });
+assert.equal(await ivan.page.evaluate(() => document.documentElement.dataset.theme), "dark", "the system's theme");
+await screenshot("dark", hana, ivan);
+await hana.page.getByRole("button", { name: "Dark theme" }).click();
+assert.equal(await hana.page.evaluate(() => document.documentElement.dataset.theme), "light");
+await ivan.page.emulateMedia({ colorScheme: "light" });
 await typeMove(ivan, "Kb7", hana);
 await hana.page.getByRole("button", { name: "Offer a draw" }).click();
 await ivan.page.getByRole("status").getByText("White offers a draw.").waitFor();

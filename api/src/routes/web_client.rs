@@ -44,6 +44,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     script!("players.js"),
     script!("rules.js"),
     script!("study.js"),
+    script!("theme.js"),
     script!("time.js"),
     script!("tournaments.js"),
     script!("variants.js"),
