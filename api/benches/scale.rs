@@ -141,6 +141,7 @@ fn seed(conn: &mut DbConnection, games: usize, samples: &[Sample]) {
                 vacation_since: None,
                 last_active_at: None,
                 deleted_at: None,
+                bot: false,
             },
         )
         .unwrap();

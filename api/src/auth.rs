@@ -98,36 +98,41 @@ impl FromRequest for Auth {
         let token = bearer_token(req);
         let state = req.app_data::<web::Data<AppState>>().cloned();
         Box::pin(async move {
-            let token = token?;
             let state =
                 state.ok_or_else(|| ApiError::Internal("no application state".to_owned()))?;
-            let now = state.clock.now();
-            let claims = state.keys.verify(&token, now)?;
-            let jti = claims.jti.clone();
-            let record = state
-                .db(move |conn| Ok(token::find_live(conn, &jti, now)?))
-                .await?;
-            let token::LiveToken {
-                token: record,
-                username,
-                last_active_at,
-            } = record.ok_or_else(|| ApiError::Unauthorized("the token was revoked".to_owned()))?;
-            if *record.account_id != *claims.sub {
-                return Err(ApiError::Unauthorized(
-                    "the token does not match its record".to_owned(),
-                ));
-            }
-            Ok(Auth {
-                account_id: record.account_id,
-                username,
-                scopes: claims.scopes,
-                kind: claims.kind,
-                token_id: record.id,
-                expires_at: record.expires_at,
-                last_active_at,
-            })
+            authenticate(&state, token?).await
         })
     }
+}
+
+/// The caller a bearer `token` stands for, if it verifies now and was not
+/// revoked.
+pub async fn authenticate(state: &web::Data<AppState>, token: String) -> Result<Auth, ApiError> {
+    let now = state.clock.now();
+    let claims = state.keys.verify(&token, now)?;
+    let jti = claims.jti.clone();
+    let record = state
+        .db(move |conn| Ok(token::find_live(conn, &jti, now)?))
+        .await?;
+    let token::LiveToken {
+        token: record,
+        username,
+        last_active_at,
+    } = record.ok_or_else(|| ApiError::Unauthorized("the token was revoked".to_owned()))?;
+    if *record.account_id != *claims.sub {
+        return Err(ApiError::Unauthorized(
+            "the token does not match its record".to_owned(),
+        ));
+    }
+    Ok(Auth {
+        account_id: record.account_id,
+        username,
+        scopes: claims.scopes,
+        kind: claims.kind,
+        token_id: record.id,
+        expires_at: record.expires_at,
+        last_active_at,
+    })
 }
 
 /// The caller of a read open to anyone, when it sends a token: a request

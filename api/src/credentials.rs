@@ -33,6 +33,9 @@ text_enum! {
         GamePlay = "game:play",
         /// Create, accept, decline and cancel challenges.
         ChallengeWrite = "challenge:write",
+        /// Play as a BOT through lichess's Bot API, and upgrade the account
+        /// to a BOT.
+        BotPlay = "bot:play",
     }
 }
 

@@ -90,6 +90,12 @@ text_enum! {
         NotJoined = "not_joined",
         CollectionNameTaken = "collection_name_taken",
         GameUnderWay = "game_under_way",
+        /// Only an account that has never played may become a BOT.
+        HasPlayed = "has_played",
+        /// A BOT on the Board API, or an account not a BOT on the Bot API.
+        WrongAccountKind = "wrong_account_kind",
+        /// A rated game with a BOT: games with BOTs are casual.
+        RatedWithBot = "rated_with_bot",
         IdempotencyKeyInUse = "idempotency_key_in_use",
         IdempotencyKeyReused = "idempotency_key_reused",
         RateLimited = "rate_limited",

@@ -28,6 +28,7 @@ pub fn accounts(conn: &mut DbConnection) {
                 vacation_since: None,
                 last_active_at: None,
                 deleted_at: None,
+                bot: false,
             },
         )
         .unwrap();

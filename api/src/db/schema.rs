@@ -19,6 +19,7 @@ diesel::table! {
         vacation_since -> Nullable<BigInt>,
         last_active_at -> Nullable<BigInt>,
         deleted_at -> Nullable<BigInt>,
+        bot -> Bool,
     }
 }
 

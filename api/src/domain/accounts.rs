@@ -38,6 +38,7 @@ pub fn create(
         vacation_since: None,
         last_active_at: None,
         deleted_at: None,
+        bot: false,
     };
     // The unique key settles a race between two registrations.
     account::insert(conn, &account).map_err(|e| match e {

@@ -9,7 +9,7 @@ use crate::{
     credentials::new_id,
     db::{DbConnection, write_transaction},
     domain::{
-        cursor,
+        bots, cursor,
         events::{self},
         game::{
             self as play, Players, Setup, clock, core_start, spec_from_parts, stored_start,
@@ -138,6 +138,12 @@ pub fn create(
         }
     };
     let (kind, number, fen) = stored_start(&start);
+    bots::check_rated(
+        conn,
+        request.rated,
+        challenger_id,
+        opponent_id.as_ref().unwrap_or(challenger_id),
+    )?;
     if request.rated {
         ratings::rated_pool(kind)?;
     }
@@ -345,6 +351,7 @@ pub fn accept(
             return Err(ApiError::ChallengeClosed);
         }
         check_acceptor(conn, &row, account_id)?;
+        bots::check_rated(conn, row.rated, &row.challenger_id, account_id)?;
         let challenger_white = match row.color {
             ColorChoice::White => true,
             ColorChoice::Black => false,

@@ -9,9 +9,10 @@ use kingpost_core::Rules;
 use crate::{
     clock::Millis,
     db::DbConnection,
-    domain::{profiles, ratings},
+    domain::{cursor, game::listing, profiles, ratings},
     error::{ApiError, Code},
-    models::{account, rating},
+    models::{account, game::Listing, rating},
+    stored::{AccountId, GameId},
     views::{
         ChallengeStatus, ChallengeView, ClockSpec, ColorChoice, CreateChallengeRequest,
         DAYS_PER_MOVE, GameResult, GameView, RatedStart, RatingView, RuleKey, Side, StartSpec,
@@ -81,6 +82,12 @@ fn perf_name(start: &StartSpec) -> &'static str {
 }
 
 /// lichess's id of a user: the username in lower case.
+/// lichess's title of the account `username`: `BOT` for a BOT.
+fn title_of(conn: &mut DbConnection, username: &str) -> Result<Option<&'static str>, ApiError> {
+    let bot = account::find_by_username(conn, username)?.is_some_and(|a| a.bot);
+    Ok(bot.then_some("BOT"))
+}
+
 pub fn user_id(username: &str) -> String {
     username.to_lowercase()
 }
@@ -231,13 +238,17 @@ pub fn game_full(
     let variant = playable(view)?;
     let [(white_rating, white_prov), (black_rating, black_prov)] = side_ratings(conn, view, now)?;
     let state = &view.state;
-    let player = |username: &str, rating: i32, provisional: bool| GamePlayer {
-        id: user_id(username),
-        name: username.to_owned(),
-        title: None,
-        rating,
-        provisional,
+    let mut player = |username: &str, rating: i32, provisional: bool| {
+        Ok::<_, ApiError>(GamePlayer {
+            id: user_id(username),
+            name: username.to_owned(),
+            title: title_of(conn, username)?,
+            rating,
+            provisional,
+        })
     };
+    let white = player(&state.white.username, white_rating, white_prov)?;
+    let black = player(&state.black.username, black_rating, black_prov)?;
     Ok(GameFull {
         kind: "gameFull",
         id: state.id.clone(),
@@ -248,8 +259,8 @@ pub fn game_full(
         },
         rated: state.rated,
         created_at: state.created_at.0,
-        white: player(&state.white.username, white_rating, white_prov),
-        black: player(&state.black.username, black_rating, black_prov),
+        white,
+        black,
         initial_fen: match state.start {
             StartSpec::Standard {} => "startpos".to_owned(),
             _ => state.initial_fen.clone(),
@@ -322,11 +333,25 @@ pub fn game_info(
         winner: winner(view),
         rating_diff: my_change,
         compat: Compat {
-            bot: false,
+            bot: true,
             board: true,
         },
         id: state.id.clone(),
     }))
+}
+
+/// The games `account` plays that are under way, soonest deadline first.
+pub fn under_way(conn: &mut DbConnection, account: &AccountId) -> Result<Vec<GameId>, ApiError> {
+    let mut games = Vec::new();
+    let mut after = None;
+    loop {
+        let page = listing::list(conn, account, Listing::Ongoing, after, listing::MAX_PAGE)?;
+        games.extend(page.games.iter().map(|g| GameId::from(g.id.clone())));
+        match page.next_cursor {
+            Some(cursor) => after = Some(cursor::decode(&cursor)?),
+            None => return Ok(games),
+        }
+    }
 }
 
 /// `ChallengeJson` of `view` for `me`, linked under `base`; `None` for a
@@ -346,6 +371,7 @@ pub fn challenge(
         Ok(ChallengeUser {
             id: user_id(username),
             name: username.to_owned(),
+            title: title_of(conn, username)?,
             rating,
             provisional,
         })
@@ -426,6 +452,7 @@ pub fn account(
     }
     Ok(Account {
         id: user_id(&profile.username),
+        title: profile.bot.then_some("BOT"),
         // Usernames are letters, digits, `_` and `-`: nothing to escape.
         url: format!("{base}/#/users/{}", profile.username),
         created_at: profile.created_at.0,

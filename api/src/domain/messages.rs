@@ -16,7 +16,7 @@ use crate::{
         game::GameRow,
         message::{self, NewMessage},
     },
-    notify::Outbox,
+    notify::{Outbox, game_signal},
     stored::{AccountId, GameId},
     views::{EventKind, MessageList, MessageView, MuteList, Timestamp},
 };
@@ -128,6 +128,8 @@ pub fn say(
     write_transaction(conn, |conn| {
         let game = find_game(conn, game_id)?;
         let said = store(conn, &game, author, &text, now)?;
+        // The game's streams send it as a chat line.
+        outbox.push(game_signal(game_id));
         if let Some(to) = &said.tell {
             let data = said.event_data();
             events::record(

@@ -4,6 +4,7 @@
 pub mod account_deletion;
 pub mod accounts;
 pub mod annotations;
+pub mod bots;
 pub mod challenge;
 pub mod collections;
 pub mod conditionals;

@@ -55,6 +55,7 @@ pub fn profile(
         on_vacation: vacation::is_on_vacation(&account, now),
         last_active_at: account.last_active_at.map(Timestamp),
         created_at: Timestamp(account.created_at),
+        bot: account.bot,
         username: account.username,
         ratings,
         records: records.into_values().collect(),

@@ -25,6 +25,8 @@ pub struct Account {
     pub last_active_at: Option<i64>,
     /// When the account was deleted.
     pub deleted_at: Option<i64>,
+    /// A BOT account: an engine, playing through the Bot API.
+    pub bot: bool,
 }
 
 impl std::fmt::Debug for Account {
@@ -136,4 +138,12 @@ pub fn set_password_hash(conn: &mut DbConnection, id: &AccountId, hash: &str) ->
         .set(accounts::password_hash.eq(hash))
         .execute(conn)
         .map(|_| ())
+}
+
+/// Makes the account a BOT, for good.
+pub fn make_bot(conn: &mut DbConnection, id: &AccountId) -> QueryResult<()> {
+    diesel::update(accounts::table.find(id))
+        .set(accounts::bot.eq(true))
+        .execute(conn)
+        .map(drop)
 }

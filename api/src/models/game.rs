@@ -601,6 +601,20 @@ pub fn under_way_ids(conn: &mut DbConnection, account_id: &AccountId) -> QueryRe
         .load(conn)
 }
 
+/// Whether `account_id` has played any game, finished, aborted or under way.
+pub fn has_played(conn: &mut DbConnection, account_id: &AccountId) -> QueryResult<bool> {
+    let any = games::table
+        .filter(
+            games::white_id
+                .eq(account_id)
+                .or(games::black_id.eq(account_id)),
+        )
+        .select(games::id)
+        .first::<GameId>(conn)
+        .optional()?;
+    Ok(any.is_some())
+}
+
 /// Sets a game's deadline.
 pub fn set_deadline(conn: &mut DbConnection, id: &GameId, deadline_at: i64) -> QueryResult<()> {
     diesel::update(games::table.find(id))

@@ -92,6 +92,8 @@ pub struct GamePlayerView {
     pub username: String,
     /// While on vacation, the player's clocks stand still.
     pub on_vacation: bool,
+    /// A BOT account: an engine.
+    pub bot: bool,
 }
 
 /// What one side may do in a game now, as the server decides it: a client

@@ -45,6 +45,9 @@ pub struct Account {
     /// regardless of case).
     pub id: String,
     pub username: String,
+    /// `BOT` for a BOT account; kingpost has no other titles.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<&'static str>,
     pub perfs: Perfs,
     /// Milliseconds since the epoch.
     pub created_at: i64,
@@ -58,6 +61,9 @@ pub struct Account {
 pub struct ChallengeUser {
     pub id: String,
     pub name: String,
+    /// `BOT` for a BOT account.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<&'static str>,
     pub rating: i32,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub provisional: bool,
@@ -183,7 +189,7 @@ pub enum Event {
 pub struct GamePlayer {
     pub id: String,
     pub name: String,
-    /// Always null: kingpost has no titles.
+    /// `BOT` for a BOT account, null otherwise: kingpost has no other titles.
     pub title: Option<&'static str>,
     pub rating: i32,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -248,6 +254,45 @@ pub struct GameFull {
 #[derive(Debug, Serialize)]
 pub struct Done {
     pub ok: bool,
+}
+
+/// `GET /api/account/playing`'s answer.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NowPlaying {
+    pub now_playing: Vec<GameInfo>,
+}
+
+/// How many games `GET /api/account/playing` lists.
+#[derive(Debug, Deserialize)]
+pub struct PlayingQuery {
+    pub nb: Option<usize>,
+}
+
+/// `ChatLineEvent`: a message of a game, in its stream.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChatLine {
+    /// Always `chatLine`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// Always `player`: the players' own messages.
+    pub room: &'static str,
+    pub username: String,
+    pub text: String,
+}
+
+/// An item of `PlayerGameChat`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChatMessage {
+    pub text: String,
+    pub user: String,
+}
+
+/// A message to a game's chat, as lichess's form sends it.
+#[derive(Debug, Deserialize)]
+pub struct ChatForm {
+    pub room: String,
+    pub text: String,
 }
 
 /// `Error`: lichess's error body.

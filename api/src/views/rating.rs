@@ -50,6 +50,9 @@ pub struct RecordView {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct UserProfile {
     pub username: String,
+    /// A BOT account: an engine, playing through the Bot API; its games
+    /// are casual.
+    pub bot: bool,
     pub created_at: Timestamp,
     /// When they last acted in a game (moved, offered, resigned), to the
     /// minute: acts within a minute of the last one noted leave it.

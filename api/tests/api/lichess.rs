@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 use crate::{
     on_both_databases,
     support::{
-        Db, TestApp, delete, get, play_all, post, read_lines, sign_up, sign_up_for_a_year,
-        start_game, start_standard_game, until_the_end,
+        Db, TestApp, delete, get, personal_token, play_all, post, read_lines, sign_up,
+        sign_up_for_a_year, start_game, start_standard_game, until_the_end,
     },
 };
 
@@ -22,29 +22,14 @@ on_both_databases!(
     a_body_too_large_is_refused_as_lichess_refuses
 );
 
-/// A personal token of `session`'s account with `scopes`.
-async fn personal_token<S: crate::support::Served<B>, B: MessageBody>(
-    app: &S,
-    session: &str,
-    scopes: &[&str],
-) -> Value {
-    post("/api/v1/tokens")
-        .token(session)
-        .json(json!({"name": "lichess client", "scopes": scopes}))
-        .send(app)
-        .await
-        .assert_status(201)
-        .clone()
-}
-
 /// The next `count` lines of a lichess stream.
-async fn next_lines<B: MessageBody + Unpin>(body: &mut B, count: usize) -> Vec<Value> {
+pub(crate) async fn next_lines<B: MessageBody + Unpin>(body: &mut B, count: usize) -> Vec<Value> {
     let lines = read_lines(body, count, |_| {}).await;
     assert_eq!(lines.len(), count, "the stream ended after {lines:#?}");
     lines
 }
 
-fn open(path: &str, token: &str) -> actix_http::Request {
+pub(crate) fn open(path: &str, token: &str) -> actix_http::Request {
     actix_web::test::TestRequest::get()
         .uri(path)
         .insert_header(("Authorization", format!("Bearer {token}")))
@@ -52,7 +37,7 @@ fn open(path: &str, token: &str) -> actix_http::Request {
 }
 
 /// lichess's error body: `{"error": "..."}` containing `words`.
-fn assert_error(answer: &crate::support::Answer, status: u16, words: &str) {
+pub(crate) fn assert_error(answer: &crate::support::Answer, status: u16, words: &str) {
     assert_eq!(answer.status.as_u16(), status, "{:?}", answer.body);
     let error = answer.body["error"].as_str().unwrap_or_default();
     assert!(error.contains(words), "{error:?} lacks {words:?}");

@@ -8,6 +8,7 @@ mod support;
 mod analysis;
 mod annotations;
 mod auth;
+mod bots;
 mod caps;
 mod challenges;
 mod clocks;

@@ -906,6 +906,12 @@ async fn a_bulk_import_refreshes_the_planners_statistics() {
     );
     let report = import(&alice, sample_pgn(1_000, 6)).send(&app).await;
     assert_eq!(report.assert_status(200)["imported"], 1_000);
+    // The statistics view hears of an analysis once its backend flushes its
+    // counts (at most a second apart, later on a busy machine).
+    let waited = std::time::Instant::now();
+    while analyzed() == 0 && waited.elapsed() < std::time::Duration::from_secs(15) {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
     assert_eq!(analyzed(), 1);
 }
 

@@ -465,6 +465,21 @@ pub async fn start_standard_game<B: MessageBody>(
 
 /// `challenger` challenges `opponent` (as White) and the opponent accepts:
 /// the new game's view.
+/// A personal token of `session`'s account with `scopes`.
+pub async fn personal_token<B: MessageBody>(
+    app: &impl Served<B>,
+    session: &str,
+    scopes: &[&str],
+) -> Value {
+    post("/api/v1/tokens")
+        .token(session)
+        .json(json!({"name": "a client", "scopes": scopes}))
+        .send(app)
+        .await
+        .assert_status(201)
+        .clone()
+}
+
 pub async fn start_game<B: MessageBody>(
     app: &impl Served<B>,
     challenger: &str,

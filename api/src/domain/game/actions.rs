@@ -11,7 +11,7 @@ use crate::{
     domain::{conditionals, messages, tournament},
     error::{ApiError, Code},
     models::{
-        account,
+        account::{self, Account},
         game::{GameRow, GameStatus, Termination},
     },
     notify::Outbox,
@@ -91,7 +91,11 @@ fn carry_out(
             }
             Request::Act(Action::Resign) => win(&mut game.row, !color, Termination::Resignation),
             Request::Act(Action::Abort) => {
-                if let Some(why) = abort_refusal(conn, &game.row)? {
+                let players = match game.row.white_id.as_ref().zip(game.row.black_id.as_ref()) {
+                    Some((white, black)) => account::find_pair(conn, white, black)?,
+                    None => Vec::new(),
+                };
+                if let Some(why) = abort_refusal(conn, &game.row, color, &players)? {
                     return Err(ApiError::Refused {
                         code: Code::AbortRefused,
                         detail: why.to_owned(),
@@ -144,13 +148,26 @@ fn carry_out(
     })?
 }
 
-/// Why game `row` (under way) cannot be aborted, if it cannot: once both
-/// sides have moved, and never in a tournament (a withdrawal there is
-/// the way out).
+/// Why the player of `color` cannot abort game `row` (under way), if they
+/// cannot: once both sides have moved; never in a tournament (a withdrawal
+/// there is the way out); and never a BOT against a player who is not one,
+/// who has days for each move (lichess's bots abort a game whose opponent
+/// has not moved within seconds). `players` are the game's accounts.
 pub(super) fn abort_refusal(
     conn: &mut DbConnection,
     row: &GameRow,
+    color: Color,
+    players: &[Account],
 ) -> Result<Option<&'static str>, ApiError> {
+    let is_bot = |color: Color| {
+        row.player(color)
+            .is_some_and(|id| players.iter().any(|a| a.id == *id && a.bot))
+    };
+    if is_bot(color) && !is_bot(!color) {
+        return Ok(Some(
+            "a BOT cannot abort a correspondence game against a player, who has days for each move: resign it",
+        ));
+    }
     if row.ply >= 2 {
         return Ok(Some(
             "both sides have moved: the game can no longer be aborted",

@@ -120,6 +120,7 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
         on_vacation: account
             .as_ref()
             .is_some_and(|a| vacation::is_on_vacation(a, now)),
+        bot: account.as_ref().is_some_and(|a| a.bot),
     };
     let started = game.row.status == GameStatus::Started;
     let claimable_draw = if started {
@@ -146,12 +147,14 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
         .and_then(|id| game.row.color_of(id))
         .map(Side::from);
     let actions = if started {
-        let abort = abort_refusal(conn, &game.row)?.is_none();
+        let mut abort =
+            |color| abort_refusal(conn, &game.row, color, &accounts).map(|why| why.is_none());
+        let aborts = [abort(Color::White)?, abort(Color::Black)?];
         let turn = Side::from(pos.turn());
         let side = |side: Side| SideActions {
             play: turn == side,
             resign: true,
-            abort,
+            abort: aborts[usize::from(side == Side::Black)],
             offer_draw: draw_offer.is_none(),
             answer_draw: draw_offer.is_some_and(|by| by != side),
             withdraw_draw: draw_offer == Some(side),

@@ -282,9 +282,12 @@ pub fn archived(row: GameRow) -> Result<ArchivedGame, ApiError> {
     let moves = played_moves(&row)?;
     let rules = row.rules.0;
     let start = start_of(&row);
+    // An archive's line is read from the game's row alone: its players'
+    // accounts (vacations, BOTs) are not read for it.
     let player = |name: &str| GamePlayerView {
         username: name.to_owned(),
         on_vacation: false,
+        bot: false,
     };
     Ok(ArchivedGame {
         variant: variant_name(rules, &start).to_owned(),

@@ -12,6 +12,7 @@ use crate::{
     credentials::new_id,
     db::{DbConnection, write_transaction},
     domain::{
+        bots,
         challenge::{check_range, check_rating, draw_start, rules_of, timing},
         events,
         game::{self, Action, Players, Setup, clock, spec_from_parts, stored_start},
@@ -158,6 +159,7 @@ pub fn join(
                 detail: "you are signed up already".to_owned(),
             });
         }
+        bots::check_rated(conn, row.rated, account_id, account_id)?;
         if players.len() >= row.capacity as usize {
             return Err(ApiError::Refused {
                 code: Code::TournamentFull,

@@ -1,9 +1,20 @@
-//! `GET /api/account`: the caller's profile.
+//! Accounts and games as lichess's clients read them: the caller's profile
+//! and the games it plays now, what a token stands for, a user's public
+//! profile, a game's PGN.
 
-use actix_web::{HttpRequest, HttpResponse, get, web};
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use serde_json::{Map, Value, json};
 
-use super::{Answer, base_url, caller};
-use crate::{auth::Auth, domain::lichess, error::ApiError, state::AppState};
+use super::{Answer, base_url, caller, game_info};
+use crate::{
+    auth::{self, Auth, MaybeAuth},
+    domain::{lichess, pgn},
+    error::{ApiError, Code},
+    openapi::PGN,
+    state::AppState,
+    stored::GameId,
+    views::lichess::{NowPlaying, PlayingQuery},
+};
 
 /// The caller's `UserExtended`: any token may read it, as on lichess.
 #[get("/api/account")]
@@ -18,4 +29,100 @@ pub async fn get_account(
         .db(move |conn| lichess::account(conn, &auth.username, &base, now))
         .await?;
     Ok(HttpResponse::Ok().json(account))
+}
+
+/// The most tokens one request may test, as lichess.
+const MOST_TOKENS: usize = 1000;
+
+/// `POST /api/token/test`: for each token of the body (separated by
+/// commas), the account it stands for, its scopes and when it expires, or
+/// null if it is not a live kingpost token.
+#[post("/api/token/test")]
+pub async fn test_tokens(state: web::Data<AppState>, body: String) -> Answer {
+    let tokens: Vec<&str> = body
+        .split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .collect();
+    if tokens.len() > MOST_TOKENS {
+        return Err(ApiError::invalid(
+            Code::InvalidBody,
+            format!("at most {MOST_TOKENS} tokens at once"),
+        )
+        .into());
+    }
+    let mut tested = Map::new();
+    for token in tokens {
+        let info = match auth::authenticate(&state, token.to_owned()).await {
+            Ok(auth) => {
+                let scopes: Vec<&str> = auth.scopes.iter().map(|s| s.key()).collect();
+                json!({
+                    "userId": lichess::user_id(&auth.username),
+                    "scopes": scopes.join(","),
+                    "expires": auth.expires_at,
+                })
+            }
+            // Not a token, expired or revoked: null. A busy database is
+            // no answer about the token.
+            Err(ApiError::Unauthorized(_)) => Value::Null,
+            Err(other) => return Err(other.into()),
+        };
+        tested.insert(token.to_owned(), info);
+    }
+    Ok(HttpResponse::Ok().json(tested))
+}
+
+/// The games the caller plays now that lichess clients can play, those
+/// awaiting its move first (`nb`, 9 when left out, at most 50).
+#[get("/api/account/playing")]
+pub async fn playing(
+    state: web::Data<AppState>,
+    auth: Result<Auth, ApiError>,
+    query: Result<web::Query<PlayingQuery>, actix_web::Error>,
+) -> Answer {
+    let auth = caller(auth, None)?;
+    let query = query.map_err(|e| ApiError::invalid(Code::InvalidQuery, e.to_string()))?;
+    let most = query.nb.unwrap_or(9).clamp(1, 50);
+    let account = auth.account_id.clone();
+    let ids = state
+        .db(move |conn| lichess::under_way(conn, &account))
+        .await?;
+    let mut now_playing = Vec::new();
+    for id in ids {
+        now_playing.extend(game_info(&state, id, auth.username.clone()).await?);
+    }
+    // Stable: each group stays soonest deadline first.
+    now_playing.sort_by_key(|game| !game.is_my_turn);
+    now_playing.truncate(most);
+    Ok(HttpResponse::Ok().json(NowPlaying { now_playing }))
+}
+
+/// A user's public `User`, as `GET /api/account` gives one's own.
+#[get("/api/user/{username}")]
+pub async fn user(
+    state: web::Data<AppState>,
+    username: web::Path<String>,
+    req: HttpRequest,
+) -> Answer {
+    let (now, base) = (state.clock.now(), base_url(&req));
+    let username = username.into_inner();
+    let account = state
+        .db(move |conn| lichess::account(conn, &username, &base, now))
+        .await?;
+    Ok(HttpResponse::Ok().json(account))
+}
+
+/// A played game's PGN, as kingpost's `/api/v1/games/{id}/pgn` writes it:
+/// lichess clients save their games with it.
+#[get("/game/export/{id}")]
+pub async fn export_game(
+    state: web::Data<AppState>,
+    auth: MaybeAuth,
+    id: web::Path<GameId>,
+) -> Answer {
+    let id = id.into_inner();
+    let text = state
+        .db(move |conn| pgn::game_pgn(conn, auth.reader(), &id))
+        .await?;
+    Ok(HttpResponse::Ok().content_type(PGN).body(text))
 }

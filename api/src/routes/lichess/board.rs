@@ -1,4 +1,7 @@
-//! `/api/board/game/...`: a game's stream, and moves and actions in it.
+//! A game's stream, and moves and actions in it, for both of lichess's
+//! surfaces: the Board API (`/api/board/game/...`, routes here) and the Bot
+//! API (`/api/bot/game/...`, in `bot.rs`), which differ in the scope they
+//! ask and the kind of account they serve.
 
 use std::time::Duration;
 
@@ -16,8 +19,9 @@ use crate::{
     credentials::Scope,
     db::DbConnection,
     domain::{
+        bots::{self, Surface},
         game::{self, Action, Play},
-        lichess,
+        lichess, messages,
     },
     error::{ApiError, Code},
     models::game::GameRow,
@@ -25,12 +29,29 @@ use crate::{
     state::AppState,
     stored::{AccountId, GameId},
     streams::Follower,
-    views::{GameStatus, GameView, lichess::GameState, lichess::MoveQuery},
+    views::{
+        GameStatus, GameView,
+        lichess::{ChatLine, GameState, MoveQuery},
+    },
 };
 
-/// The game, refused if lichess clients cannot play it: read before
-/// anything is done in it.
-fn playable_game(conn: &mut DbConnection, id: &GameId) -> Result<GameRow, ApiError> {
+/// The scopes a surface asks: to read a game, and to act in it.
+fn scopes(surface: Surface) -> (Scope, Scope) {
+    match surface {
+        Surface::Board => (Scope::GameRead, Scope::GamePlay),
+        Surface::Bot => (Scope::BotPlay, Scope::BotPlay),
+    }
+}
+
+/// The game, refused if lichess clients cannot play it or the caller's
+/// kind of account does not use `surface`: read before anything is done.
+fn playable_game(
+    conn: &mut DbConnection,
+    id: &GameId,
+    account: &AccountId,
+    surface: Surface,
+) -> Result<GameRow, ApiError> {
+    bots::check_surface(conn, account, surface)?;
     let row = game::find_game(conn, id)?;
     let start = game::start_of(&row);
     match lichess::variant(row.rules.0, &start) {
@@ -54,9 +75,15 @@ fn line(value: &impl serde::Serialize) -> Bytes {
 struct GameStream {
     state: web::Data<AppState>,
     id: GameId,
+    reader: AccountId,
     watch: Watch,
     follower: Follower,
     last: GameState,
+    /// The last message sent as a `chatLine` (or there when it opened);
+    /// none when the reader is not a player, who reads no messages.
+    last_message: Option<i64>,
+    /// Lines read and not yet sent.
+    pending: std::collections::VecDeque<Bytes>,
     finished: bool,
 }
 
@@ -65,6 +92,9 @@ impl GameStream {
     /// game is over or the token no longer valid.
     async fn next_line(&mut self) -> Option<Result<Bytes, actix_web::Error>> {
         loop {
+            if let Some(line) = self.pending.pop_front() {
+                return Some(Ok(line));
+            }
             if self.finished {
                 return None;
             }
@@ -75,6 +105,10 @@ impl GameStream {
             }
             if !changed {
                 return Some(Ok(Bytes::from_static(b"\n")));
+            }
+            match self.new_messages().await {
+                Ok(lines) => self.pending.extend(lines),
+                Err(error) => return Some(Err(LichessError::from(error).into())),
             }
             let now = self.state.clock.now();
             let view = match Box::pin(self.state.game_view(self.id.clone(), now)).await {
@@ -92,15 +126,59 @@ impl GameStream {
             } == self.last;
             if !same {
                 self.last = fresh;
-                return Some(Ok(line(&self.last)));
+                self.pending.push_back(line(&self.last));
             }
+        }
+    }
+
+    /// The game's messages since the last sent, as `chatLine`s.
+    async fn new_messages(&mut self) -> Result<Vec<Bytes>, ApiError> {
+        let Some(after) = self.last_message else {
+            return Ok(Vec::new());
+        };
+        let (reader, id) = (self.reader.clone(), self.id.clone());
+        let list = self
+            .state
+            .db(move |conn| messages::list(conn, &reader, &id, after, messages::MAX_PAGE))
+            .await?;
+        if let Some(last) = list.messages.last() {
+            self.last_message = Some(last.id);
+        }
+        Ok(list
+            .messages
+            .into_iter()
+            .map(|m| {
+                line(&ChatLine {
+                    kind: "chatLine",
+                    room: "player",
+                    username: m.from,
+                    text: m.text,
+                })
+            })
+            .collect())
+    }
+}
+
+/// The id of a game's last message that `reader` may read, 0 if none.
+fn last_message_id(
+    conn: &mut DbConnection,
+    reader: &AccountId,
+    id: &GameId,
+) -> Result<i64, ApiError> {
+    let mut after = 0;
+    loop {
+        let page = messages::list(conn, reader, id, after, messages::MAX_PAGE)?;
+        match page.messages.last() {
+            Some(last) => after = last.id,
+            None => return Ok(after),
         }
     }
 }
 
 /// The game's stream, as NDJSON: `gameFull` first, then a `gameState` on
-/// each move, draw offer and at the end, when the stream closes; an empty
-/// line every 7 seconds while nothing happens.
+/// each move, draw offer and at the end, when the stream closes, and a
+/// `chatLine` for each message the players write; an empty line every 7
+/// seconds while nothing happens.
 #[get("/api/board/game/stream/{id}")]
 pub async fn stream_game(
     state: web::Data<AppState>,
@@ -108,17 +186,40 @@ pub async fn stream_game(
     id: web::Path<GameId>,
     req: HttpRequest,
 ) -> Answer {
-    let auth = caller(auth, Some(Scope::GameRead))?;
-    let id = id.into_inner();
+    stream(Surface::Board, state, auth, id.into_inner(), req).await
+}
+
+/// A game's stream on `surface`.
+pub(super) async fn stream(
+    surface: Surface,
+    state: web::Data<AppState>,
+    auth: Result<Auth, ApiError>,
+    id: GameId,
+    req: HttpRequest,
+) -> Answer {
+    let auth = caller(auth, Some(scopes(surface).0))?;
     // Watching before reading, so that no change falls between the two.
     let watch = state.hub.watch(&game_signal(&id));
     let now = state.clock.now();
+    let reader = auth.account_id.clone();
+    state
+        .db(move |conn| bots::check_surface(conn, &reader, surface))
+        .await?;
     let view: GameView = state.game_view(id.clone(), now).await?;
     if view.state.status == GameStatus::Imported {
         return Err(ApiError::NotFound(format!("played game {id}")).into());
     }
-    let full = state
-        .db(move |conn| lichess::game_full(conn, &view, now))
+    let (reader, game) = (auth.account_id.clone(), id.clone());
+    let (full, last_message) = state
+        .db(move |conn| {
+            let full = lichess::game_full(conn, &view, now)?;
+            // A player's own game: its messages follow; another's has none.
+            let last = match last_message_id(conn, &reader, &game) {
+                Err(ApiError::NotAPlayer) => None,
+                other => Some(other?),
+            };
+            Ok((full, last))
+        })
         .await?;
     let keepalive = Duration::from_secs(KEEPALIVE_SECONDS);
     let follower = Follower::start(&state, &auth, &req, None, keepalive).await?;
@@ -126,10 +227,13 @@ pub async fn stream_game(
     let stream = GameStream {
         state: state.clone(),
         id,
+        reader: auth.account_id.clone(),
         watch,
         follower,
         finished: full.state.status != "started",
         last: full.state,
+        last_message,
+        pending: Default::default(),
     };
     let body = stream::once(async move { Ok::<_, actix_web::Error>(first) }).chain(stream::unfold(
         stream,
@@ -145,11 +249,18 @@ pub async fn stream_game(
 }
 
 /// Carries out `action` for the caller in a game lichess clients can play.
-async fn act(state: web::Data<AppState>, account: AccountId, id: GameId, action: Action) -> Answer {
+pub(super) async fn act(
+    surface: Surface,
+    state: web::Data<AppState>,
+    auth: Result<Auth, ApiError>,
+    id: GameId,
+    action: Action,
+) -> Answer {
+    let account = caller(auth, Some(scopes(surface).1))?.account_id;
     let now = state.clock.now();
     state
         .write(move |conn, outbox| {
-            playable_game(conn, &id)?;
+            playable_game(conn, &id, &account, surface)?;
             game::act(conn, outbox, now, &id, &account, action).map(drop)
         })
         .await?;
@@ -165,8 +276,18 @@ pub async fn make_move(
     path: web::Path<(GameId, String)>,
     query: Result<web::Query<MoveQuery>, actix_web::Error>,
 ) -> Answer {
-    let auth = caller(auth, Some(Scope::GamePlay))?;
-    let (id, text) = path.into_inner();
+    play(Surface::Board, state, auth, path.into_inner(), query).await
+}
+
+/// A move on `surface`.
+pub(super) async fn play(
+    surface: Surface,
+    state: web::Data<AppState>,
+    auth: Result<Auth, ApiError>,
+    (id, text): (GameId, String),
+    query: Result<web::Query<MoveQuery>, actix_web::Error>,
+) -> Answer {
+    let auth = caller(auth, Some(scopes(surface).1))?;
     // Refused in lichess's words, not by the shared extractor's handler.
     let query = query.map_err(|e| ApiError::invalid(Code::InvalidQuery, e.to_string()))?;
     let offer_draw = query.offering_draw.unwrap_or(false);
@@ -176,7 +297,7 @@ pub async fn make_move(
             // lichess's move names no ply: it is for the game as it stands
             // when it reaches the server, on the caller's turn, which only
             // the caller can change.
-            let ply = playable_game(conn, &id)?.ply;
+            let ply = playable_game(conn, &id, &auth.account_id, surface)?.ply;
             let play = Play {
                 text,
                 ply,
@@ -195,8 +316,7 @@ pub async fn resign(
     auth: Result<Auth, ApiError>,
     id: web::Path<GameId>,
 ) -> Answer {
-    let auth = caller(auth, Some(Scope::GamePlay))?;
-    act(state, auth.account_id, id.into_inner(), Action::Resign).await
+    act(Surface::Board, state, auth, id.into_inner(), Action::Resign).await
 }
 
 /// Abort the game before each side has moved.
@@ -206,8 +326,7 @@ pub async fn abort(
     auth: Result<Auth, ApiError>,
     id: web::Path<GameId>,
 ) -> Answer {
-    let auth = caller(auth, Some(Scope::GamePlay))?;
-    act(state, auth.account_id, id.into_inner(), Action::Abort).await
+    act(Surface::Board, state, auth, id.into_inner(), Action::Abort).await
 }
 
 /// `yes` offers a draw, or accepts the opponent's offer; `no` declines it.
@@ -217,16 +336,26 @@ pub async fn draw(
     auth: Result<Auth, ApiError>,
     path: web::Path<(GameId, String)>,
 ) -> Answer {
-    let auth = caller(auth, Some(Scope::GamePlay))?;
     let (id, accept) = path.into_inner();
-    let action = match accept.as_str() {
+    answer_draw(Surface::Board, state, auth, id, &accept).await
+}
+
+/// A draw offered or accepted (`yes`), or declined (`no`), on `surface`.
+pub(super) async fn answer_draw(
+    surface: Surface,
+    state: web::Data<AppState>,
+    auth: Result<Auth, ApiError>,
+    id: GameId,
+    accept: &str,
+) -> Answer {
+    let action = match accept {
         "yes" | "true" => Action::OfferDraw,
         "no" | "false" => Action::DeclineDraw,
         _ => {
             return Err(ApiError::invalid(Code::InvalidQuery, "answer `yes` or `no`").into());
         }
     };
-    act(state, auth.account_id, id, action).await
+    act(surface, state, auth, id, action).await
 }
 
 /// Claim a draw by threefold repetition or the 50-move rule.
@@ -236,14 +365,25 @@ pub async fn claim_draw(
     auth: Result<Auth, ApiError>,
     id: web::Path<GameId>,
 ) -> Answer {
-    let auth = caller(auth, Some(Scope::GamePlay))?;
-    act(state, auth.account_id, id.into_inner(), Action::ClaimDraw).await
+    act(
+        Surface::Board,
+        state,
+        auth,
+        id.into_inner(),
+        Action::ClaimDraw,
+    )
+    .await
 }
 
 /// Takebacks: kingpost has none, a correspondence move once sent stands.
 #[post("/api/board/game/{id}/takeback/{accept}")]
 pub async fn takeback(auth: Result<Auth, ApiError>) -> Answer {
-    caller(auth, Some(Scope::GamePlay))?;
+    no_takebacks(Surface::Board, auth)
+}
+
+/// The refusal of every takeback, on `surface`.
+pub(super) fn no_takebacks(surface: Surface, auth: Result<Auth, ApiError>) -> Answer {
+    caller(auth, Some(scopes(surface).1))?;
     Err(ApiError::Refused {
         code: Code::Forbidden,
         detail: "kingpost has no takebacks: a correspondence move once sent stands".to_owned(),

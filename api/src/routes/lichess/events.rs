@@ -10,14 +10,13 @@ use actix_web::{
 };
 use futures_util::{StreamExt, stream};
 
-use super::{Answer, KEEPALIVE_SECONDS, LichessError, base_url, caller, push_line};
+use super::{Answer, KEEPALIVE_SECONDS, LichessError, base_url, caller, game_info, push_line};
 use crate::{
     auth::Auth,
     clock::Millis,
     credentials::Scope,
-    domain::{challenge, cursor, game::listing, lichess},
+    domain::{challenge, lichess},
     error::ApiError,
-    models::game::Listing,
     state::AppState,
     stored::{ChallengeId, GameId},
     streams::{Follower, Next},
@@ -41,13 +40,7 @@ impl Reader {
     /// `gameStart` or `gameFinish` of a game, unless lichess clients
     /// cannot play it.
     async fn game_event(&self, id: GameId, finished: bool) -> Result<Option<Event>, ApiError> {
-        let now = self.state.clock.now();
-        let view = self.state.game_view(id, now).await?;
-        let me = self.auth.username.clone();
-        let info = self
-            .state
-            .db(move |conn| lichess::game_info(conn, &view, &me, now))
-            .await?;
+        let info = game_info(&self.state, id, self.auth.username.clone()).await?;
         Ok(info.map(|game| match finished {
             false => Event::GameStart { game },
             true => Event::GameFinish { game },
@@ -129,18 +122,7 @@ impl Reader {
                 for view in list.incoming.iter().chain(&list.outgoing) {
                     shown.extend(lichess::challenge(conn, view, &me, &base, now)?);
                 }
-                let mut games = Vec::new();
-                let mut after = None;
-                loop {
-                    let page =
-                        listing::list(conn, &account, Listing::Ongoing, after, listing::MAX_PAGE)?;
-                    games.extend(page.games.iter().map(|g| GameId::from(g.id.clone())));
-                    match page.next_cursor {
-                        Some(cursor) => after = Some(cursor::decode(&cursor)?),
-                        None => break,
-                    }
-                }
-                Ok((shown, games))
+                Ok((shown, lichess::under_way(conn, &account)?))
             })
             .await?;
         let mut out = String::new();

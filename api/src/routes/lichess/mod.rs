@@ -8,10 +8,13 @@
 //!
 //! Tokens are kingpost's (personal or session), with kingpost's scopes:
 //! `game:read` to follow, `game:play` to act in a game, `challenge:write`
-//! for challenges. Errors are lichess's `{"error": "..."}`.
+//! for challenges, `bot:play` for the Bot API (`/api/bot/...`), which BOT
+//! accounts use instead of the Board API. Errors are lichess's
+//! `{"error": "..."}`.
 
 mod account;
 mod board;
+mod bot;
 mod challenges;
 mod events;
 
@@ -24,8 +27,11 @@ use actix_web::{
 use crate::{
     auth::Auth,
     credentials::Scope,
+    domain::lichess,
     error::ApiError,
-    views::lichess::{Done, Failure},
+    state::AppState,
+    stored::GameId,
+    views::lichess::{Done, Failure, GameInfo},
 };
 
 /// Seconds between two keep-alive lines of an idle stream, as lichess's.
@@ -34,6 +40,10 @@ const KEEPALIVE_SECONDS: u64 = 7;
 /// Every route of the surface.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(account::get_account)
+        .service(account::test_tokens)
+        .service(account::playing)
+        .service(account::user)
+        .service(account::export_game)
         .service(events::stream_events)
         .service(board::stream_game)
         .service(board::make_move)
@@ -42,6 +52,16 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(board::draw)
         .service(board::claim_draw)
         .service(board::takeback)
+        .service(bot::upgrade)
+        .service(bot::stream_game)
+        .service(bot::make_move)
+        .service(bot::resign)
+        .service(bot::abort)
+        .service(bot::draw)
+        .service(bot::claim_draw)
+        .service(bot::takeback)
+        .service(bot::chat)
+        .service(bot::read_chat)
         .service(challenges::list)
         .service(challenges::create)
         .service(challenges::show)
@@ -112,6 +132,20 @@ fn caller(auth: Result<Auth, ApiError>, scope: Option<Scope>) -> Result<Auth, Li
 fn push_line(out: &mut String, value: &impl serde::Serialize) {
     out.push_str(&serde_json::to_string(value).unwrap_or_default());
     out.push('\n');
+}
+
+/// `GameEventInfo` of game `id` for `me`, one of its players, unless
+/// lichess clients cannot play it.
+async fn game_info(
+    state: &web::Data<AppState>,
+    id: GameId,
+    me: String,
+) -> Result<Option<GameInfo>, ApiError> {
+    let now = state.clock.now();
+    let view = state.game_view(id, now).await?;
+    state
+        .db(move |conn| lichess::game_info(conn, &view, &me, now))
+        .await
 }
 
 /// `{"ok": true}`.
