@@ -14,104 +14,18 @@ Run by scripts/lichess-client/run.sh, which starts the server.
 """
 
 import io
-import json
-import pathlib
 import queue
 import sys
 import threading
-import urllib.request
 
 import berserk
 import chess
 import chess.pgn
-import jsonschema
-import referencing
-import yaml
 
-SCHEMAS = pathlib.Path(__file__).parent / "lichess-schemas"
-PASSWORD = "correct horse battery staple"
+from common import TIMEOUT, call, client, conforms, follow, next_of, personal_token, raw
+
 # 1.e4 f6 2.Bc4 a6 3.Nh3 a5 4.O-O g5 5.Qh5#, White castling on move 4.
 MOVES = ["e2e4", "f7f6", "f1c4", "a7a6", "g1h3", "a6a5", "e1g1", "g7g5", "d1h5"]
-TIMEOUT = 30
-
-
-def registry():
-    """lichess's schema files, resolving their `./Name.yaml` references."""
-    resources = []
-    for path in SCHEMAS.glob("*.yaml"):
-        contents = yaml.safe_load(path.read_text())
-        resource = referencing.Resource.from_contents(
-            contents, default_specification=referencing.jsonschema.DRAFT202012
-        )
-        resources.append((f"file:///lichess/{path.name}", resource))
-    return referencing.Registry().with_resources(resources)
-
-
-REGISTRY = registry()
-
-
-def conforms(value, schema_name):
-    """Fails unless `value` is valid against lichess's `schema_name`."""
-    validator = jsonschema.Draft202012Validator(
-        {"$ref": f"file:///lichess/{schema_name}.yaml"}, registry=REGISTRY
-    )
-    errors = sorted(validator.iter_errors(value), key=lambda e: list(e.path))
-    if errors:
-        details = "; ".join(f"{list(e.path)}: {e.message}" for e in errors[:5])
-        sys.exit(f"not a lichess {schema_name}: {details}\n{json.dumps(value, default=str)}")
-    return value
-
-
-def call(base, method, path, body=None, token=None):
-    """kingpost's own API, for what lichess's has no call for."""
-    request = urllib.request.Request(base + path, method=method)
-    request.add_header("content-type", "application/json")
-    if token:
-        request.add_header("authorization", f"Bearer {token}")
-    data = json.dumps(body).encode() if body is not None else None
-    with urllib.request.urlopen(request, data, timeout=TIMEOUT) as answer:
-        text = answer.read().decode()
-        return json.loads(text) if answer.headers.get_content_type().endswith("json") else text
-
-
-def personal_token(base, username):
-    """A kingpost account and a personal token for its lichess client."""
-    call(base, "POST", "/api/v1/accounts", {"username": username, "password": PASSWORD})
-    session = call(
-        base,
-        "POST",
-        "/api/v1/auth/token",
-        {"grant_type": "password", "username": username, "password": PASSWORD},
-    )["access_token"]
-    scopes = ["game:read", "game:play", "challenge:write"]
-    created = call(base, "POST", "/api/v1/tokens", {"name": "berserk", "scopes": scopes}, session)
-    return created["token"]
-
-
-def client(base, token):
-    return berserk.Client(session=berserk.TokenSession(token), base_url=base)
-
-
-def follow(iterator, into):
-    """Puts each item of a stream into a queue, on a thread of its own."""
-
-    def run():
-        try:
-            for item in iterator:
-                into.put(item)
-        except Exception as error:  # noqa: BLE001 (reported by the reader)
-            into.put(error)
-        into.put(None)
-
-    threading.Thread(target=run, daemon=True).start()
-
-
-def next_of(stream, what):
-    item = stream.get(timeout=TIMEOUT)
-    if item is None or isinstance(item, Exception):
-        sys.exit(f"the stream ended waiting for {what}: {item!r}")
-    return item
-
 
 def event_of(stream, kind):
     """The next event of `kind` on an event stream, checked."""
@@ -126,17 +40,6 @@ def event_of(stream, kind):
         conforms(event, schema)
         if event["type"] == kind:
             return event
-
-
-def raw(state):
-    """A game stream's line as sent: berserk turns times into datetimes."""
-    out = dict(state)
-    for key in ("wtime", "btime", "winc", "binc"):
-        if hasattr(out.get(key), "total_seconds"):
-            out[key] = int(out[key].total_seconds() * 1000)
-    if hasattr(out.get("createdAt"), "timestamp"):
-        out["createdAt"] = int(out["createdAt"].timestamp() * 1000)
-    return out
 
 
 def play_side(api, game_id, color, moves_done, result):

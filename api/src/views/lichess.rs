@@ -260,7 +260,11 @@ pub struct Done {
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NowPlaying {
-    pub now_playing: Vec<GameInfo>,
+    /// Each a `GameEventInfo` whose `status` is its name alone, as
+    /// lichess's answer gives it.
+    pub now_playing: Vec<serde_json::Value>,
+    /// How many of all the games under way await the caller's move.
+    pub nb_my_turn: usize,
 }
 
 /// How many games `GET /api/account/playing` lists.

@@ -311,10 +311,8 @@ async fn a_bot_tests_its_token_and_finds_its_games(db: Db) {
     let second = start_standard_game(&app, &alice_session, &bob, "bob").await;
     play_all(&app, &first, &bob, &alice_session, &["e4"]).await;
     let playing = get("/api/account/playing").token(&alice).send(&app).await;
-    let now = playing.assert_status(200)["nowPlaying"]
-        .as_array()
-        .unwrap()
-        .clone();
+    assert_eq!(playing.assert_status(200)["nbMyTurn"], 2);
+    let now = playing.body["nowPlaying"].as_array().unwrap().clone();
     assert_eq!(now.len(), 2);
     // Both await the BOT's move; each says so, with its colour.
     let mine: Vec<(&Value, &Value)> = now.iter().map(|g| (&g["gameId"], &g["isMyTurn"])).collect();

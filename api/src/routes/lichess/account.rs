@@ -23,7 +23,7 @@ pub async fn get_account(
     auth: Result<Auth, ApiError>,
     req: HttpRequest,
 ) -> Answer {
-    let auth = caller(auth, None)?;
+    let auth = caller(auth, &[])?;
     let (now, base) = (state.clock.now(), base_url(&req));
     let account = state
         .db(move |conn| lichess::account(conn, &auth.username, &base, now))
@@ -80,7 +80,7 @@ pub async fn playing(
     auth: Result<Auth, ApiError>,
     query: Result<web::Query<PlayingQuery>, actix_web::Error>,
 ) -> Answer {
-    let auth = caller(auth, None)?;
+    let auth = caller(auth, &[])?;
     let query = query.map_err(|e| ApiError::invalid(Code::InvalidQuery, e.to_string()))?;
     let most = query.nb.unwrap_or(9).clamp(1, 50);
     let account = auth.account_id.clone();
@@ -93,8 +93,21 @@ pub async fn playing(
     }
     // Stable: each group stays soonest deadline first.
     now_playing.sort_by_key(|game| !game.is_my_turn);
+    let nb_my_turn = now_playing.iter().filter(|game| game.is_my_turn).count();
     now_playing.truncate(most);
-    Ok(HttpResponse::Ok().json(NowPlaying { now_playing }))
+    let now_playing = now_playing
+        .into_iter()
+        .map(|game| {
+            let status = game.status.name;
+            let mut value = json!(game);
+            value["status"] = json!(status);
+            value
+        })
+        .collect();
+    Ok(HttpResponse::Ok().json(NowPlaying {
+        now_playing,
+        nb_my_turn,
+    }))
 }
 
 /// A user's public `User`, as `GET /api/account` gives one's own.

@@ -197,7 +197,7 @@ pub(super) async fn stream(
     id: GameId,
     req: HttpRequest,
 ) -> Answer {
-    let auth = caller(auth, Some(scopes(surface).0))?;
+    let auth = caller(auth, &[scopes(surface).0])?;
     // Watching before reading, so that no change falls between the two.
     let watch = state.hub.watch(&game_signal(&id));
     let now = state.clock.now();
@@ -256,7 +256,7 @@ pub(super) async fn act(
     id: GameId,
     action: Action,
 ) -> Answer {
-    let account = caller(auth, Some(scopes(surface).1))?.account_id;
+    let account = caller(auth, &[scopes(surface).1])?.account_id;
     let now = state.clock.now();
     state
         .write(move |conn, outbox| {
@@ -287,7 +287,7 @@ pub(super) async fn play(
     (id, text): (GameId, String),
     query: Result<web::Query<MoveQuery>, actix_web::Error>,
 ) -> Answer {
-    let auth = caller(auth, Some(scopes(surface).1))?;
+    let auth = caller(auth, &[scopes(surface).1])?;
     // Refused in lichess's words, not by the shared extractor's handler.
     let query = query.map_err(|e| ApiError::invalid(Code::InvalidQuery, e.to_string()))?;
     let offer_draw = query.offering_draw.unwrap_or(false);
@@ -383,7 +383,7 @@ pub async fn takeback(auth: Result<Auth, ApiError>) -> Answer {
 
 /// The refusal of every takeback, on `surface`.
 pub(super) fn no_takebacks(surface: Surface, auth: Result<Auth, ApiError>) -> Answer {
-    caller(auth, Some(scopes(surface).1))?;
+    caller(auth, &[scopes(surface).1])?;
     Err(ApiError::Refused {
         code: Code::Forbidden,
         detail: "kingpost has no takebacks: a correspondence move once sent stands".to_owned(),

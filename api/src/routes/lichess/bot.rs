@@ -2,7 +2,7 @@
 //! game's stream, moves, actions and chat (shared with the Board API in
 //! `board.rs`, but for the scope and the kind of account).
 
-use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use actix_web::{Either, HttpRequest, HttpResponse, get, post, web};
 
 use super::{Answer, board, caller, done};
 use crate::{
@@ -23,7 +23,7 @@ use crate::{
 /// has never played a game.
 #[post("/api/bot/account/upgrade")]
 pub async fn upgrade(state: web::Data<AppState>, auth: Result<Auth, ApiError>) -> Answer {
-    let auth = caller(auth, Some(Scope::BotPlay))?;
+    let auth = caller(auth, &[Scope::BotPlay])?;
     state
         .write(move |conn, _| bots::upgrade(conn, &auth.account_id))
         .await?;
@@ -110,12 +110,14 @@ pub async fn chat(
     state: web::Data<AppState>,
     auth: Result<Auth, ApiError>,
     id: web::Path<GameId>,
-    form: Result<web::Form<ChatForm>, actix_web::Error>,
+    form: Result<Either<web::Form<ChatForm>, web::Json<ChatForm>>, actix_web::Error>,
 ) -> Answer {
-    let auth = caller(auth, Some(Scope::BotPlay))?;
-    let form = form
-        .map_err(|e| ApiError::invalid(Code::InvalidBody, e.to_string()))?
-        .into_inner();
+    let auth = caller(auth, &[Scope::BotPlay])?;
+    // A form, as lichess documents it, or JSON, as berserk sends it.
+    let form = match form.map_err(|e| ApiError::invalid(Code::InvalidBody, e.to_string()))? {
+        Either::Left(form) => form.into_inner(),
+        Either::Right(json) => json.into_inner(),
+    };
     let (id, now) = (id.into_inner(), state.clock.now());
     state
         .write(move |conn, outbox| {
@@ -142,7 +144,7 @@ pub async fn read_chat(
     auth: Result<Auth, ApiError>,
     id: web::Path<GameId>,
 ) -> Answer {
-    let auth = caller(auth, Some(Scope::BotPlay))?;
+    let auth = caller(auth, &[Scope::BotPlay])?;
     let id = id.into_inner();
     let list = state
         .db(move |conn| {

@@ -4,10 +4,9 @@
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde::Serialize;
 
-use super::{Answer, LichessError, base_url, caller, done};
+use super::{Answer, CHALLENGING, LichessError, READING, base_url, caller, done};
 use crate::{
     auth::Auth,
-    credentials::Scope,
     domain::{challenge, lichess},
     error::{ApiError, Code},
     middleware::JSON_LIMIT,
@@ -58,7 +57,7 @@ pub async fn list(
     auth: Result<Auth, ApiError>,
     req: HttpRequest,
 ) -> Answer {
-    let auth = caller(auth, Some(Scope::GameRead))?;
+    let auth = caller(auth, READING)?;
     let (now, base) = (state.clock.now(), base_url(&req));
     let lists = state
         .db(move |conn| {
@@ -110,7 +109,7 @@ pub async fn create(
     req: HttpRequest,
     body: web::Payload,
 ) -> Answer {
-    let auth = caller(auth, Some(Scope::ChallengeWrite))?;
+    let auth = caller(auth, CHALLENGING)?;
     let request = read_body::<ChallengeRequest>(&req, body).await?;
     let request = lichess::challenge_request(request, &username)?;
     let now = state.clock.now();
@@ -129,7 +128,7 @@ pub async fn show(
     id: web::Path<ChallengeId>,
     req: HttpRequest,
 ) -> Answer {
-    let auth = caller(auth, Some(Scope::GameRead))?;
+    let auth = caller(auth, READING)?;
     Ok(HttpResponse::Ok().json(shown(&state, &auth, &req, id.into_inner()).await?))
 }
 
@@ -142,7 +141,7 @@ pub async fn accept(
     id: web::Path<ChallengeId>,
     req: HttpRequest,
 ) -> Answer {
-    let auth = caller(auth, Some(Scope::ChallengeWrite))?;
+    let auth = caller(auth, CHALLENGING)?;
     let id = id.into_inner();
     // Refused before accepting: a lichess client must not start a game it
     // cannot play.
@@ -164,7 +163,7 @@ pub async fn decline(
     req: HttpRequest,
     body: web::Payload,
 ) -> Answer {
-    let auth = caller(auth, Some(Scope::ChallengeWrite))?;
+    let auth = caller(auth, CHALLENGING)?;
     read_body::<DeclineRequest>(&req, body).await?;
     let now = state.clock.now();
     let id = id.into_inner();
@@ -181,7 +180,7 @@ pub async fn cancel(
     auth: Result<Auth, ApiError>,
     id: web::Path<ChallengeId>,
 ) -> Answer {
-    let auth = caller(auth, Some(Scope::ChallengeWrite))?;
+    let auth = caller(auth, CHALLENGING)?;
     let now = state.clock.now();
     let id = id.into_inner();
     state

@@ -10,11 +10,12 @@ use actix_web::{
 };
 use futures_util::{StreamExt, stream};
 
-use super::{Answer, KEEPALIVE_SECONDS, LichessError, base_url, caller, game_info, push_line};
+use super::{
+    Answer, KEEPALIVE_SECONDS, LichessError, READING, base_url, caller, game_info, push_line,
+};
 use crate::{
     auth::Auth,
     clock::Millis,
-    credentials::Scope,
     domain::{challenge, lichess},
     error::ApiError,
     state::AppState,
@@ -151,7 +152,7 @@ pub async fn stream_events(
     auth: Result<Auth, ApiError>,
     req: HttpRequest,
 ) -> Answer {
-    let auth = caller(auth, Some(Scope::GameRead))?;
+    let auth = caller(auth, READING)?;
     let keepalive = Duration::from_secs(KEEPALIVE_SECONDS);
     // Following before the opening is read, so that nothing falls between.
     let follower = Follower::start(&state, &auth, &req, None, keepalive).await?;

@@ -119,14 +119,24 @@ impl ResponseError for LichessError {
 
 type Answer = Result<HttpResponse, LichessError>;
 
-/// The caller, with `scope`, or lichess's error.
-fn caller(auth: Result<Auth, ApiError>, scope: Option<Scope>) -> Result<Auth, LichessError> {
+/// The caller, with one of `scopes` (any token when there are none), or
+/// lichess's error naming the first.
+fn caller(auth: Result<Auth, ApiError>, scopes: &[Scope]) -> Result<Auth, LichessError> {
     let auth = auth?;
-    if let Some(scope) = scope {
-        auth.require(scope)?;
+    match scopes.first() {
+        Some(&first) if !scopes.iter().any(|scope| auth.scopes.contains(scope)) => {
+            Err(ApiError::InsufficientScope(first.key()).into())
+        }
+        _ => Ok(auth),
     }
-    Ok(auth)
 }
+
+/// Reading one's events and challenges: a Board client's `game:read`, or
+/// a BOT's `bot:play` (as lichess's `bot:play` reads them).
+const READING: &[Scope] = &[Scope::GameRead, Scope::BotPlay];
+/// Making and answering challenges: `challenge:write`, or a BOT's
+/// `bot:play` (as on lichess).
+const CHALLENGING: &[Scope] = &[Scope::ChallengeWrite, Scope::BotPlay];
 
 /// Appends `value` to `out` as a line of NDJSON.
 fn push_line(out: &mut String, value: &impl serde::Serialize) {
