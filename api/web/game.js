@@ -10,7 +10,7 @@ import { announce, h, main, show } from "./dom.js";
 import { colorOf, parseFen, withPlayed } from "./moves.js";
 import { pieceName } from "./pieces.js";
 import { PickingBoard } from "./picking.js";
-import { changeWords, profileLink, ratingWords } from "./players.js";
+import { botMark, changeWords, profileLink, ratingWords } from "./players.js";
 import { rulesLink } from "./rules.js";
 import { variantWords } from "./variants.js";
 import {
@@ -152,6 +152,7 @@ export class GameView {
   playerTitle(side) {
     const rating = this.game.ratings?.[side];
     const parts = [profileLink(this.game[side].username)];
+    if (this.game[side].bot) parts.push(" ", botMark());
     if (rating) {
       const change = rating.change === null ? "" : ` ${changeWords(rating.change)}`;
       parts.push(h("span", { class: "rating" }, ` (${ratingWords(rating)}${change})`));

@@ -24,6 +24,11 @@ export function changeWords(change) {
   return "±0";
 }
 
+/** The mark of a BOT account: an engine, whose games are casual. */
+export function botMark() {
+  return h("abbr", { class: "bot-mark", title: "A BOT: an engine playing through the Bot API" }, "BOT");
+}
+
 export function profileLink(username) {
   return h("a", { href: `#/users/${encodeURIComponent(username)}` }, username);
 }
@@ -92,7 +97,8 @@ export async function profilePage(username, query, signal) {
     h(
       "section",
       { "aria-labelledby": "profile-title", class: "profile" },
-      h("h2", { id: "profile-title" }, body.username),
+      h("h2", { id: "profile-title" }, body.username, body.bot ? [" ", botMark()] : null),
+      body.bot ? h("p", {}, "An engine, playing through lichess's Bot API. Its games are casual.") : null,
       h("p", { class: "facts" }, `${facts.join(", ")}.`),
       body.username === session.get()?.username
         ? null

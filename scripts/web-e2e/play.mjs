@@ -140,6 +140,23 @@ async function analysisMove(p, from, to, san) {
   await p.page.locator(".analysis-line .san.current", { hasText: san }).waitFor();
 }
 
+/** An account made a BOT through the API, as a bot's program does. */
+async function makeBot(name) {
+  const send = async (path, body, token) => {
+    const answer = await fetch(`${BASE}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!answer.ok) throw new Error(`${path}: ${answer.status} ${await answer.text()}`);
+    return answer.json();
+  };
+  await send("/api/v1/accounts", { username: name, password: PASSWORD });
+  const { access_token } = await send("/api/v1/auth/token", { grant_type: "password", username: name, password: PASSWORD });
+  const { token } = await send("/api/v1/tokens", { name: "engine", scopes: ["bot:play"] }, access_token);
+  await send("/api/bot/account/upgrade", undefined, token);
+}
+
 async function typeMove(p, san, opponent, { confirmed = true } = {}) {
   const entry = p.page.getByRole("form", { name: "Type a move" });
   await entry.getByLabel("Move").fill(san);
@@ -747,6 +764,11 @@ await afterNextView(erin, () => erin.page.getByRole("link", { name: "Leaderboard
 await erin.page.getByRole("heading", { name: "Leaderboard: Chess" }).waitFor();
 await erin.page.getByText("No established ratings in this pool yet.").waitFor();
 await erin.page.screenshot({ path: `${OUT}/leaderboard-erin.png`, fullPage: true });
+// A BOT (upgraded through lichess's Bot API) is marked on its profile.
+await makeBot("stockbot");
+await afterNextView(erin, () => visitHash(erin, "#/users/stockbot"));
+await erin.page.getByRole("heading", { name: "stockbot BOT" }).waitFor();
+await erin.page.getByText("Its games are casual.").waitFor();
 // A seek for ratings up to 1600: dave (now below 1500) sees it, erin (above) does not.
 await toLobby(dave);
 const seekForm = dave.page.getByRole("form", { name: "New challenge" });
