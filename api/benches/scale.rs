@@ -142,6 +142,7 @@ fn seed(conn: &mut DbConnection, games: usize, samples: &[Sample]) {
                 last_active_at: None,
                 deleted_at: None,
                 bot: false,
+                online_until: None,
             },
         )
         .unwrap();

@@ -75,6 +75,12 @@ impl Feeds {
         receiver
     }
 
+    /// The accounts whose streams listen on this instance.
+    pub fn listening(&self) -> Vec<AccountId> {
+        let feeds = self.by_account.lock().unwrap_or_else(|p| p.into_inner());
+        feeds.keys().cloned().collect()
+    }
+
     /// Forgets `account`'s feed, whoever listens.
     fn forget(&self, account: &AccountId) {
         let mut feeds = self.by_account.lock().unwrap_or_else(|p| p.into_inner());

@@ -18,6 +18,7 @@ pub mod names;
 pub mod notify;
 pub mod openapi;
 pub mod passwords;
+pub mod presence;
 pub mod routes;
 pub mod secret;
 pub mod server;

@@ -29,6 +29,7 @@ use crate::{
     error::ApiError,
     models::setting,
     notify::Hub,
+    presence,
     secret::Secret,
     state::AppState,
 };
@@ -588,6 +589,7 @@ pub fn serve(options: ServeOptions) -> anyhow::Result<()> {
         .context("cannot start the delivery thread")?;
     actix_web::rt::System::new()
         .block_on(async move {
+            actix_web::rt::spawn(presence::keep_online_forever(sweeper_state.clone()));
             actix_web::rt::spawn(sweep_forever(sweeper_state, sweep_interval));
             server.run().await
         })

@@ -3,7 +3,8 @@ PyPI, unchanged) and python-chess's UCI engine support, driving Stockfish,
 plays a correspondence game on kingpost through lichess's Bot API, only its
 base URL changed. It tests its token and upgrades a fresh account; a player
 (berserk on the Board API) challenges it; the BOT accepts from its event
-stream, greets in the game's chat, and plays from the game's stream until
+stream (and is online meanwhile, among the BOTs online), greets in the
+game's chat, and plays from the game's stream until
 the game ends. Half-way it is killed and started again: the new process
 finds its game from the event stream's opening and goes on. The game is
 then exported (lichess's `/game/export`) and read by python-chess. Every
@@ -153,6 +154,16 @@ def main(base, engine_path):
         pass
     game_id = event["game"]["gameId"]
 
+    # Its event stream open, the BOT is online, and listed among the BOTs.
+    status = call(base, "GET", "/api/users/status?ids=stockfish_bot,patient_player")
+    conforms(status, "paths/api-users-status.yaml#/get/responses/200/content/application~1json/schema")
+    if (status[0].get("online"), status[0].get("title")) != (True, "BOT"):
+        sys.exit(f"the BOT's status: {status}")
+    online = call(base, "GET", "/api/bot/online")
+    for user in online if isinstance(online, list) else [online]:
+        conforms(user, "User")
+    if (online if isinstance(online, dict) else {}).get("id") != "stockfish_bot":
+        sys.exit(f"the BOTs online: {online}")
     playing = call(base, "GET", "/api/account/playing", token=bot_token)
     conforms(playing, "paths/api-account-playing.yaml#/get/responses/200/content/application~1json/schema")
     if [g["gameId"] for g in playing["nowPlaying"]] != [game_id]:

@@ -29,6 +29,7 @@ pub fn accounts(conn: &mut DbConnection) {
                 last_active_at: None,
                 deleted_at: None,
                 bot: false,
+                online_until: None,
             },
         )
         .unwrap();

@@ -20,6 +20,7 @@ diesel::table! {
         last_active_at -> Nullable<BigInt>,
         deleted_at -> Nullable<BigInt>,
         bot -> Bool,
+        online_until -> Nullable<BigInt>,
     }
 }
 

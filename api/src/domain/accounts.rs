@@ -39,6 +39,7 @@ pub fn create(
         last_active_at: None,
         deleted_at: None,
         bot: false,
+        online_until: None,
     };
     // The unique key settles a race between two registrations.
     account::insert(conn, &account).map_err(|e| match e {

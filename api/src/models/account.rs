@@ -27,6 +27,9 @@ pub struct Account {
     pub deleted_at: Option<i64>,
     /// A BOT account: an engine, playing through the Bot API.
     pub bot: bool,
+    /// Online until then: kept ahead of now while a stream of the account
+    /// is open.
+    pub online_until: Option<i64>,
 }
 
 impl std::fmt::Debug for Account {
@@ -138,6 +141,37 @@ pub fn set_password_hash(conn: &mut DbConnection, id: &AccountId, hash: &str) ->
         .set(accounts::password_hash.eq(hash))
         .execute(conn)
         .map(|_| ())
+}
+
+/// Marks `ids` online until `until`, a statement per few hundred.
+pub fn mark_online(conn: &mut DbConnection, ids: &[AccountId], until: i64) -> QueryResult<()> {
+    for chunk in ids.chunks(500) {
+        diesel::update(accounts::table.filter(accounts::id.eq_any(chunk)))
+            .set(accounts::online_until.eq(until))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// The accounts of `usernames` (any case), those that exist.
+pub fn find_by_usernames(conn: &mut DbConnection, usernames: &[&str]) -> QueryResult<Vec<Account>> {
+    let keys: Vec<String> = usernames.iter().map(|name| username_key(name)).collect();
+    accounts::table
+        .filter(accounts::username_key.eq_any(keys))
+        .select(Account::as_select())
+        .load(conn)
+}
+
+/// Up to `limit` BOT accounts online at `now`, by name.
+pub fn bots_online(conn: &mut DbConnection, now: i64, limit: i64) -> QueryResult<Vec<Account>> {
+    accounts::table
+        .filter(accounts::bot.eq(true))
+        .filter(accounts::online_until.gt(now))
+        .filter(accounts::deleted_at.is_null())
+        .order(accounts::username_key)
+        .limit(limit)
+        .select(Account::as_select())
+        .load(conn)
 }
 
 /// Makes the account a BOT, for good.

@@ -13,6 +13,7 @@ use crate::{
     domain::{events, session},
     error::ApiError,
     feeds::{self, FeedItem},
+    presence,
     state::AppState,
     stored::{AccountId, TokenId},
     views::EventView,
@@ -62,6 +63,7 @@ impl Follower {
         let feed = state
             .feeds
             .listen(&state.hub, &state.pool, &auth.account_id);
+        presence::opened(state, &auth.account_id).await?;
         let account = auth.account_id.clone();
         let after = match resume {
             Some(id) => id,

@@ -256,6 +256,30 @@ pub struct Done {
     pub ok: bool,
 }
 
+/// A user's real-time status, in `GET /api/users/status`.
+#[derive(Debug, Serialize)]
+pub struct UserStatus {
+    pub id: String,
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<&'static str>,
+    /// While one of the account's streams is open.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub online: bool,
+}
+
+/// Which users `GET /api/users/status` tells of.
+#[derive(Debug, Deserialize)]
+pub struct StatusQuery {
+    pub ids: String,
+}
+
+/// How many BOTs `GET /api/bot/online` lists.
+#[derive(Debug, Deserialize)]
+pub struct OnlineQuery {
+    pub nb: Option<i64>,
+}
+
 /// `GET /api/account/playing`'s answer.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]

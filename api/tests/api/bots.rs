@@ -8,8 +8,8 @@ use crate::{
     lichess::{assert_error, next_lines, open},
     on_both_databases,
     support::{
-        Db, Served, TestApp, get, personal_token, play_all, post, sign_up, sign_up_for_a_year,
-        start_standard_game,
+        Db, Served, TestApp, clock, get, personal_token, play_all, post, sign_up,
+        sign_up_for_a_year, start_standard_game,
     },
 };
 
@@ -18,7 +18,8 @@ on_both_databases!(
     bots_and_players_each_keep_to_their_surface,
     games_with_a_bot_are_casual_and_never_aborted_under_a_player,
     a_bot_game_streams_its_chat_both_ways,
-    a_bot_tests_its_token_and_finds_its_games
+    a_bot_tests_its_token_and_finds_its_games,
+    a_user_is_online_while_a_stream_of_theirs_is_open
 );
 
 /// A BOT named `name`: signed up, upgraded with a `bot:play` token; its
@@ -324,4 +325,43 @@ async fn a_bot_tests_its_token_and_finds_its_games(db: Db) {
     assert_eq!(pgn.status.as_u16(), 200);
     let user = get("/api/user/alice").send(&app).await;
     assert_eq!(user.assert_status(200)["title"], "BOT");
+}
+
+// lichess's status call (lichess-bot asks it of opponents): a user is
+// online while one of their streams is open, and for a while after
+// (kingpost's presence::ONLINE_FOR, 90 s); BOTs online are listed apart.
+async fn a_user_is_online_while_a_stream_of_theirs_is_open(db: Db) {
+    let clock = clock();
+    let app = TestApp::on(&db).clock(clock.clone()).start().await;
+    let (_, alice) = bot(&app, "alice").await;
+    let _bob = sign_up(&app, "bob").await;
+    let status = || get("/api/users/status?ids=Alice,bob,nobody,alice").send(&app);
+    let before = status().await;
+    assert_eq!(
+        before.assert_status(200),
+        &json!([{"id": "alice", "name": "alice", "title": "BOT"}, {"id": "bob", "name": "bob"}])
+    );
+
+    let stream = actix_web::test::call_service(&app, open("/api/stream/event", &alice)).await;
+    assert_eq!(
+        stream.status(),
+        200,
+        "a BOT's bot:play token follows its events"
+    );
+    let during = status().await;
+    assert_eq!(during.assert_status(200)[0]["online"], true);
+    assert_eq!(during.body[1].get("online"), None);
+    // NDJSON: its one line, read as JSON.
+    let online = get("/api/bot/online").send(&app).await;
+    let line = online.assert_status(200);
+    assert_eq!(
+        (&line["id"], &line["title"]),
+        (&json!("alice"), &json!("BOT"))
+    );
+
+    drop(stream);
+    clock.advance(kingpost_api::presence::ONLINE_FOR + 1);
+    assert_eq!(status().await.assert_status(200)[0].get("online"), None);
+    let online = get("/api/bot/online").send(&app).await;
+    assert_eq!(online.assert_status(200), &Value::Null, "no BOT online");
 }

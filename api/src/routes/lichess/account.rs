@@ -5,15 +5,17 @@
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde_json::{Map, Value, json};
 
-use super::{Answer, base_url, caller, game_info};
+use super::{Answer, base_url, caller, game_info, push_line};
 use crate::{
     auth::{self, Auth, MaybeAuth},
     domain::{lichess, pgn},
     error::{ApiError, Code},
+    models::account,
     openapi::PGN,
+    presence,
     state::AppState,
     stored::GameId,
-    views::lichess::{NowPlaying, PlayingQuery},
+    views::lichess::{NowPlaying, OnlineQuery, PlayingQuery, StatusQuery, UserStatus},
 };
 
 /// The caller's `UserExtended`: any token may read it, as on lichess.
@@ -138,4 +140,91 @@ pub async fn export_game(
         .db(move |conn| pgn::game_pgn(conn, auth.reader(), &id))
         .await?;
     Ok(HttpResponse::Ok().content_type(PGN).body(text))
+}
+
+/// The most users one status request may name, as lichess.
+const MOST_STATUSES: usize = 100;
+
+/// `GET /api/users/status?ids=a,b`: each user named that exists, online
+/// while one of its streams is open (the game and event streams of both
+/// APIs and kingpost's own).
+#[get("/api/users/status")]
+pub async fn users_status(
+    state: web::Data<AppState>,
+    query: Result<web::Query<StatusQuery>, actix_web::Error>,
+) -> Answer {
+    let query = query.map_err(|e| ApiError::invalid(Code::InvalidQuery, e.to_string()))?;
+    let names: Vec<String> = query
+        .ids
+        .split(',')
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if names.len() > MOST_STATUSES {
+        return Err(ApiError::invalid(
+            Code::InvalidQuery,
+            format!("at most {MOST_STATUSES} ids at once"),
+        )
+        .into());
+    }
+    let now = state.clock.now();
+    let asked = names.clone();
+    let found = state
+        .db(move |conn| {
+            let names: Vec<&str> = asked.iter().map(String::as_str).collect();
+            Ok(account::find_by_usernames(conn, &names)?)
+        })
+        .await?;
+    // In the order asked, each once.
+    let mut statuses = Vec::new();
+    for name in &names {
+        let key = account::username_key(name);
+        if let Some(found) = found
+            .iter()
+            .find(|a| a.username_key == key && a.deleted_at.is_none())
+        {
+            if statuses
+                .iter()
+                .any(|s: &UserStatus| s.id == lichess::user_id(&found.username))
+            {
+                continue;
+            }
+            statuses.push(UserStatus {
+                id: lichess::user_id(&found.username),
+                name: found.username.clone(),
+                title: found.bot.then_some("BOT"),
+                online: presence::is_online(found, now),
+            });
+        }
+    }
+    Ok(HttpResponse::Ok().json(statuses))
+}
+
+/// `GET /api/bot/online`: the BOTs online now, as NDJSON of users (`nb`,
+/// 50 when left out, at most 300).
+#[get("/api/bot/online")]
+pub async fn bots_online(
+    state: web::Data<AppState>,
+    query: Result<web::Query<OnlineQuery>, actix_web::Error>,
+    req: HttpRequest,
+) -> Answer {
+    let query = query.map_err(|e| ApiError::invalid(Code::InvalidQuery, e.to_string()))?;
+    let most = query.nb.unwrap_or(50).clamp(1, 300);
+    let (now, base) = (state.clock.now(), base_url(&req));
+    let users = state
+        .db(move |conn| {
+            account::bots_online(conn, now, most)?
+                .iter()
+                .map(|bot| lichess::account(conn, &bot.username, &base, now))
+                .collect::<Result<Vec<_>, ApiError>>()
+        })
+        .await?;
+    let mut out = String::new();
+    for online in &users {
+        push_line(&mut out, online);
+    }
+    Ok(HttpResponse::Ok()
+        .content_type("application/x-ndjson")
+        .body(out))
 }

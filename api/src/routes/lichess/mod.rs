@@ -44,6 +44,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(account::playing)
         .service(account::user)
         .service(account::export_game)
+        .service(account::users_status)
+        .service(account::bots_online)
         .service(events::stream_events)
         .service(board::stream_game)
         .service(board::make_move)
