@@ -310,6 +310,8 @@ fn bench(name: &str, options: &Options, fresh: &dyn Fn(&str) -> String) {
     let key = web_push_native::jwt_simple::prelude::ES256KeyPair::generate();
     let key = URL_SAFE_NO_PAD.encode(key.to_bytes());
     let smtp_url = format!("smtp://127.0.0.1:{}", smtp.port);
+    // Joined to its flag: a key beginning with `-` is no flag of its own.
+    let vapid_key = format!("--vapid-private-key={key}");
     let on_url = fresh("on");
     let server = Server::start(
         &on_url,
@@ -320,8 +322,7 @@ fn bench(name: &str, options: &Options, fresh: &dyn Fn(&str) -> String) {
             &smtp_url,
             "--mail-from",
             "bench <bench@kingpost.test>",
-            "--vapid-private-key",
-            &key,
+            &vapid_key,
             "--vapid-subject",
             "mailto:bench@kingpost.test",
         ],

@@ -19,7 +19,8 @@ on_both_databases!(
     games_with_a_bot_are_casual_and_never_aborted_under_a_player,
     a_bot_game_streams_its_chat_both_ways,
     a_bot_tests_its_token_and_finds_its_games,
-    a_user_is_online_while_a_stream_of_theirs_is_open
+    a_user_is_online_while_a_stream_of_theirs_is_open,
+    a_bots_draws_claims_takebacks_and_resignation
 );
 
 /// A BOT named `name`: signed up, upgraded with a `bot:play` token; its
@@ -364,4 +365,53 @@ async fn a_user_is_online_while_a_stream_of_theirs_is_open(db: Db) {
     assert_eq!(status().await.assert_status(200)[0].get("online"), None);
     let online = get("/api/bot/online").send(&app).await;
     assert_eq!(online.assert_status(200), &Value::Null, "no BOT online");
+}
+
+// The Bot API's other actions, each the Board API's: a draw offered and
+// declined, a claim refused while there is none to claim, no takebacks
+// (docs/spec/rules.md §2.3: claims are the side to move's), a resignation.
+async fn a_bots_draws_claims_takebacks_and_resignation(db: Db) {
+    let app = TestApp::on(&db).start().await;
+    let (alice_session, alice) = bot(&app, "alice").await;
+    let bob = sign_up(&app, "bob").await;
+    let game = start_standard_game(&app, &alice_session, &bob, "bob").await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    let bot_call = async |action: &str| {
+        post(format!("/api/bot/game/{id}/{action}"))
+            .token(&alice)
+            .send(&app)
+            .await
+    };
+    bot_call("move/e2e4?offeringDraw=true")
+        .await
+        .assert_status(200);
+    let view = get(format!("/api/v1/games/{id}"))
+        .token(&bob)
+        .send(&app)
+        .await;
+    assert_eq!(view.assert_status(200)["draw_offer"], "white");
+    post(format!("/api/board/game/{id}/draw/no"))
+        .token(&bob)
+        .send(&app)
+        .await
+        .assert_status(200);
+    post(format!("/api/board/game/{id}/move/e7e5"))
+        .token(&bob)
+        .send(&app)
+        .await
+        .assert_status(200);
+    assert_error(&bot_call("claim-draw").await, 400, "no draw to claim");
+    assert_error(&bot_call("takeback/yes").await, 400, "no takebacks");
+    assert_error(&bot_call("draw/maybe").await, 400, "`yes` or `no`");
+    bot_call("draw/yes").await.assert_status(200);
+    bot_call("resign").await.assert_status(200);
+    let view = get(format!("/api/v1/games/{id}"))
+        .token(&bob)
+        .send(&app)
+        .await;
+    let view = view.assert_status(200);
+    assert_eq!(
+        (&view["result"], &view["termination"]),
+        (&json!("0-1"), &json!("resignation"))
+    );
 }
