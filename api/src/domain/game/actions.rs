@@ -159,15 +159,34 @@ pub(super) fn abort_refusal(
     color: Color,
     players: &[Account],
 ) -> Result<Option<&'static str>, ApiError> {
+    match bot_abort_refusal(row, color, players) {
+        Some(why) => Ok(Some(why)),
+        None => game_abort_refusal(conn, row),
+    }
+}
+
+/// Why the player of `color` may not abort for being a BOT against a
+/// player who is not one, if so. `players` are the game's accounts.
+pub(super) fn bot_abort_refusal(
+    row: &GameRow,
+    color: Color,
+    players: &[Account],
+) -> Option<&'static str> {
     let is_bot = |color: Color| {
         row.player(color)
             .is_some_and(|id| players.iter().any(|a| a.id == *id && a.bot))
     };
-    if is_bot(color) && !is_bot(!color) {
-        return Ok(Some(
-            "a BOT cannot abort a correspondence game against a player, who has days for each move: resign it",
-        ));
-    }
+    (is_bot(color) && !is_bot(!color)).then_some(
+        "a BOT cannot abort a correspondence game against a player, who has days for each move: resign it",
+    )
+}
+
+/// Why neither side may abort game `row`, if so: both have moved, or it is
+/// a tournament's.
+pub(super) fn game_abort_refusal(
+    conn: &mut DbConnection,
+    row: &GameRow,
+) -> Result<Option<&'static str>, ApiError> {
     if row.ply >= 2 {
         return Ok(Some(
             "both sides have moved: the game can no longer be aborted",

@@ -21,7 +21,7 @@ use crate::{
 
 use super::{
     Loaded,
-    actions::abort_refusal,
+    actions::{bot_abort_refusal, game_abort_refusal},
     clock, effective_deadline, find_game,
     loaded::player_pair,
     moves::{PlayedMove, played_moves},
@@ -147,9 +147,11 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
         .and_then(|id| game.row.color_of(id))
         .map(Side::from);
     let actions = if started {
-        let mut abort =
-            |color| abort_refusal(conn, &game.row, color, &accounts).map(|why| why.is_none());
-        let aborts = [abort(Color::White)?, abort(Color::Black)?];
+        // The game's own refusal is read once (it asks the tournaments);
+        // a BOT's, per side, from the accounts read already.
+        let game_may = game_abort_refusal(conn, &game.row)?.is_none();
+        let abort = |color| game_may && bot_abort_refusal(&game.row, color, &accounts).is_none();
+        let aborts = [abort(Color::White), abort(Color::Black)];
         let turn = Side::from(pos.turn());
         let side = |side: Side| SideActions {
             play: turn == side,
