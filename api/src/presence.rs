@@ -30,8 +30,9 @@ pub fn is_online(account: &Account, now: Millis) -> bool {
 pub async fn opened(state: &web::Data<AppState>, account: &AccountId) -> Result<(), ApiError> {
     let until = state.clock.now() + ONLINE_FOR;
     let id = account.clone();
+    // A write: on SQLite it takes the writers' turn like any other.
     state
-        .db(move |conn| Ok(account::mark_online(conn, &[id], until)?))
+        .write(move |conn, _| Ok(account::mark_online(conn, &[id], until)?))
         .await
 }
 
@@ -46,7 +47,7 @@ pub async fn keep_online_forever(state: web::Data<AppState>) {
         }
         let until = state.clock.now() + ONLINE_FOR;
         let marked = state
-            .db(move |conn| Ok(account::mark_online(conn, &listening, until)?))
+            .write(move |conn, _| Ok(account::mark_online(conn, &listening, until)?))
             .await;
         if let Err(error) = marked {
             tracing::warn!(%error, "marking the accounts of open streams online failed");
