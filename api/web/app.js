@@ -9,7 +9,7 @@ import { ApiError, act, call, listen, session, signIn, signOut, signUp } from ".
 import { miniBoard } from "./board.js";
 import { announce, h, nextVisit, show } from "./dom.js";
 import { GameView } from "./game.js";
-import { leaderboardPage, profileLink, profilePage } from "./players.js";
+import { botMark, leaderboardPage, profileLink, profilePage } from "./players.js";
 import { rulesLink, rulesPage } from "./rules.js";
 import { StudyView, collectionPage, collectionsPage, searchPage } from "./study.js";
 import { applyTheme, themeSwitch } from "./theme.js";
@@ -303,7 +303,8 @@ function gameList(games, me, empty, { boards = false } = {}) {
     "ul",
     { class: boards ? "games boards" : "games" },
     games.map((game) => {
-      const opponent = game.white.username === me ? game.black.username : game.white.username;
+      const them = game.white.username === me ? game.black : game.white;
+      const opponent = them.username;
       let state;
       if (game.status !== "started") state = resultWords(game);
       else if (game.my_turn) state = `Your move, ${timeLeft(game.deadline)}`;
@@ -311,6 +312,7 @@ function gameList(games, me, empty, { boards = false } = {}) {
       const flipped = game.black.username === me;
       const about = [
         h("a", { href: `#/games/${game.id}` }, `${variantWords(game)} against ${opponent}`),
+        them.bot ? botMark() : null,
         h("span", { class: "start" }, startWords(game.start)),
         h("span", { class: "state" }, state),
       ];
@@ -339,6 +341,7 @@ function challengeSection(list, me, refresh) {
         challenge.challenger.username === me
           ? `to ${challenge.opponent?.username ?? "anyone"}`
           : `from ${challenge.challenger.username}`,
+        (challenge.challenger.username === me ? challenge.opponent : challenge.challenger)?.bot ? [" ", botMark()] : null,
         `, challenger plays ${challenge.color}, ${challenge.rated ? "rated" : "casual"}`,
         challenge.rating_range ? `, for ratings ${challenge.rating_range.min} to ${challenge.rating_range.max}` : "",
       ),

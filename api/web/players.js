@@ -29,6 +29,11 @@ export function botMark() {
   return h("abbr", { class: "bot-mark", title: "A BOT: an engine playing through the Bot API" }, "BOT");
 }
 
+/** A player's name linked to the profile, with the BOT mark for a BOT. */
+export function playerName(player) {
+  return player.bot ? [profileLink(player.username), " ", botMark()] : profileLink(player.username);
+}
+
 export function profileLink(username) {
   return h("a", { href: `#/users/${encodeURIComponent(username)}` }, username);
 }

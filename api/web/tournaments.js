@@ -4,7 +4,7 @@
 
 import { act, call, downloadPgn, session } from "./api.js";
 import { announce, h, show } from "./dom.js";
-import { poolWords, profileLink } from "./players.js";
+import { playerName, poolWords, profileLink } from "./players.js";
 import { timeFields } from "./time.js";
 import { variantOf, variantWords, variants } from "./variants.js";
 import { clockWords, daysPerMoveWords, describe, startKindWords, startWords, words } from "./words.js";
@@ -195,7 +195,7 @@ export async function tournamentPage(id, signal) {
       h("p", { class: "state" }, state),
       actions.length ? h("p", { class: "actions" }, ...actions) : "",
       t.status === "open"
-        ? h("ul", { class: "players" }, t.players.map((p) => h("li", {}, profileLink(p.username))))
+        ? h("ul", { class: "players" }, t.players.map((p) => h("li", {}, playerName(p))))
         : "",
     ),
   ];
@@ -224,7 +224,7 @@ function standingsSection(t) {
             h(
               "td",
               {},
-              profileLink(s.player.username),
+              playerName(s.player),
               s.withdrawn ? ` (withdrew${s.annulled ? ", results annulled" : ""})` : "",
             ),
             h("td", {}, `${s.points}`),

@@ -478,12 +478,14 @@ pub fn views(
     let mut ids: Vec<&AccountId> = rows.iter().map(|r| &r.challenger_id).collect();
     ids.extend(rows.iter().filter_map(|r| r.opponent_id.as_ref()));
     let names = account::usernames(conn, &ids)?;
+    let bots = account::bots_among(conn, &ids)?;
     let player = |id: &AccountId| {
         names
             .iter()
             .find(|(a, _)| a == id)
             .map(|(_, username)| PlayerView {
                 username: username.clone(),
+                bot: bots.contains(id),
             })
     };
     rows.iter()

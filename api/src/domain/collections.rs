@@ -81,12 +81,14 @@ fn views_of(
     let owners: Vec<&AccountId> = rows.iter().map(|r| &r.owner_id).collect();
     let names: HashMap<AccountId, String> =
         account::usernames(conn, &owners)?.into_iter().collect();
+    let bots = account::bots_among(conn, &owners)?;
     Ok(rows
         .into_iter()
         .map(|row| CollectionView {
             games: counts.get(&row.id).copied().unwrap_or(0),
             owner: PlayerView {
                 username: names.get(&row.owner_id).cloned().unwrap_or_default(),
+                bot: bots.contains(&row.owner_id),
             },
             id: row.id.into(),
             name: row.name,

@@ -94,6 +94,18 @@ pub fn usernames(
         .load(conn)
 }
 
+/// Which of `ids` are BOT accounts: for the lists that mark them.
+pub fn bots_among(conn: &mut DbConnection, ids: &[&AccountId]) -> QueryResult<Vec<AccountId>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    accounts::table
+        .filter(accounts::id.eq_any(ids))
+        .filter(accounts::bot.eq(true))
+        .select(accounts::id)
+        .load(conn)
+}
+
 /// Stores an account's vacation state.
 pub fn set_vacation(
     conn: &mut DbConnection,

@@ -84,6 +84,8 @@ impl GameResult {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct PlayerView {
     pub username: String,
+    /// A BOT account: an engine.
+    pub bot: bool,
 }
 
 /// A player of a game.

@@ -2,13 +2,14 @@
 //! account uses, and a BOT's games (casual, never aborted under a player),
 //! streamed with their chat. (README, "Clients written for lichess".)
 
+use kingpost_api::clock::{DAY, rfc3339};
 use serde_json::{Value, json};
 
 use crate::{
     lichess::{assert_error, next_lines, open},
     on_both_databases,
     support::{
-        Db, Served, TestApp, clock, get, personal_token, play_all, post, sign_up,
+        Db, START_TIME, Served, TestApp, clock, get, personal_token, play_all, post, sign_up,
         sign_up_for_a_year, start_standard_game,
     },
 };
@@ -147,6 +148,57 @@ async fn bots_and_players_each_keep_to_their_surface(db: Db) {
     assert_eq!(view.assert_status(200)["ply"], 2);
     assert_eq!(view.body["black"]["bot"], true);
     assert_eq!(view.body["white"]["bot"], false);
+    // Marked wherever players are listed: the games, the challenges, a
+    // tournament's players and standings.
+    let list = get("/api/v1/games").token(&bob).send(&app).await;
+    let listed = &list.assert_status(200)["games"][0];
+    assert_eq!(
+        (&listed["white"]["bot"], &listed["black"]["bot"]),
+        (&json!(false), &json!(true))
+    );
+    post("/api/v1/challenges")
+        .token(&alice_session)
+        .json(json!({"rules": "standard", "start": {"kind": "standard"}, "days_per_move": 3, "opponent": "bob"}))
+        .send(&app)
+        .await
+        .assert_status(201);
+    let challenges = get("/api/v1/challenges").token(&bob).send(&app).await;
+    assert_eq!(
+        challenges.assert_status(200)["incoming"][0]["challenger"]["bot"],
+        true
+    );
+    let tournament = post("/api/v1/tournaments")
+        .token(&bob)
+        .json(json!({"name": "Engines welcome", "rules": "standard", "days_per_move": 3, "capacity": 4,
+                     "signup_deadline": rfc3339(START_TIME + 7 * DAY)}))
+        .send(&app)
+        .await;
+    let id = tournament.assert_status(201)["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for token in [&bob, &alice_session] {
+        post(format!("/api/v1/tournaments/{id}/join"))
+            .token(token)
+            .send(&app)
+            .await
+            .assert_status(200);
+    }
+    let tournament = get(format!("/api/v1/tournaments/{id}")).send(&app).await;
+    let bots: Vec<(&Value, &Value)> = tournament.assert_status(200)["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (&p["username"], &p["bot"]))
+        .collect();
+    assert_eq!(
+        bots,
+        [
+            (&json!("bob"), &json!(false)),
+            (&json!("alice"), &json!(true))
+        ]
+    );
+    assert_eq!(tournament.body["organiser"]["bot"], false);
 }
 
 // Games with a BOT are casual (README: an engine's results would move the

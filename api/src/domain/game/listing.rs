@@ -5,7 +5,10 @@ use crate::{
     db::DbConnection,
     domain::cursor,
     error::ApiError,
-    models::game::{self as rows, GameRow, Listing},
+    models::{
+        account,
+        game::{self as rows, GameRow, Listing},
+    },
     stored::AccountId,
     views::{GameList, GameSummary, PlayerView, Side, Timestamp},
 };
@@ -36,9 +39,15 @@ pub fn list(
         };
         cursor::encode(key, &last.id)
     });
+    let players: Vec<&AccountId> = page
+        .iter()
+        .flat_map(|row| [row.white_id.as_ref(), row.black_id.as_ref()])
+        .flatten()
+        .collect();
+    let bots = account::bots_among(conn, &players)?;
     let games = page
         .into_iter()
-        .map(|row| summary(row, me))
+        .map(|row| summary(row, me, &bots))
         .collect::<Result<_, _>>()?;
     Ok(GameList {
         games,
@@ -47,7 +56,9 @@ pub fn list(
     })
 }
 
-fn summary(row: GameRow, me: &AccountId) -> Result<GameSummary, ApiError> {
+/// `row` in a list of `me`'s games; `bots` are the BOT accounts among its players.
+fn summary(row: GameRow, me: &AccountId, bots: &[AccountId]) -> Result<GameSummary, ApiError> {
+    let is_bot = |id: &Option<AccountId>| id.as_ref().is_some_and(|id| bots.contains(id));
     let pos = position_of(&row)?;
     let start = start_of(&row);
     Ok(GameSummary {
@@ -55,9 +66,11 @@ fn summary(row: GameRow, me: &AccountId) -> Result<GameSummary, ApiError> {
         start,
         white: PlayerView {
             username: row.white_name.clone(),
+            bot: is_bot(&row.white_id),
         },
         black: PlayerView {
             username: row.black_name.clone(),
+            bot: is_bot(&row.black_id),
         },
         turn: Side::from(pos.turn()),
         status: row.status,

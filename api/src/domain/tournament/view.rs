@@ -27,7 +27,7 @@ use super::standings::{self, Game, Outcome};
 
 fn summary(
     row: &TournamentRow,
-    organiser: String,
+    organiser: PlayerView,
     player_count: i64,
 ) -> Result<TournamentSummary, ApiError> {
     let start = spec_from_parts(
@@ -40,9 +40,7 @@ fn summary(
     Ok(TournamentSummary {
         id: row.id.to_string(),
         name: row.name.clone(),
-        organiser: PlayerView {
-            username: organiser,
-        },
+        organiser,
         rules: row.rules,
         variant: variant_name(row.rules.0, &start).to_owned(),
         start,
@@ -61,9 +59,12 @@ fn summary(
     })
 }
 
-fn organiser_name(conn: &mut DbConnection, row: &TournamentRow) -> Result<String, ApiError> {
+fn organiser(conn: &mut DbConnection, row: &TournamentRow) -> Result<PlayerView, ApiError> {
     account::find(conn, &row.organiser_id)?
-        .map(|a| a.username)
+        .map(|a| PlayerView {
+            username: a.username,
+            bot: a.bot,
+        })
         .ok_or_else(|| ApiError::Internal(format!("tournament {}: no organiser", row.id)))
 }
 
@@ -72,6 +73,8 @@ pub fn view(conn: &mut DbConnection, id: &TournamentId) -> Result<TournamentView
     let row = tournament::find(conn, id)?
         .ok_or_else(|| ApiError::NotFound(format!("tournament {id}")))?;
     let players = tournament::players_of(conn, id)?;
+    let accounts: Vec<&AccountId> = players.iter().map(|(p, _)| &p.account_id).collect();
+    let bots = account::bots_among(conn, &accounts)?;
     let entries = tournament::games_of(conn, id)?;
     let ids: Vec<_> = entries.iter().map(|e| &e.game_id).collect();
     let rows: HashMap<_, _> = game::find_all(conn, &ids)?
@@ -85,6 +88,7 @@ pub fn view(conn: &mut DbConnection, id: &TournamentId) -> Result<TournamentView
         .collect();
     let name = |i: usize| PlayerView {
         username: players[i].1.clone(),
+        bot: bots.contains(&players[i].0.account_id),
     };
     let mut games = Vec::with_capacity(entries.len());
     let mut views = Vec::with_capacity(entries.len());
@@ -167,13 +171,14 @@ pub fn view(conn: &mut DbConnection, id: &TournamentId) -> Result<TournamentView
     } else {
         Vec::new()
     };
-    let organiser = organiser_name(conn, &row)?;
+    let organiser = organiser(conn, &row)?;
     Ok(TournamentView {
         summary: summary(&row, organiser, players.len() as i64)?,
         players: players
             .iter()
-            .map(|(_, username)| PlayerView {
+            .map(|(player, username)| PlayerView {
                 username: username.clone(),
+                bot: bots.contains(&player.account_id),
             })
             .collect(),
         standings,
@@ -200,7 +205,7 @@ pub fn list(
         .map(|last| cursor::encode(last.created_at, &last.id));
     let mut tournaments = Vec::with_capacity(rows.len());
     for row in &rows {
-        let organiser = organiser_name(conn, row)?;
+        let organiser = organiser(conn, row)?;
         let count = counts.get(&row.id).copied().unwrap_or_default();
         tournaments.push(summary(row, organiser, count)?);
     }
