@@ -75,7 +75,7 @@ pub fn check_rated(
     first: &AccountId,
     second: &AccountId,
 ) -> Result<(), ApiError> {
-    if rated && (is_bot(conn, first)? || is_bot(conn, second)?) {
+    if rated && (is_bot(conn, first)? || (second != first && is_bot(conn, second)?)) {
         return Err(ApiError::Refused {
             code: Code::RatedWithBot,
             detail: "games with a BOT are casual: send the challenge unrated".to_owned(),

@@ -12,11 +12,11 @@ use crate::{
     domain::{cursor, game::listing, profiles, ratings},
     error::{ApiError, Code},
     models::{account, game::Listing, rating},
-    stored::{AccountId, GameId},
+    stored::AccountId,
     views::{
         ChallengeStatus, ChallengeView, ClockSpec, ColorChoice, CreateChallengeRequest,
-        DAYS_PER_MOVE, GameResult, GameView, RatedStart, RatingView, RuleKey, Side, StartSpec,
-        Termination,
+        DAYS_PER_MOVE, GameResult, GameSummary, GameView, RatedStart, RatingView, RuleKey, Side,
+        StartSpec, Termination,
         lichess::{
             Account, Challenge, ChallengePerf, ChallengeRequest, ChallengeUser, Compat,
             DeclinedChallenge, GameFull, GameInfo, GamePerf, GamePlayer, GameState, GameStatus,
@@ -340,13 +340,21 @@ pub fn game_info(
     }))
 }
 
-/// The games `account` plays that are under way, soonest deadline first.
-pub fn under_way(conn: &mut DbConnection, account: &AccountId) -> Result<Vec<GameId>, ApiError> {
+/// The games `account` plays that are under way and lichess clients can
+/// play, soonest deadline first.
+pub fn under_way(
+    conn: &mut DbConnection,
+    account: &AccountId,
+) -> Result<Vec<GameSummary>, ApiError> {
     let mut games = Vec::new();
     let mut after = None;
     loop {
         let page = listing::list(conn, account, Listing::Ongoing, after, listing::MAX_PAGE)?;
-        games.extend(page.games.iter().map(|g| GameId::from(g.id.clone())));
+        games.extend(
+            page.games
+                .into_iter()
+                .filter(|g| variant(g.rules.0, &g.start).is_some()),
+        );
         match page.next_cursor {
             Some(cursor) => after = Some(cursor::decode(&cursor)?),
             None => return Ok(games),

@@ -176,6 +176,18 @@ pub fn list(
     Ok(MessageList { messages })
 }
 
+/// The id after which `reader`, a player of game `game_id`, has read no
+/// message of it yet: its last message's, 0 if none.
+pub fn last_id(
+    conn: &mut DbConnection,
+    reader: &AccountId,
+    game_id: &GameId,
+) -> Result<i64, ApiError> {
+    let game = find_game(conn, game_id)?;
+    game.color_of(reader).ok_or(ApiError::NotAPlayer)?;
+    Ok(message::last_id(conn, game_id)?.unwrap_or(0))
+}
+
 /// Mutes `username` for `account`.
 pub fn mute(
     conn: &mut DbConnection,

@@ -65,6 +65,14 @@ pub fn of_game(
     query.load(conn)
 }
 
+/// The id of a game's last message, if it has one.
+pub fn last_id(conn: &mut DbConnection, game_id: &GameId) -> QueryResult<Option<i64>> {
+    messages::table
+        .filter(messages::game_id.eq(game_id))
+        .select(diesel::dsl::max(messages::id))
+        .first(conn)
+}
+
 /// How many messages `author` wrote at or after `since`.
 pub fn count_since(conn: &mut DbConnection, author: &AccountId, since: i64) -> QueryResult<i64> {
     messages::table

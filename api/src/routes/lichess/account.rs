@@ -86,17 +86,18 @@ pub async fn playing(
     let query = query.map_err(|e| ApiError::invalid(Code::InvalidQuery, e.to_string()))?;
     let most = query.nb.unwrap_or(9).clamp(1, 50);
     let account = auth.account_id.clone();
-    let ids = state
+    let mut games = state
         .db(move |conn| lichess::under_way(conn, &account))
         .await?;
-    let mut now_playing = Vec::new();
-    for id in ids {
-        now_playing.extend(game_info(&state, id, auth.username.clone()).await?);
+    // Stable: each group stays soonest deadline first. A game is read
+    // whole only if it is shown.
+    games.sort_by_key(|game| !game.my_turn);
+    let nb_my_turn = games.iter().filter(|game| game.my_turn).count();
+    games.truncate(most);
+    let mut now_playing = Vec::with_capacity(games.len());
+    for game in games {
+        now_playing.extend(game_info(&state, game.id.into(), auth.username.clone()).await?);
     }
-    // Stable: each group stays soonest deadline first.
-    now_playing.sort_by_key(|game| !game.is_my_turn);
-    let nb_my_turn = now_playing.iter().filter(|game| game.is_my_turn).count();
-    now_playing.truncate(most);
     let now_playing = now_playing
         .into_iter()
         .map(|game| {

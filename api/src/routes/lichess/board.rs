@@ -159,22 +159,6 @@ impl GameStream {
     }
 }
 
-/// The id of a game's last message that `reader` may read, 0 if none.
-fn last_message_id(
-    conn: &mut DbConnection,
-    reader: &AccountId,
-    id: &GameId,
-) -> Result<i64, ApiError> {
-    let mut after = 0;
-    loop {
-        let page = messages::list(conn, reader, id, after, messages::MAX_PAGE)?;
-        match page.messages.last() {
-            Some(last) => after = last.id,
-            None => return Ok(after),
-        }
-    }
-}
-
 /// The game's stream, as NDJSON: `gameFull` first, then a `gameState` on
 /// each move, draw offer and at the end, when the stream closes, and a
 /// `chatLine` for each message the players write; an empty line every 7
@@ -214,7 +198,7 @@ pub(super) async fn stream(
         .db(move |conn| {
             let full = lichess::game_full(conn, &view, now)?;
             // A player's own game: its messages follow; another's has none.
-            let last = match last_message_id(conn, &reader, &game) {
+            let last = match messages::last_id(conn, &reader, &game) {
                 Err(ApiError::NotAPlayer) => None,
                 other => Some(other?),
             };

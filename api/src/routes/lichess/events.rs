@@ -123,7 +123,14 @@ impl Reader {
                 for view in list.incoming.iter().chain(&list.outgoing) {
                     shown.extend(lichess::challenge(conn, view, &me, &base, now)?);
                 }
-                Ok((shown, lichess::under_way(conn, &account)?))
+                let games = lichess::under_way(conn, &account)?;
+                Ok((
+                    shown,
+                    games
+                        .into_iter()
+                        .map(|g| GameId::from(g.id))
+                        .collect::<Vec<_>>(),
+                ))
             })
             .await?;
         let mut out = String::new();
