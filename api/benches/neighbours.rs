@@ -9,8 +9,12 @@
 //! `-- postgres` for one database; `--games <n>` for the import and the
 //! collection, 10,000 by default; `--seconds <s>` for the timed loads, 10
 //! by default); Postgres from `KINGPOST_BENCH_DATABASE_URL` (default the
-//! local `test` database, in a fresh schema dropped at the end). The loads,
-//! each from one client:
+//! local `test` database, in a fresh schema dropped at the end). With
+//! `--read-database-url <url>` (a streaming standby of that database:
+//! `scripts/pg_replicas.py up DIR` makes a primary and one), the server
+//! sends its reads that may lag there, and the explorer and exports run on
+//! the replica while the players move on the primary. The loads, each from
+//! one client:
 //!
 //! - idle: nothing but the players;
 //! - import: one maximal PGN import (10,000 games in one request);
@@ -54,6 +58,8 @@ struct Options {
     games: usize,
     seconds: f64,
     postgres: String,
+    /// A replica of `postgres`, for the reads that may lag.
+    replica: Option<String>,
     args: Vec<String>,
 }
 
@@ -64,12 +70,14 @@ fn options() -> Options {
         seconds: 10.0,
         postgres: std::env::var("KINGPOST_BENCH_DATABASE_URL")
             .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned()),
+        replica: None,
         args: args.clone(),
     };
     for pair in args.windows(2) {
         match pair[0].as_str() {
             "--games" => options.games = pair[1].parse().expect("--games <n>"),
             "--seconds" => options.seconds = pair[1].parse().expect("--seconds <s>"),
+            "--read-database-url" => options.replica = Some(pair[1].clone()),
             _ => {}
         }
     }
@@ -193,8 +201,12 @@ fn hammer(base: &str, token: &str, path: &str, threads: usize, seconds: f64) -> 
     tally(&statuses)
 }
 
-fn bench(name: &str, url: &str, options: &Options, lines: &[Vec<String>]) {
-    let server = Server::start(url, &["--no-rate-limits", "--allow-private-webhooks"]);
+fn bench(name: &str, url: &str, replica: Option<&str>, options: &Options, lines: &[Vec<String>]) {
+    let mut args = vec!["--no-rate-limits", "--allow-private-webhooks"];
+    if let Some(replica) = replica {
+        args.extend(["--read-database-url", replica]);
+    }
+    let server = Server::start(url, &args);
     let base = server.base.clone();
     let players = seats(&base, PLAYERS, "p");
     let client = reqwest::blocking::Client::new();
@@ -255,8 +267,12 @@ fn bench(name: &str, url: &str, options: &Options, lines: &[Vec<String>]) {
     }));
 
     println!(
-        "\n{name}: {PLAYERS} players, a move each every {} ms",
-        PACE.as_millis()
+        "\n{name}: {PLAYERS} players, a move each every {} ms{}",
+        PACE.as_millis(),
+        match replica {
+            Some(_) => "; the reads that may lag on a replica",
+            None => "",
+        }
     );
     println!(
         "{:<12} {:>6} {:>7} {:>8} {:>8} {:>8} {:>8}  load",
@@ -434,7 +450,7 @@ fn main() {
         let dir = std::env::temp_dir().join(format!("kingpost-neighbours-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let url = dir.join("neighbours.sqlite3").display().to_string();
-        bench("SQLite", &url, &options, &lines);
+        bench("SQLite", &url, None, &options, &lines);
         let _ = std::fs::remove_dir_all(&dir);
     }
     if wants_database(&options.args, "postgres") {
@@ -446,16 +462,18 @@ fn main() {
         diesel::sql_query(format!("CREATE SCHEMA {schema}"))
             .execute(&mut admin)
             .unwrap();
-        let separator = if options.postgres.contains('?') {
-            '&'
-        } else {
-            '?'
+        let in_schema = |url: &str| {
+            let separator = if url.contains('?') { '&' } else { '?' };
+            format!("{url}{separator}options=-csearch_path%3D{schema}")
         };
-        let url = format!(
-            "{}{separator}options=-csearch_path%3D{schema}",
-            options.postgres
+        let replica = options.replica.as_deref().map(in_schema);
+        bench(
+            "Postgres",
+            &in_schema(&options.postgres),
+            replica.as_deref(),
+            &options,
+            &lines,
         );
-        bench("Postgres", &url, &options, &lines);
         diesel::sql_query(format!("DROP SCHEMA {schema} CASCADE"))
             .execute(&mut admin)
             .unwrap();

@@ -112,7 +112,7 @@ pub async fn authenticate(state: &web::Data<AppState>, token: String) -> Result<
     let claims = state.keys.verify(&token, now)?;
     let jti = claims.jti.clone();
     let record = state
-        .db(move |conn| Ok(token::find_live(conn, &jti, now)?))
+        .read_own(move |conn| Ok(token::find_live(conn, &jti, now)?))
         .await?;
     let token::LiveToken {
         token: record,

@@ -42,7 +42,7 @@ pub async fn finish(state: &AppState, account_id: &AccountId) -> Result<(), ApiE
 pub async fn finish_interrupted(state: &AppState) -> Result<usize, ApiError> {
     let before = state.clock.now() - LEFT_TO_ITS_REQUEST;
     let pending = state
-        .db(move |conn| account_deletion::interrupted(conn, before, FINISHED_AT_ONCE))
+        .read_own(move |conn| account_deletion::interrupted(conn, before, FINISHED_AT_ONCE))
         .await?;
     for id in &pending {
         finish(state, id).await?;

@@ -168,6 +168,13 @@ pub enum ApiError {
     /// the client's fault; retry after the seconds given.
     #[error("the service is busy: {cause}")]
     Unavailable { retry_after: u64, cause: String },
+    /// The connection to the database was lost mid-request (a restart, a
+    /// failover): a change sent may or may not have been made, since the
+    /// commit may have been the statement that lost it. Retry after a
+    /// second, reading first; a move's `ply` keeps a retry from playing
+    /// twice.
+    #[error("the database connection was lost: {0}")]
+    ConnectionLost(String),
     /// The database cannot write: its disk is full, or it is read-only.
     /// Nothing was changed; it passes when the operator acts, so clients
     /// are told to wait longer than for a busy database.
@@ -207,7 +214,9 @@ impl ApiError {
             ApiError::ChallengeClosed => Code::ChallengeClosed,
             ApiError::Refused { code, .. } => *code,
             ApiError::RateLimited { .. } => Code::RateLimited,
-            ApiError::Unavailable { .. } | ApiError::Unwritable(_) => Code::ServiceBusy,
+            ApiError::Unavailable { .. }
+            | ApiError::ConnectionLost(_)
+            | ApiError::Unwritable(_) => Code::ServiceBusy,
             ApiError::Internal(_) => Code::InternalError,
         }
     }
@@ -232,7 +241,9 @@ impl ApiError {
             ApiError::ChallengeClosed => "The challenge is closed",
             ApiError::Refused { .. } => "Not possible in this state of the game",
             ApiError::RateLimited { .. } => "Too many requests",
-            ApiError::Unavailable { .. } | ApiError::Unwritable(_) => "The service is busy",
+            ApiError::Unavailable { .. }
+            | ApiError::ConnectionLost(_)
+            | ApiError::Unwritable(_) => "The service is busy",
             ApiError::Internal(_) => "Internal error",
         }
     }
@@ -245,6 +256,11 @@ impl ApiError {
             ApiError::Unavailable { retry_after, .. } => {
                 format!("the service is busy; nothing was changed: try again in {retry_after} s")
             }
+            ApiError::ConnectionLost(_) => format!(
+                "the connection to the database was lost: a change sent may or may not have \
+                 been made; read before sending it again (a move's ply keeps it from being \
+                 played twice), in {CONNECTION_LOST_RETRY_AFTER} s"
+            ),
             ApiError::Unwritable(_) => format!(
                 "the service cannot store changes now; nothing was changed: try again in \
                  {UNWRITABLE_RETRY_AFTER} s"
@@ -290,9 +306,9 @@ impl ResponseError for ApiError {
             | ApiError::ChallengeClosed
             | ApiError::Refused { .. } => StatusCode::CONFLICT,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Unavailable { .. } | ApiError::Unwritable(_) => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            ApiError::Unavailable { .. }
+            | ApiError::ConnectionLost(_)
+            | ApiError::Unwritable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -301,6 +317,7 @@ impl ResponseError for ApiError {
         match self {
             ApiError::Internal(cause) => tracing::error!(%cause, "internal error"),
             ApiError::Unavailable { cause, .. } => tracing::warn!(%cause, "busy"),
+            ApiError::ConnectionLost(cause) => tracing::warn!(%cause, "database connection lost"),
             ApiError::Unwritable(cause) => tracing::error!(
                 %cause,
                 "the database cannot write: its disk is full or it is read-only"
@@ -320,20 +337,39 @@ impl ResponseError for ApiError {
         if let ApiError::Unwritable(_) = self {
             response.insert_header((header::RETRY_AFTER, UNWRITABLE_RETRY_AFTER.to_string()));
         }
+        if let ApiError::ConnectionLost(_) = self {
+            response.insert_header((header::RETRY_AFTER, CONNECTION_LOST_RETRY_AFTER.to_string()));
+        }
         response.json(self.to_problem())
     }
 }
 
+/// Seconds a client is asked to wait after the database connection was lost.
+const CONNECTION_LOST_RETRY_AFTER: u64 = 1;
+
+/// Whether a database error is the connection lost mid-request: the
+/// server went away (a restart, a failover) or ended the session.
+fn is_connection_lost(e: &diesel::result::Error) -> bool {
+    use diesel::result::{DatabaseErrorKind, Error};
+    match e {
+        Error::DatabaseError(DatabaseErrorKind::ClosedConnection, _) => true,
+        Error::DatabaseError(_, info) => {
+            let message = info.message();
+            ["terminating connection", "server closed the connection"]
+                .iter()
+                .any(|lost| message.contains(lost))
+        }
+        _ => false,
+    }
+}
+
 /// Whether a database error is the database being busy (locked, in a
-/// conflict it asks to retry, out of connections, restarting) rather than
+/// conflict it asks to retry, out of connections, starting) rather than
 /// a fault: the request changed nothing and may be sent again.
 fn is_busy(e: &diesel::result::Error) -> bool {
     use diesel::result::{DatabaseErrorKind, Error};
     match e {
-        Error::DatabaseError(
-            DatabaseErrorKind::SerializationFailure | DatabaseErrorKind::ClosedConnection,
-            _,
-        ) => true,
+        Error::DatabaseError(DatabaseErrorKind::SerializationFailure, _) => true,
         Error::DatabaseError(_, info) => {
             let message = info.message();
             [
@@ -343,7 +379,6 @@ fn is_busy(e: &diesel::result::Error) -> bool {
                 "too many clients",
                 "the database system is starting up",
                 "the database system is shutting down",
-                "terminating connection",
             ]
             .iter()
             .any(|busy| message.contains(busy))
@@ -399,6 +434,8 @@ impl From<diesel::result::Error> for ApiError {
     fn from(e: diesel::result::Error) -> ApiError {
         if is_unwritable(&e) {
             ApiError::Unwritable(format!("database: {e}"))
+        } else if is_connection_lost(&e) {
+            ApiError::ConnectionLost(format!("database: {e}"))
         } else if is_busy(&e) {
             ApiError::Unavailable {
                 retry_after: 1,

@@ -15,7 +15,7 @@ use std::{
 use tokio::sync::broadcast;
 
 use crate::{
-    db::{DbPool, with_connection},
+    db::{self, DbPool},
     domain::events::{self},
     error::ApiError,
     models::event,
@@ -122,7 +122,7 @@ impl Feed {
         } = watches;
         let me = account.clone();
         let mut last =
-            match with_connection(&self.pool, move |conn| Ok(event::last_id(conn, &me)?)).await {
+            match db::read_own(&self.pool, move |conn| Ok(event::last_id(conn, &me)?)).await {
                 Ok(last) => last,
                 Err(error) => {
                     // Its streams end (the feed closes) and their clients reconnect.
@@ -161,7 +161,7 @@ impl Feed {
     /// Every event of the account after `after`, in batches.
     async fn read_since(&self, after: i64) -> Result<Vec<Vec<EventView>>, ApiError> {
         let account = self.account.clone();
-        with_connection(&self.pool, move |conn| {
+        db::read_own(&self.pool, move |conn| {
             let mut batches = Vec::new();
             let mut after = after;
             loop {

@@ -89,7 +89,9 @@ pub async fn import(
     let mut report = report_of(&outcomes);
     report.collection_id = Some(collection.into());
     if report.imported >= STATISTICS_AFTER {
-        state.db(|conn| Ok(db::refresh_statistics(conn)?)).await?;
+        state
+            .bulk_step(|conn, _| Ok(db::refresh_statistics(conn)?))
+            .await?;
     }
     Ok(report)
 }

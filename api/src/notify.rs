@@ -184,6 +184,13 @@ impl Hub {
         }
     }
 
+    /// Wakes every waiter: each reads again what it waits for, and waits on
+    /// if nothing changed. For changes that may have been announced unheard.
+    fn wake_all(&self) {
+        let mut waiting = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
+        waiting.retain(|_, sender| sender.send(()).is_ok());
+    }
+
     /// Begins a wait for `signal`.
     pub fn watch(&self, signal: &Signal) -> Watch {
         let mut waiting = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
@@ -210,8 +217,11 @@ impl Hub {
         std::thread::Builder::new()
             .name("kingpost-listen".into())
             .spawn(move || {
+                let mut first = true;
                 while alive.strong_count() > 0 {
-                    if let Err(error) = relay(&url, &hub, &alive) {
+                    let listening = relay(&url, &hub, &alive, first);
+                    first = false;
+                    if let Err(error) = listening {
                         tracing::warn!(error = %format_args!("{error:#}"), "listening for changes on Postgres failed; retrying");
                         std::thread::sleep(Duration::from_secs(1));
                     }
@@ -230,9 +240,16 @@ impl Hub {
     }
 }
 
-fn relay(url: &str, hub: &Hub, alive: &std::sync::Weak<()>) -> anyhow::Result<()> {
+/// Listens on a new connection to `url` (after a restart or a failover of
+/// Postgres, whichever server is the primary now) and relays what it hears.
+/// Changes announced while this instance was not listening are lost: after
+/// a reconnection every waiter reads again.
+fn relay(url: &str, hub: &Hub, alive: &std::sync::Weak<()>, first: bool) -> anyhow::Result<()> {
     let mut conn = PgConnection::establish(url)?;
     diesel::sql_query(format!("LISTEN {CHANNEL}")).execute(&mut conn)?;
+    if !first {
+        hub.wake_all();
+    }
     while alive.strong_count() > 0 {
         for notification in conn.notifications_iter() {
             let notification = notification?;

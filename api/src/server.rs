@@ -16,7 +16,10 @@ use crate::{
     },
     clock::SystemClock,
     credentials::{JwtKeys, new_secret},
-    db::{self, Backend, DbPool},
+    db::{
+        self, Backend, DbPool,
+        replicas::{self, Replicas},
+    },
     deletions,
     domain::{
         game,
@@ -131,7 +134,7 @@ pub async fn sweep_once(state: &AppState) -> Result<usize, ApiError> {
 pub async fn deliver_once(state: &AppState, sender: &webhooks::Sender) -> Result<usize, ApiError> {
     let now = state.clock.now();
     let due = state
-        .db(move |conn| webhooks::claim_due(conn, now, &mut webhooks::InFlight::default()))
+        .write(move |conn, _| webhooks::claim_due(conn, now, &mut webhooks::InFlight::default()))
         .await?;
     let count = due.len();
     let attempts = due.into_iter().map(|due| attempt(state, sender, due));
@@ -146,7 +149,7 @@ async fn attempt(state: &AppState, sender: &webhooks::Sender, due: Due) -> Resul
     let result = sender.send(&due).await;
     let done = state.clock.now();
     state
-        .db(move |conn| webhooks::record(conn, &due, result, done))
+        .write(move |conn, _| webhooks::record(conn, &due, result, done))
         .await
 }
 
@@ -163,7 +166,7 @@ async fn deliver_forever(state: web::Data<AppState>) {
         ticks.tick().await;
         let (now, places) = (state.clock.now(), in_flight.clone());
         let claimed = state
-            .db(move |conn| {
+            .write(move |conn, _| {
                 let mut places = places.lock().unwrap_or_else(|p| p.into_inner());
                 webhooks::claim_due(conn, now, &mut places)
             })
@@ -213,7 +216,7 @@ async fn mail_forever(state: web::Data<AppState>) {
         let now = state.clock.now();
         // Each digest is written in the writers' turn: it is a change.
         match state
-            .db(move |conn| notifications::digests_due(conn, now, 20))
+            .read_own(move |conn| notifications::digests_due(conn, now, 20))
             .await
         {
             Ok(due) => {
@@ -434,6 +437,10 @@ pub struct ServeOptions {
     pub push: Option<PushOptions>,
     /// SQLite's page cache a connection, in MiB (see [`db::PoolSettings`]).
     pub sqlite_cache_mib: Option<u32>,
+    /// Postgres replicas for the reads that may lag, and how far behind
+    /// one may be (see [`db::replicas`]).
+    pub read_database_urls: Vec<String>,
+    pub max_replica_lag: Duration,
 }
 
 /// Keeps a new connection if its address has fewer than
@@ -482,6 +489,8 @@ pub fn serve(options: ServeOptions) -> anyhow::Result<()> {
         mail,
         push,
         sqlite_cache_mib,
+        read_database_urls,
+        max_replica_lag,
     } = options;
     keep_allocations_from_piling_up();
     let (bind, database_url, jwt_secret) = (
@@ -503,6 +512,13 @@ pub fn serve(options: ServeOptions) -> anyhow::Result<()> {
             ..db::PoolSettings::for_backend(backend)
         },
     )?;
+    if backend == Backend::Sqlite && !read_database_urls.is_empty() {
+        anyhow::bail!(
+            "read replicas were named for a SQLite database: replicas are Postgres \
+             streaming standbys of a Postgres primary"
+        );
+    }
+    let replicas = Arc::new(Replicas::open(&read_database_urls, max_replica_lag)?);
     let keys = jwt_keys(&pool, jwt_secret)?;
     let hub = Hub::default();
     if backend == Backend::Postgres {
@@ -549,6 +565,7 @@ pub fn serve(options: ServeOptions) -> anyhow::Result<()> {
     };
     let state = web::Data::new(AppState {
         pool,
+        replicas,
         keys,
         clock: Arc::new(SystemClock),
         hub,
@@ -590,10 +607,41 @@ pub fn serve(options: ServeOptions) -> anyhow::Result<()> {
     actix_web::rt::System::new()
         .block_on(async move {
             actix_web::rt::spawn(presence::keep_online_forever(sweeper_state.clone()));
+            if !sweeper_state.replicas.is_empty() {
+                actix_web::rt::spawn(check_replicas_forever(sweeper_state.clone()));
+            }
             actix_web::rt::spawn(sweep_forever(sweeper_state, sweep_interval));
             server.run().await
         })
         .context("server")
+}
+
+/// Checks the replicas against the primary twice a second, for as long as
+/// the server runs: which of them the reads that may lag go to.
+async fn check_replicas_forever(state: web::Data<AppState>) {
+    let mut ticks = actix_web::rt::time::interval(replicas::CHECK_EVERY);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        let position = db::read_own(&state.pool, |conn| {
+            replicas::write_position(conn).map_err(|e| ApiError::Unavailable {
+                retry_after: 1,
+                cause: format!("the primary's write position: {e:#}"),
+            })
+        })
+        .await;
+        let position = match position {
+            Ok(position) => position,
+            Err(error) => {
+                tracing::warn!(%error, "checking the replicas failed");
+                continue;
+            }
+        };
+        let replicas = state.replicas.clone();
+        if let Err(error) = web::block(move || replicas.check(position)).await {
+            tracing::warn!(%error, "checking the replicas failed");
+        }
+    }
 }
 
 /// How much less CPU the delivery thread asks for than the requests' (a

@@ -18,7 +18,7 @@ use crate::{
     budgets::{ExpensiveReads, HeldSlots, ImportSlots, Limiter, RateLimits},
     clock::{Clock, Millis},
     credentials::JwtKeys,
-    db::{self, DbConnection, DbPool, NeverYield, Yield, timing},
+    db::{self, DbConnection, DbPool, NeverYield, Yield, replicas::Replicas, timing},
     domain::{game, mail::Mailer, push::Pusher},
     error::ApiError,
     feeds::Feeds,
@@ -31,7 +31,11 @@ use crate::{
 /// any request.
 #[derive(Debug)]
 pub struct AppState {
+    /// The primary: every change, and every read that must see the
+    /// caller's own writes.
     pub pool: DbPool,
+    /// Postgres replicas for the reads that may lag (none by default).
+    pub replicas: Arc<Replicas>,
     pub keys: JwtKeys,
     pub clock: Arc<dyn Clock>,
     /// Wakes the requests waiting for changes.
@@ -155,13 +159,29 @@ impl AppState {
         address.to_string()
     }
 
-    /// Runs `f` with a pooled connection on a blocking thread.
-    pub async fn db<T, F>(&self, f: F) -> Result<T, ApiError>
+    // Every database call names its intent: a change (`write`,
+    // `bulk_step`), a read that must see the caller's own writes
+    // (`read_own`: the primary), or a read that may lag (`read_lagging`: a
+    // replica when one keeps up). There is no call that names none.
+
+    /// Runs a read that must see the caller's own latest writes, on the
+    /// primary (see [`db::read_own`]).
+    pub async fn read_own<T, F>(&self, f: F) -> Result<T, ApiError>
     where
         T: Send + 'static,
         F: FnOnce(&mut DbConnection) -> Result<T, ApiError> + Send + 'static,
     {
-        db::with_connection(&self.pool, f).await
+        db::read_own(&self.pool, f).await
+    }
+
+    /// Runs a read that may lag by the replicas' bound, on a replica when
+    /// one keeps up (see [`db::read_lagging`]).
+    pub async fn read_lagging<T, F>(&self, f: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: Fn(&mut DbConnection) -> Result<T, ApiError> + Send + 'static,
+    {
+        db::read_lagging(&self.pool, &self.replicas, f).await
     }
 
     /// Runs a change with a pooled connection on a blocking thread, then
@@ -249,7 +269,7 @@ impl AppState {
     pub async fn game_view(&self, game_id: GameId, now: Millis) -> Result<GameView, ApiError> {
         let id = game_id.clone();
         if let Some(view) = self
-            .db(move |conn| game::view_unless_due(conn, &id, now))
+            .read_own(move |conn| game::view_unless_due(conn, &id, now))
             .await?
         {
             return Ok(view);

@@ -184,3 +184,37 @@ fn the_wire_types_live_in_views() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// Every database call names its intent (ARCHITECTURE.md, "Reads by
+/// intent"): a change (`write`, `bulk_step`), a read that must see the
+/// caller's own writes (`read_own`) or one that may lag (`read_lagging`).
+/// A connection is taken from a pool directly only where those are
+/// written (`db`, `state`) and where the process starts or runs a command
+/// (`server`'s start, `cli`), never by a route, job or stream.
+#[test]
+fn every_database_call_names_its_intent() {
+    const TAKE_DIRECTLY: &[&str] = &["db", "state", "server", "cli"];
+    let mut files = Vec::new();
+    sources(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        None,
+        &mut files,
+    );
+    let mut wrong = Vec::new();
+    for (path, module, text) in &files {
+        if TAKE_DIRECTLY.contains(&module.as_str()) {
+            continue;
+        }
+        for (number, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            if code.contains("pool.get(") || code.contains("pool.get_timeout(") {
+                wrong.push(format!("{path}:{}: {}", number + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "connections taken without an intent (use write, bulk_step, read_own or read_lagging):\n{}",
+        wrong.join("\n")
+    );
+}

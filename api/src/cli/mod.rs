@@ -80,6 +80,21 @@ enum Command {
         #[arg(long, env = "KINGPOST_SQLITE_CACHE_MIB",
               value_parser = clap::value_parser!(u32).range(1..=65536))]
         sqlite_cache_mib: Option<u32>,
+        /// A Postgres streaming replica for the reads that may lag (exports,
+        /// the archive, search, profiles, leaderboards, tournament pages):
+        /// repeat for several, spread in turn; comma-separated in the variable.
+        #[arg(
+            long = "read-database-url",
+            env = "KINGPOST_READ_DATABASE_URLS",
+            hide_env_values = true,
+            value_delimiter = ','
+        )]
+        read_database_urls: Vec<String>,
+        /// Seconds a replica may be behind the primary and still serve
+        /// reads; further behind, or down, its reads go to the primary.
+        #[arg(long, env = "KINGPOST_MAX_REPLICA_LAG", default_value_t = 5.0,
+              value_parser = replica_lag)]
+        max_replica_lag: f64,
     },
     /// Print a new VAPID private key for Web Push (keep it as the JWT
     /// secret is kept: `KINGPOST_VAPID_PRIVATE_KEY`), then its public key.
@@ -227,6 +242,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             vapid_private_key,
             vapid_subject,
             sqlite_cache_mib,
+            read_database_urls,
+            max_replica_lag,
         } => {
             let public_url = public_url.unwrap_or_else(|| format!("http://{bind}"));
             Ok(service::serve(server::ServeOptions {
@@ -251,6 +268,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 trusted_proxies,
                 allow_private_webhooks,
                 sqlite_cache_mib,
+                read_database_urls,
+                max_replica_lag: std::time::Duration::from_secs_f64(max_replica_lag),
             })?)
         }
         Command::VapidKey => service::vapid_key(&mut out),
@@ -289,5 +308,20 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         } => engine::perft(&mut out, &position.position()?, depth, divide),
         Command::Moves { position } => engine::moves(&mut out, &position.position()?),
         Command::Play { position, moves } => engine::play(&mut out, position.position()?, &moves),
+    }
+}
+
+/// A replica's lag bound in seconds: above a tenth of a second (the
+/// replicas are checked twice a second) and at most an hour.
+fn replica_lag(text: &str) -> Result<f64, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("not a number of seconds: {text}"))?;
+    if (0.1..=3600.0).contains(&seconds) {
+        Ok(seconds)
+    } else {
+        Err(format!(
+            "{seconds} s: a replica's lag bound is from 0.1 to 3600 seconds"
+        ))
     }
 }

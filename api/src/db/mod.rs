@@ -2,6 +2,7 @@
 //! connection type, one schema and one set of queries.
 
 mod kept;
+pub mod replicas;
 pub mod schema;
 pub mod timing;
 
@@ -9,6 +10,7 @@ pub use kept::{KeptUpdate, kept_update};
 
 use std::{
     ops::{Deref, DerefMut},
+    sync::Arc,
     time::{Duration, Instant},
 };
 
@@ -19,6 +21,8 @@ use diesel::{
     r2d2::{self, ManageConnection, Pool, R2D2Connection},
 };
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
+
+use replicas::Replicas;
 
 /// A connection to either database; queries are written once against it.
 #[derive(diesel::MultiConnection)]
@@ -65,18 +69,59 @@ impl DerefMut for Pooled {
     }
 }
 
-/// Runs `f` with a connection of `pool` on a blocking thread.
-pub async fn with_connection<T, F>(pool: &DbPool, f: F) -> Result<T, crate::error::ApiError>
+/// Runs a read that must see the caller's own latest writes (a game about
+/// to be moved in, a lobby, whatever follows a change) on a connection of
+/// the primary, on a blocking thread. Such reads never go to a replica:
+/// instances are stateless behind a load balancer, so the caller's last
+/// write may have gone through another one, and no instance could tell how
+/// far a replica must have come for them; these reads are the cheap ones.
+pub async fn read_own<T, F>(primary: &DbPool, f: F) -> Result<T, crate::error::ApiError>
 where
     T: Send + 'static,
     F: FnOnce(&mut DbConnection) -> Result<T, crate::error::ApiError> + Send + 'static,
 {
-    let pool = pool.clone();
+    let pool = primary.clone();
     actix_web::web::block(timing::in_callers_span(move || {
         let asked = Instant::now();
         let mut conn = pool.get()?;
         let waited_us = timing::micros_since(asked);
         tracing::debug!(target: timing::TARGET, waited_us, "connection taken");
+        f(&mut conn)
+    }))
+    .await?
+}
+
+/// Runs a read that may lag behind the latest writes by the replicas'
+/// bound (an export, a search, a profile) on a replica that keeps up, in
+/// turn, or on the primary when none does. A read that fails as a replica
+/// that went away does is set aside and run again on the primary: `f` may
+/// run twice, and reads only.
+pub async fn read_lagging<T, F>(
+    primary: &DbPool,
+    replicas: &Arc<Replicas>,
+    f: F,
+) -> Result<T, crate::error::ApiError>
+where
+    T: Send + 'static,
+    F: Fn(&mut DbConnection) -> Result<T, crate::error::ApiError> + Send + 'static,
+{
+    let pool = primary.clone();
+    let replicas = replicas.clone();
+    actix_web::web::block(timing::in_callers_span(move || {
+        for replica in replicas.usable() {
+            let result = replica.pool.get().map_err(crate::error::ApiError::from);
+            match result.and_then(|mut conn| f(&mut conn)) {
+                Err(
+                    error @ (crate::error::ApiError::Unavailable { .. }
+                    | crate::error::ApiError::ConnectionLost(_)),
+                ) => {
+                    tracing::warn!(replica = %replica.shown, %error, "a read failed on a replica; trying elsewhere");
+                    replica.set_aside();
+                }
+                done => return done,
+            }
+        }
+        let mut conn = pool.get()?;
         f(&mut conn)
     }))
     .await?
@@ -228,8 +273,7 @@ pub fn connect(url: &str) -> anyhow::Result<DbPool> {
 
 /// Opens a pool on `url` of the given size.
 pub fn connect_with(url: &str, settings: PoolSettings) -> anyhow::Result<DbPool> {
-    let backend = Backend::of_url(url);
-    if backend == Backend::Sqlite {
+    if Backend::of_url(url) == Backend::Sqlite {
         // WAL lets readers run beside the writer. The mode is kept in the
         // file; setting it from one connection first spares the pool's
         // connections a race for the lock it needs. That connection waits
@@ -243,17 +287,24 @@ pub fn connect_with(url: &str, settings: PoolSettings) -> anyhow::Result<DbPool>
                 .with_context(|| format!("cannot set WAL mode on {url}"))?;
         }
     }
-    let manager = Manager {
+    pool_builder(settings)
+        .build(manager(url, settings))
+        .with_context(|| format!("cannot open the database at {url}"))
+}
+
+fn manager(url: &str, settings: PoolSettings) -> Manager {
+    Manager {
         url: url.to_owned(),
-        backend,
+        backend: Backend::of_url(url),
         sqlite_cache_mib: settings.sqlite_cache_mib,
-    };
+    }
+}
+
+fn pool_builder(settings: PoolSettings) -> r2d2::Builder<Manager> {
     Pool::builder()
         .min_idle(Some(1))
         .max_size(settings.max_size)
         .connection_timeout(settings.connection_timeout)
-        .build(manager)
-        .with_context(|| format!("cannot open the database at {url}"))
 }
 
 /// Runs the migrations that `conn`'s database has not had yet.

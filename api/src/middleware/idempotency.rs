@@ -165,7 +165,7 @@ pub async fn idempotent<B: MessageBody + 'static>(
     let now = state.clock.now();
     let (claim_key, claim_hash) = (key.clone(), hash.clone());
     let claim = state
-        .db(move |conn| {
+        .write(move |conn, _| {
             let Some(scope) = key_scope(conn, sender, now)? else {
                 return Ok(Claim::Unbound);
             };
@@ -246,7 +246,7 @@ pub async fn idempotent<B: MessageBody + 'static>(
                 .map_err(|e| ApiError::Internal(e.into().to_string()))?;
             let kept = bytes.clone();
             state
-                .db(move |conn| {
+                .write(move |conn, _| {
                     // A server failure keeps nothing: the request may be retried.
                     if status.is_server_error() {
                         idempotency::release(conn, &scope, &key)?;

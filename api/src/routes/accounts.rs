@@ -44,7 +44,7 @@ pub async fn create_account(
     // Hashed before a connection is taken: the slow part holds none.
     let password_hash = passwords::hash(password).await?;
     let created = state
-        .db(move |conn| accounts::create(conn, username, password_hash, now))
+        .write(move |conn, _| accounts::create(conn, username, password_hash, now))
         .await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, "/api/v1/account"))
@@ -108,7 +108,9 @@ async fn confirm_password(
     auth.require_session()?;
     let failures = FailedSignIns::check(state, &auth.username, req)?;
     let id = auth.account_id.clone();
-    let account = state.db(move |conn| accounts::find(conn, &id)).await?;
+    let account = state
+        .read_own(move |conn| accounts::find(conn, &id))
+        .await?;
     if !passwords::verify(password, account.password_hash).await? {
         failures.spend();
         // Not a 401: the session is good, and a client signs out on a 401.
@@ -175,7 +177,7 @@ pub async fn get_account(
     auth: Auth,
 ) -> Result<web::Json<AccountView>, ApiError> {
     let account = state
-        .db(move |conn| accounts::find(conn, &auth.account_id))
+        .read_own(move |conn| accounts::find(conn, &auth.account_id))
         .await?;
     Ok(web::Json(account.into()))
 }
@@ -265,7 +267,7 @@ pub async fn get_email(
     auth: Auth,
 ) -> Result<web::Json<EmailView>, ApiError> {
     let shown = state
-        .db(move |conn| mail::address(conn, &auth.account_id))
+        .read_own(move |conn| mail::address(conn, &auth.account_id))
         .await?;
     Ok(web::Json(shown))
 }
@@ -383,7 +385,7 @@ pub async fn reset_password(
     let now = state.clock.now();
     let peeked = token.clone();
     let username = state
-        .db(move |conn| recovery::username_for(conn, &peeked, now))
+        .read_own(move |conn| recovery::username_for(conn, &peeked, now))
         .await?;
     accounts::check_password(&username, new_password.expose())?;
     let new_hash = passwords::hash(new_password).await?;

@@ -33,7 +33,7 @@ pub async fn get_annotations(
     let id = id.into_inner();
     Ok(web::Json(
         state
-            .db(move |conn| annotations::view(conn, auth.reader(), &id))
+            .read_own(move |conn| annotations::view(conn, auth.reader(), &id))
             .await?,
     ))
 }

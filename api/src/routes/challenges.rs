@@ -66,7 +66,7 @@ pub async fn list_challenges(
     auth: Auth,
 ) -> Result<web::Json<ChallengeList>, ApiError> {
     let list = state
-        .db(move |conn| challenge::list(conn, &auth.account_id))
+        .read_own(move |conn| challenge::list(conn, &auth.account_id))
         .await?;
     Ok(web::Json(list))
 }
@@ -90,7 +90,7 @@ pub async fn list_incoming_challenges(
     let IncomingQuery { cursor, limit } = query.into_inner();
     let limit = page_limit(limit, 50, 100)?;
     let page = state
-        .db(move |conn| challenge::incoming(conn, &auth.account_id, cursor.as_deref(), limit))
+        .read_own(move |conn| challenge::incoming(conn, &auth.account_id, cursor.as_deref(), limit))
         .await?;
     Ok(web::Json(page))
 }
@@ -127,7 +127,7 @@ pub async fn list_seeks(
     let account = auth.account_id;
     answer_when_changed(&state, &req, &account, query.wait, &seeks_signal(), || {
         let (query, account) = (query.clone(), account.clone());
-        let list = state.db(move |conn| challenge::seeks(conn, &account, &query, limit));
+        let list = state.read_own(move |conn| challenge::seeks(conn, &account, &query, limit));
         async move {
             let list = list.await?;
             let etag = etag_of(&list);
@@ -156,7 +156,7 @@ pub async fn get_challenge(
     let id = id.into_inner();
     Ok(web::Json(
         state
-            .db(move |conn| challenge::view(conn, &auth.account_id, &id))
+            .read_own(move |conn| challenge::view(conn, &auth.account_id, &id))
             .await?,
     ))
 }

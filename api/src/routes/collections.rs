@@ -66,7 +66,7 @@ pub async fn list_own_collections(
     auth: Auth,
 ) -> Result<web::Json<CollectionList>, ApiError> {
     let list = state
-        .db(move |conn| collections::list_own(conn, &auth.account_id))
+        .read_own(move |conn| collections::list_own(conn, &auth.account_id))
         .await?;
     Ok(web::Json(list))
 }
@@ -89,7 +89,7 @@ pub async fn list_user_collections(
 ) -> Result<web::Json<CollectionList>, ApiError> {
     let username = username.into_inner();
     let list = state
-        .db(move |conn| collections::list(conn, auth.reader(), &username))
+        .read_lagging(move |conn| collections::list(conn, auth.reader(), &username))
         .await?;
     Ok(web::Json(list))
 }
@@ -113,7 +113,7 @@ pub async fn get_collection(
 ) -> Result<web::Json<CollectionView>, ApiError> {
     let id = id.into_inner();
     let view = state
-        .db(move |conn| collections::view(conn, auth.reader(), &id))
+        .read_own(move |conn| collections::view(conn, auth.reader(), &id))
         .await?;
     Ok(web::Json(view))
 }
@@ -222,7 +222,7 @@ pub async fn list_collection_games(
         .transpose()?;
     let id = id.into_inner();
     let page = state
-        .db(move |conn| collections::games(conn, auth.reader(), &id, after, limit))
+        .read_own(move |conn| collections::games(conn, auth.reader(), &id, after, limit))
         .await?;
     Ok(web::Json(page))
 }
@@ -249,7 +249,7 @@ pub async fn export_collection_pgn(
     // Seen before the answer begins, so that a hidden one is a plain 404.
     let (reader, seen) = (auth.reader().cloned(), id.clone());
     let view = state
-        .db(move |conn| collections::view(conn, reader.as_ref(), &seen))
+        .read_own(move |conn| collections::view(conn, reader.as_ref(), &seen))
         .await?;
     let reader = auth.reader().cloned();
     let file_name = format!("collection-{}", view.id);

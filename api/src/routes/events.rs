@@ -181,7 +181,7 @@ pub async fn create_webhook(
     let request = body.into_inner();
     let allow_private = state.allow_private_webhooks;
     let view = state
-        .db(move |conn| webhooks::create(conn, now, &auth.account_id, request, allow_private))
+        .write(move |conn, _| webhooks::create(conn, now, &auth.account_id, request, allow_private))
         .await?;
     Ok(HttpResponse::Created().json(view))
 }
@@ -201,7 +201,7 @@ pub async fn list_webhooks(
 ) -> Result<web::Json<WebhookList>, ApiError> {
     auth.require(Scope::GameRead)?;
     let list = state
-        .db(move |conn| webhooks::list(conn, &auth.account_id))
+        .read_own(move |conn| webhooks::list(conn, &auth.account_id))
         .await?;
     Ok(web::Json(list))
 }
@@ -225,7 +225,7 @@ pub async fn delete_webhook(
     auth.require(Scope::GameRead)?;
     let id = id.into_inner();
     state
-        .db(move |conn| webhooks::delete(conn, &auth.account_id, &id))
+        .write(move |conn, _| webhooks::delete(conn, &auth.account_id, &id))
         .await?;
     Ok(HttpResponse::NoContent().finish())
 }
@@ -249,7 +249,7 @@ pub async fn list_webhook_deliveries(
     auth.require(Scope::GameRead)?;
     let id = id.into_inner();
     let list = state
-        .db(move |conn| webhooks::deliveries(conn, &auth.account_id, &id))
+        .read_own(move |conn| webhooks::deliveries(conn, &auth.account_id, &id))
         .await?;
     Ok(web::Json(list))
 }

@@ -75,7 +75,7 @@ pub async fn list_games(
     };
     let after = query.cursor.as_deref().map(cursor::decode).transpose()?;
     let list = state
-        .db(move |conn| listing::list(conn, &auth.account_id, which, after, limit))
+        .read_own(move |conn| listing::list(conn, &auth.account_id, which, after, limit))
         .await?;
     Ok(web::Json(list))
 }
@@ -117,7 +117,7 @@ pub async fn get_positions(
     auth.require(Scope::GameRead)?;
     let id = id.into_inner();
     let history = state
-        .db(move |conn| history::history(conn, Some(&auth.account_id), &id))
+        .read_own(move |conn| history::history(conn, Some(&auth.account_id), &id))
         .await?;
     Ok(web::Json(history))
 }
@@ -160,7 +160,7 @@ pub async fn get_game(
         if view.state.status == GameStatus::Imported {
             let (reader, id) = (auth.account_id.clone(), id.clone());
             state
-                .db(move |conn| game::readable_game(conn, Some(&reader), &id))
+                .read_own(move |conn| game::readable_game(conn, Some(&reader), &id))
                 .await?;
         }
         let etag = game::etag(&view.state);
@@ -409,7 +409,7 @@ pub async fn get_conditionals(
     let id = id.into_inner();
     Ok(web::Json(
         state
-            .db(move |conn| conditionals::read(conn, &id, &auth.account_id))
+            .read_own(move |conn| conditionals::read(conn, &id, &auth.account_id))
             .await?,
     ))
 }
@@ -443,7 +443,7 @@ pub async fn replace_conditionals(
     let lines = body.into_inner();
     Ok(web::Json(
         state
-            .db(move |conn| conditionals::store(conn, now, &id, &auth.account_id, lines))
+            .write(move |conn, _| conditionals::store(conn, now, &id, &auth.account_id, lines))
             .await?,
     ))
 }
@@ -468,7 +468,7 @@ pub async fn delete_conditionals(
     auth.require(Scope::GamePlay)?;
     let id = id.into_inner();
     state
-        .db(move |conn| conditionals::remove(conn, &id, &auth.account_id))
+        .write(move |conn, _| conditionals::remove(conn, &id, &auth.account_id))
         .await?;
     Ok(HttpResponse::NoContent().finish())
 }

@@ -40,7 +40,7 @@ pub async fn list_messages(
     let after = query.after.unwrap_or(0);
     let id = id.into_inner();
     let list = state
-        .db(move |conn| messages::list(conn, &auth.account_id, &id, after, limit))
+        .read_own(move |conn| messages::list(conn, &auth.account_id, &id, after, limit))
         .await?;
     Ok(web::Json(list))
 }
@@ -93,7 +93,7 @@ pub async fn list_mutes(
     auth: Auth,
 ) -> Result<web::Json<MuteList>, ApiError> {
     let list = state
-        .db(move |conn| messages::muted(conn, &auth.account_id))
+        .read_own(move |conn| messages::muted(conn, &auth.account_id))
         .await?;
     Ok(web::Json(list))
 }

@@ -28,7 +28,7 @@ pub async fn get_notification_settings(
 ) -> Result<web::Json<NotificationSettingsView>, ApiError> {
     let now = state.clock.now();
     let shown = state
-        .db(move |conn| notifications::settings(conn, &auth.account_id, now))
+        .read_own(move |conn| notifications::settings(conn, &auth.account_id, now))
         .await?;
     Ok(web::Json(shown))
 }

@@ -53,7 +53,7 @@ pub async fn export_game_pgn(
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
     let text = state
-        .db(move |conn| pgn::game_pgn(conn, auth.reader(), &id))
+        .read_lagging(move |conn| pgn::game_pgn(conn, auth.reader(), &id))
         .await?;
     Ok(HttpResponse::Ok().content_type(PGN).body(text))
 }
@@ -101,7 +101,7 @@ async fn stream_archive(
     file_name: String,
 ) -> Result<HttpResponse, ApiError> {
     let account = state
-        .db(move |conn| accounts::find_by_username(conn, &username))
+        .read_lagging(move |conn| accounts::find_by_username(conn, &username))
         .await?;
     filter.account_id = account.id;
     // The reads follow one another, each after the cursor of the last,
@@ -118,7 +118,9 @@ async fn stream_archive(
             }
             let limit = PAGE.min(i64::try_from(remaining).unwrap_or(PAGE));
             let page = app
-                .db(move |conn| pgn::read_archive(conn, &filter, after, limit, format))
+                .read_lagging(move |conn| {
+                    pgn::read_archive(conn, &filter, after.clone(), limit, format)
+                })
                 .await;
             match page {
                 Ok(page) if page.count() == 0 => None,

@@ -73,7 +73,7 @@ pub async fn list_push_subscriptions(
     auth: Auth,
 ) -> Result<web::Json<PushSubscriptionList>, ApiError> {
     let list = state
-        .db(move |conn| push::list(conn, &auth.account_id))
+        .read_own(move |conn| push::list(conn, &auth.account_id))
         .await?;
     Ok(web::Json(list))
 }

@@ -69,13 +69,13 @@ pub async fn search_positions(
     let search = PositionSearchQuery::parse(query.into_inner())?;
     let reader = auth.reader().cloned();
     let page = state
-        .db(move |conn| {
+        .read_lagging(move |conn| {
             search::positions(
                 conn,
                 reader.as_ref(),
                 search.rules,
                 &search.target,
-                search.scope,
+                search.scope.clone(),
                 search.after.as_ref(),
                 search.limit,
             )
@@ -108,13 +108,13 @@ pub async fn export_position_search(
     // Checked before the answer begins, so that a bad one is a plain error.
     let (asked, checker) = (search.clone(), reader.clone());
     state
-        .db(move |conn| {
+        .read_lagging(move |conn| {
             search::check_position(
                 conn,
                 checker.as_ref(),
                 asked.rules,
                 &asked.target,
-                asked.scope,
+                asked.scope.clone(),
             )
         })
         .await?;
@@ -245,7 +245,9 @@ pub async fn explore_position(
     )?;
     let reader = auth.reader().cloned();
     let view = state
-        .db(move |conn| search::explore(conn, reader.as_ref(), rules, &target, scope))
+        .read_lagging(move |conn| {
+            search::explore(conn, reader.as_ref(), rules, &target, scope.clone())
+        })
         .await?;
     Ok(web::Json(view))
 }
@@ -352,13 +354,13 @@ pub async fn search_games(
     let search = query.into_inner().parse()?;
     let reader = auth.reader().cloned();
     let page = state
-        .db(move |conn| {
+        .read_lagging(move |conn| {
             search::games(
                 conn,
                 reader.as_ref(),
                 &search.filter,
-                search.scope,
-                search.after,
+                search.scope.clone(),
+                search.after.clone(),
                 search.limit,
             )
         })
@@ -390,7 +392,7 @@ pub async fn export_game_search(
     // Checked before the answer begins, so that a bad one is a plain error.
     let (scope, checker) = (search.scope.clone(), reader.clone());
     state
-        .db(move |conn| search::check_scope(conn, checker.as_ref(), scope))
+        .read_lagging(move |conn| search::check_scope(conn, checker.as_ref(), scope.clone()))
         .await?;
     let first = search.after.clone();
     Ok(streamed_pgn(

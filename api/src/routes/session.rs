@@ -33,7 +33,7 @@ pub async fn create_session_token(
     let now = state.clock.now();
     let failures = FailedSignIns::check(&state, &username, &req)?;
     let found = state
-        .db(move |conn| Ok(account::find_by_username(conn, &username)?))
+        .read_own(move |conn| Ok(account::find_by_username(conn, &username)?))
         .await?;
     // Verified against a hash even for an unknown name, off the database:
     // the answer takes as long either way, and holds no connection.
@@ -46,7 +46,7 @@ pub async fn create_session_token(
     let result = match found {
         Some(account) if verified => {
             state
-                .db(move |conn| session::issue(conn, &app.keys, &account.id, None, now))
+                .write(move |conn, _| session::issue(conn, &app.keys, &account.id, None, now))
                 .await
         }
         _ => Err(ApiError::InvalidCredentials),

@@ -32,7 +32,7 @@ pub async fn create_personal_token(
     let keys = state.keys.clone();
     let request = body.into_inner();
     let view = state
-        .db(move |conn| tokens::create(conn, &keys, &auth.account_id, request, now))
+        .write(move |conn, _| tokens::create(conn, &keys, &auth.account_id, request, now))
         .await?;
     Ok(HttpResponse::Created().json(view))
 }
@@ -53,7 +53,7 @@ pub async fn list_personal_tokens(
     auth.require_session()?;
     let now = state.clock.now();
     let tokens = state
-        .db(move |conn| tokens::list(conn, &auth.account_id, now))
+        .read_own(move |conn| tokens::list(conn, &auth.account_id, now))
         .await?;
     Ok(web::Json(TokenList { tokens }))
 }

@@ -65,7 +65,7 @@ pub async fn list_tournaments(
     let query = query.into_inner();
     let limit = page_limit(query.limit, 50, 100)?;
     let list = state
-        .db(move |conn| view::list(conn, &query, limit))
+        .read_lagging(move |conn| view::list(conn, &query, limit))
         .await?;
     Ok(web::Json(list))
 }
@@ -85,7 +85,9 @@ pub async fn get_tournament(
     id: web::Path<TournamentId>,
 ) -> Result<web::Json<TournamentView>, ApiError> {
     let id = id.into_inner();
-    let view = state.db(move |conn| view::view(conn, &id)).await?;
+    let view = state
+        .read_lagging(move |conn| view::view(conn, &id))
+        .await?;
     Ok(web::Json(view))
 }
 
@@ -168,6 +170,6 @@ pub async fn export_tournament_pgn(
     id: web::Path<TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
-    let text = state.db(move |conn| view::pgn(conn, &id)).await?;
+    let text = state.read_lagging(move |conn| view::pgn(conn, &id)).await?;
     Ok(HttpResponse::Ok().content_type(PGN).body(text))
 }

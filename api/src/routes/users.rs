@@ -32,7 +32,7 @@ pub async fn get_user(
     let now = state.clock.now();
     let username = username.into_inner();
     let profile = state
-        .db(move |conn| profiles::profile(conn, &username, now))
+        .read_lagging(move |conn| profiles::profile(conn, &username, now))
         .await?;
     Ok(web::Json(profile))
 }
@@ -58,7 +58,9 @@ pub async fn get_rating_history(
     let limit = page_limit(query.limit, PAGE, MAX_PAGE)?;
     let username = username.into_inner();
     let history = state
-        .db(move |conn| ratings::history(conn, &username, pool, query.cursor.as_deref(), limit))
+        .read_lagging(move |conn| {
+            ratings::history(conn, &username, pool, query.cursor.as_deref(), limit)
+        })
         .await?;
     Ok(web::Json(history))
 }
@@ -83,7 +85,9 @@ pub async fn get_leaderboard(
     let pool = query.pool();
     let limit = page_limit(query.limit, PAGE, MAX_PAGE)?;
     let board = state
-        .db(move |conn| ratings::leaderboard(conn, pool, query.cursor.as_deref(), limit, now))
+        .read_lagging(move |conn| {
+            ratings::leaderboard(conn, pool, query.cursor.as_deref(), limit, now)
+        })
         .await?;
     Ok(web::Json(board))
 }

@@ -69,7 +69,9 @@ impl Follower {
             Some(id) => id,
             None => {
                 let me = account.clone();
-                state.db(move |conn| events::last_id(conn, &me)).await?
+                state
+                    .read_own(move |conn| events::last_id(conn, &me))
+                    .await?
             }
         };
         Ok(Follower {
@@ -162,7 +164,7 @@ impl Follower {
         let (token_id, now) = (self.token_id.clone(), self.state.clock.now());
         let live = self
             .state
-            .db(move |conn| session::is_live(conn, &token_id, now))
+            .read_own(move |conn| session::is_live(conn, &token_id, now))
             .await;
         matches!(live, Ok(true))
     }
@@ -173,7 +175,7 @@ impl Follower {
         let (account, after) = (self.account.clone(), self.after);
         let events = self
             .state
-            .db(move |conn| events::since(conn, &account, after, feeds::BATCH))
+            .read_own(move |conn| events::since(conn, &account, after, feeds::BATCH))
             .await?;
         self.caught_up = (events.len() as i64) < feeds::BATCH;
         self.after = events.last().map_or(self.after, |e| e.id);

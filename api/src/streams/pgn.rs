@@ -25,7 +25,7 @@ pub fn streamed_pgn<C, F>(
     page: F,
 ) -> HttpResponse
 where
-    C: Send + 'static,
+    C: Clone + Send + 'static,
     F: Fn(&mut DbConnection, Option<C>) -> Result<(String, Option<C>), ApiError>
         + Clone
         + Send
@@ -36,7 +36,10 @@ where
         let (app, page) = (state.clone(), page.clone());
         async move {
             let after = after?;
-            match app.db(move |conn| page(conn, after)).await {
+            match app
+                .read_lagging(move |conn| page(conn, after.clone()))
+                .await
+            {
                 Ok((text, _)) if text.is_empty() => None,
                 Ok((text, next)) => Some((Ok::<_, ApiError>(Bytes::from(text)), next.map(Some))),
                 Err(error) => Some((Err(error), None)),

@@ -199,7 +199,7 @@ fn backend_pid(
 async fn a_connection_postgres_dropped_is_replaced() {
     use diesel::{Connection, PgConnection, RunQueryDsl};
     use kingpost_api::{
-        db::{PoolSettings, connect_with, with_connection},
+        db::{PoolSettings, connect_with, read_own},
         error::ApiError,
     };
 
@@ -210,7 +210,7 @@ async fn a_connection_postgres_dropped_is_replaced() {
         sqlite_cache_mib: None,
     };
     let pool = connect_with(&db.url(), settings).unwrap();
-    let first = with_connection(&pool, backend_pid).await.unwrap();
+    let first = read_own(&pool, backend_pid).await.unwrap();
     let Db::Postgres { base, .. } = &db else {
         unreachable!()
     };
@@ -220,11 +220,15 @@ async fn a_connection_postgres_dropped_is_replaced() {
         .execute(&mut admin)
         .unwrap();
 
-    match with_connection(&pool, backend_pid).await {
+    match read_own(&pool, backend_pid).await {
         Ok(pid) => assert_ne!(pid, first, "the dropped connection answered"),
-        Err(ApiError::Unavailable { retry_after, .. }) => assert_eq!(retry_after, 1),
+        Err(lost @ ApiError::ConnectionLost(_)) => {
+            let answer = actix_web::ResponseError::error_response(&lost);
+            assert_eq!(answer.status(), 503);
+            assert_eq!(answer.headers().get("retry-after").unwrap(), "1");
+        }
         Err(other) => panic!("a lost connection answered {other:?}"),
     }
-    let next = with_connection(&pool, backend_pid).await.unwrap();
+    let next = read_own(&pool, backend_pid).await.unwrap();
     assert_ne!(next, first);
 }

@@ -200,6 +200,7 @@ impl<'a> TestApp<'a> {
         }
         AppState {
             pool,
+            replicas: Default::default(),
             keys: JwtKeys::from_secret(SECRET.as_bytes()).unwrap(),
             clock: self.clock,
             hub,

@@ -28,7 +28,7 @@ pub async fn get_account(
     let auth = caller(auth, &[])?;
     let (now, base) = (state.clock.now(), base_url(&req));
     let account = state
-        .db(move |conn| lichess::account(conn, &auth.username, &base, now))
+        .read_own(move |conn| lichess::account(conn, &auth.username, &base, now))
         .await?;
     Ok(HttpResponse::Ok().json(account))
 }
@@ -87,7 +87,7 @@ pub async fn playing(
     let most = query.nb.unwrap_or(9).clamp(1, 50);
     let account = auth.account_id.clone();
     let mut games = state
-        .db(move |conn| lichess::under_way(conn, &account))
+        .read_own(move |conn| lichess::under_way(conn, &account))
         .await?;
     // Stable: each group stays soonest deadline first. A game is read
     // whole only if it is shown.
@@ -123,7 +123,7 @@ pub async fn user(
     let (now, base) = (state.clock.now(), base_url(&req));
     let username = username.into_inner();
     let account = state
-        .db(move |conn| lichess::account(conn, &username, &base, now))
+        .read_lagging(move |conn| lichess::account(conn, &username, &base, now))
         .await?;
     Ok(HttpResponse::Ok().json(account))
 }
@@ -138,7 +138,7 @@ pub async fn export_game(
 ) -> Answer {
     let id = id.into_inner();
     let text = state
-        .db(move |conn| pgn::game_pgn(conn, auth.reader(), &id))
+        .read_lagging(move |conn| pgn::game_pgn(conn, auth.reader(), &id))
         .await?;
     Ok(HttpResponse::Ok().content_type(PGN).body(text))
 }
@@ -172,7 +172,7 @@ pub async fn users_status(
     let now = state.clock.now();
     let asked = names.clone();
     let found = state
-        .db(move |conn| {
+        .read_lagging(move |conn| {
             let names: Vec<&str> = asked.iter().map(String::as_str).collect();
             Ok(account::find_by_usernames(conn, &names)?)
         })
@@ -214,7 +214,7 @@ pub async fn bots_online(
     let most = query.nb.unwrap_or(50).clamp(1, 300);
     let (now, base) = (state.clock.now(), base_url(&req));
     let users = state
-        .db(move |conn| {
+        .read_lagging(move |conn| {
             account::bots_online(conn, now, most)?
                 .iter()
                 .map(|bot| lichess::account(conn, &bot.username, &base, now))

@@ -139,7 +139,7 @@ impl GameStream {
         let (reader, id) = (self.reader.clone(), self.id.clone());
         let list = self
             .state
-            .db(move |conn| messages::list(conn, &reader, &id, after, messages::MAX_PAGE))
+            .read_own(move |conn| messages::list(conn, &reader, &id, after, messages::MAX_PAGE))
             .await?;
         if let Some(last) = list.messages.last() {
             self.last_message = Some(last.id);
@@ -187,7 +187,7 @@ pub(super) async fn stream(
     let now = state.clock.now();
     let reader = auth.account_id.clone();
     state
-        .db(move |conn| bots::check_surface(conn, &reader, surface))
+        .read_own(move |conn| bots::check_surface(conn, &reader, surface))
         .await?;
     let view: GameView = state.game_view(id.clone(), now).await?;
     if view.state.status == GameStatus::Imported {
@@ -195,7 +195,7 @@ pub(super) async fn stream(
     }
     let (reader, game) = (auth.account_id.clone(), id.clone());
     let (full, last_message) = state
-        .db(move |conn| {
+        .read_own(move |conn| {
             let full = lichess::game_full(conn, &view, now)?;
             // A player's own game: its messages follow; another's has none.
             let last = match messages::last_id(conn, &reader, &game) {

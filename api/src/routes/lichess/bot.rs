@@ -147,7 +147,7 @@ pub async fn read_chat(
     let auth = caller(auth, &[Scope::BotPlay])?;
     let id = id.into_inner();
     let list = state
-        .db(move |conn| {
+        .read_own(move |conn| {
             bots::check_surface(conn, &auth.account_id, Surface::Bot)?;
             messages::list(conn, &auth.account_id, &id, 0, messages::MAX_PAGE)
         })

@@ -60,7 +60,7 @@ pub async fn list(
     let auth = caller(auth, READING)?;
     let (now, base) = (state.clock.now(), base_url(&req));
     let lists = state
-        .db(move |conn| {
+        .read_own(move |conn| {
             let list = challenge::list(conn, &auth.account_id)?;
             let mut shown = |views: &[crate::views::ChallengeView]| {
                 let mut out = Vec::new();
@@ -89,7 +89,7 @@ async fn shown(
     let (now, base, me) = (state.clock.now(), base_url(req), auth.username.clone());
     let account = auth.account_id.clone();
     let found = state
-        .db(move |conn| {
+        .read_own(move |conn| {
             let view = challenge::view(conn, &account, &id)?;
             let shown = lichess::challenge(conn, &view, &me, &base, now)?;
             shown.ok_or_else(|| lichess::not_playable_here(view.rules.0, &view.variant))

@@ -59,7 +59,7 @@ impl Reader {
         let account = self.auth.account_id.clone();
         let shown = self
             .state
-            .db(move |conn| {
+            .read_own(move |conn| {
                 let view = challenge::view(conn, &account, &id)?;
                 lichess::challenge(conn, &view, &me, &base, now)
             })
@@ -117,7 +117,7 @@ impl Reader {
         );
         let (challenges, games) = self
             .state
-            .db(move |conn| {
+            .read_own(move |conn| {
                 let list = challenge::list(conn, &account)?;
                 let mut shown = Vec::new();
                 for view in list.incoming.iter().chain(&list.outgoing) {

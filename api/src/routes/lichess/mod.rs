@@ -156,7 +156,7 @@ async fn game_info(
     let now = state.clock.now();
     let view = state.game_view(id, now).await?;
     state
-        .db(move |conn| lichess::game_info(conn, &view, &me, now))
+        .read_own(move |conn| lichess::game_info(conn, &view, &me, now))
         .await
 }
 
