@@ -1,0 +1,684 @@
+//! A maximum-weight matching in a general graph: Edmonds' blossom
+//! algorithm with Gabow's and Galil's primal-dual bookkeeping, O(n³)
+//! (Galil, "Efficient algorithms for finding maximum matching in graphs",
+//! ACM Computing Surveys 1986; the structure follows Joris van Rantwijk's
+//! published description of it).
+//!
+//! Weights are unsigned integers of any width ([`Weight`]): the pairing
+//! criteria are packed into wide ones. Every dual variable stays a
+//! non-negative integer because only maximum weight is asked for (never
+//! maximum cardinality at any cost: callers that need it put it in the
+//! weights' top bits), so no signed or fractional arithmetic is needed.
+//! A weight must leave the top three bits of its type clear: the duals of
+//! vertices grow up to twice the largest weight, and a slack adds two.
+
+use std::ops::{Add, Sub};
+
+/// An unsigned integer edge weight.
+pub trait Weight: Copy + Ord + Add<Output = Self> + Sub<Output = Self> {
+    const ZERO: Self;
+    /// Half of an even value.
+    fn half(self) -> Self;
+    /// Twice the value.
+    fn double(self) -> Self {
+        self + self
+    }
+}
+
+impl Weight for u64 {
+    const ZERO: Self = 0;
+    fn half(self) -> Self {
+        self / 2
+    }
+}
+
+impl Weight for u128 {
+    const ZERO: Self = 0;
+    fn half(self) -> Self {
+        self / 2
+    }
+}
+
+/// An edge between two vertices, and its weight. A weight of zero adds
+/// nothing to a matching, so such an edge is never chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Edge<W> {
+    pub a: usize,
+    pub b: usize,
+    pub weight: W,
+}
+
+/// A matching of the largest total weight among `vertices` vertices:
+/// for each vertex, its mate. Edges must join two different vertices
+/// below `vertices`, each pair once.
+pub fn max_weight_matching<W: Weight>(vertices: usize, edges: &[Edge<W>]) -> Vec<Option<usize>> {
+    for edge in edges {
+        assert!(
+            edge.a < vertices && edge.b < vertices && edge.a != edge.b,
+            "an edge must join two different vertices of the graph"
+        );
+    }
+    let edges: Vec<Edge<W>> = edges
+        .iter()
+        .copied()
+        .filter(|e| e.weight > W::ZERO)
+        .collect();
+    if edges.is_empty() {
+        return vec![None; vertices];
+    }
+    let mut solver = Solver::new(vertices, &edges);
+    solver.solve();
+    solver
+        .mate
+        .iter()
+        .map(|mate| mate.map(|p| solver.endpoint[p]))
+        .collect()
+}
+
+/// Labels of the alternating trees: none, S (outer), T (inner); `BREADCRUMB`
+/// marks S-blossoms on a path being scanned for a common ancestor.
+const FREE: u8 = 0;
+const S: u8 = 1;
+const T: u8 = 2;
+const BREADCRUMB: u8 = 4;
+
+/// The algorithm's state. Vertices are `0..n`, blossoms `n..2n`; an edge
+/// `k` has the endpoints `2k` (its `a`) and `2k + 1` (its `b`), so that
+/// `p ^ 1` is the other end of the edge through `p`.
+struct Solver<'e, W> {
+    n: usize,
+    edges: &'e [Edge<W>],
+    /// The vertex at each endpoint.
+    endpoint: Vec<usize>,
+    /// For each vertex, the remote endpoints of its edges.
+    neighbours: Vec<Vec<usize>>,
+    /// For each vertex, the remote endpoint of its matched edge.
+    mate: Vec<Option<usize>>,
+    /// For each top-level blossom (and vertex), its label.
+    label: Vec<u8>,
+    /// The endpoint through which a labelled blossom got its label.
+    label_end: Vec<Option<usize>>,
+    /// The top-level blossom each vertex is in.
+    in_blossom: Vec<usize>,
+    parent: Vec<Option<usize>>,
+    /// A blossom's sub-blossoms, in order round it, from its base.
+    children: Vec<Vec<usize>>,
+    base: Vec<Option<usize>>,
+    /// The endpoints joining a blossom's consecutive children.
+    child_ends: Vec<Vec<usize>>,
+    /// The least-slack edge to a different S-blossom.
+    best_edge: Vec<Option<usize>>,
+    /// A non-trivial S-blossom's least-slack edges to each other S-blossom.
+    blossom_best_edges: Vec<Option<Vec<usize>>>,
+    unused_blossoms: Vec<usize>,
+    dual: Vec<W>,
+    /// Edges of zero slack, usable in the trees.
+    allowed: Vec<bool>,
+    queue: Vec<usize>,
+}
+
+impl<'e, W: Weight> Solver<'e, W> {
+    fn new(n: usize, edges: &'e [Edge<W>]) -> Self {
+        let max_weight = edges.iter().map(|e| e.weight).max().unwrap_or(W::ZERO);
+        let mut endpoint = Vec::with_capacity(2 * edges.len());
+        let mut neighbours = vec![Vec::new(); n];
+        for (k, edge) in edges.iter().enumerate() {
+            endpoint.push(edge.a);
+            endpoint.push(edge.b);
+            neighbours[edge.a].push(2 * k + 1);
+            neighbours[edge.b].push(2 * k);
+        }
+        let mut dual = vec![max_weight; n];
+        dual.extend(std::iter::repeat_n(W::ZERO, n));
+        Solver {
+            n,
+            edges,
+            endpoint,
+            neighbours,
+            mate: vec![None; n],
+            label: vec![FREE; 2 * n],
+            label_end: vec![None; 2 * n],
+            in_blossom: (0..n).collect(),
+            parent: vec![None; 2 * n],
+            children: vec![Vec::new(); 2 * n],
+            base: (0..n).map(Some).chain(std::iter::repeat_n(None, n)).collect(),
+            child_ends: vec![Vec::new(); 2 * n],
+            best_edge: vec![None; 2 * n],
+            blossom_best_edges: vec![None; 2 * n],
+            unused_blossoms: (n..2 * n).rev().collect(),
+            dual,
+            allowed: vec![false; edges.len()],
+            queue: Vec::new(),
+        }
+    }
+
+    /// Twice an edge's slack under the duals, as the duals count it:
+    /// `dual(a) + dual(b) - 2 weight`, never negative.
+    fn slack(&self, k: usize) -> W {
+        let e = &self.edges[k];
+        self.dual[e.a] + self.dual[e.b] - e.weight.double()
+    }
+
+    fn leaves(&self, b: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut stack = vec![b];
+        while let Some(b) = stack.pop() {
+            if b < self.n {
+                out.push(b);
+            } else {
+                stack.extend(self.children[b].iter().rev());
+            }
+        }
+        out
+    }
+
+    fn top_label(&self, v: usize) -> u8 {
+        self.label[self.in_blossom[v]]
+    }
+
+    /// Labels the top-level blossom of `w` with `t` through endpoint `p`;
+    /// a T-blossom's mate becomes an S-blossom in turn.
+    fn assign_label(&mut self, w: usize, t: u8, p: Option<usize>) {
+        let b = self.in_blossom[w];
+        debug_assert!(self.label[w] == FREE && self.label[b] == FREE);
+        self.label[w] = t;
+        self.label[b] = t;
+        self.label_end[w] = p;
+        self.label_end[b] = p;
+        self.best_edge[w] = None;
+        self.best_edge[b] = None;
+        if t == S {
+            let leaves = self.leaves(b);
+            self.queue.extend(leaves);
+        } else {
+            let base = self.base[b].expect("a labelled blossom has a base");
+            let mate = self.mate[base].expect("a T-blossom's base is matched");
+            self.assign_label(self.endpoint[mate], S, Some(mate ^ 1));
+        }
+    }
+
+    /// Traces back from `v` and `w` (both in S-blossoms) to find the base
+    /// of a new blossom, or `None` when they lie in different trees (an
+    /// augmenting path).
+    fn scan_blossom(&mut self, v: usize, w: usize) -> Option<usize> {
+        let mut path = Vec::new();
+        let mut base = None;
+        let (mut v, mut w) = (Some(v), Some(w));
+        while let Some(x) = v {
+            let b = self.in_blossom[x];
+            if self.label[b] & BREADCRUMB != 0 {
+                base = self.base[b];
+                break;
+            }
+            debug_assert_eq!(self.label[b], S);
+            path.push(b);
+            self.label[b] = S | BREADCRUMB;
+            v = match self.label_end[b] {
+                None => None,
+                Some(p) => {
+                    let t = self.in_blossom[self.endpoint[p]];
+                    debug_assert_eq!(self.label[t], T);
+                    let q = self.label_end[t].expect("a T-blossom has its label's end");
+                    Some(self.endpoint[q])
+                }
+            };
+            if w.is_some() {
+                std::mem::swap(&mut v, &mut w);
+            }
+        }
+        for b in path {
+            self.label[b] = S;
+        }
+        base
+    }
+
+    /// Makes a new blossom of the cycle through edge `k` whose base is
+    /// `base`: an S-blossom, its least-slack edges gathered from its parts.
+    fn add_blossom(&mut self, base: usize, k: usize) {
+        let Edge { a: v, b: w, .. } = self.edges[k];
+        let bb = self.in_blossom[base];
+        let mut bv = self.in_blossom[v];
+        let mut bw = self.in_blossom[w];
+        let b = self.unused_blossoms.pop().expect("at most n blossoms");
+        self.base[b] = Some(base);
+        self.parent[b] = None;
+        self.parent[bb] = Some(b);
+        let mut path = Vec::new();
+        let mut ends = Vec::new();
+        while bv != bb {
+            self.parent[bv] = Some(b);
+            path.push(bv);
+            let p = self.label_end[bv].expect("a blossom on the path has its label's end");
+            ends.push(p);
+            bv = self.in_blossom[self.endpoint[p]];
+        }
+        path.push(bb);
+        path.reverse();
+        ends.reverse();
+        ends.push(2 * k);
+        while bw != bb {
+            self.parent[bw] = Some(b);
+            path.push(bw);
+            let p = self.label_end[bw].expect("a blossom on the path has its label's end");
+            ends.push(p ^ 1);
+            bw = self.in_blossom[self.endpoint[p]];
+        }
+        debug_assert_eq!(self.label[bb], S);
+        self.label[b] = S;
+        self.label_end[b] = self.label_end[bb];
+        self.dual[b] = W::ZERO;
+        for leaf in self.leaves_of(&path) {
+            if self.top_label(leaf) == T {
+                // A T-vertex joining an S-blossom is scanned as S now.
+                self.queue.push(leaf);
+            }
+            self.in_blossom[leaf] = b;
+        }
+        // The least-slack edge from the new blossom to each S-blossom.
+        let mut best_to: Vec<Option<usize>> = vec![None; 2 * self.n];
+        for &child in &path {
+            let lists: Vec<Vec<usize>> = match self.blossom_best_edges[child].take() {
+                Some(list) => vec![list],
+                None => self
+                    .leaves(child)
+                    .into_iter()
+                    .map(|leaf| self.neighbours[leaf].iter().map(|p| p / 2).collect())
+                    .collect(),
+            };
+            for k in lists.into_iter().flatten() {
+                let Edge { a: i, b: j, .. } = self.edges[k];
+                let j = if self.in_blossom[j] == b { i } else { j };
+                let bj = self.in_blossom[j];
+                if bj != b
+                    && self.label[bj] == S
+                    && best_to[bj].is_none_or(|best| self.slack(k) < self.slack(best))
+                {
+                    best_to[bj] = Some(k);
+                }
+            }
+            self.best_edge[child] = None;
+        }
+        let list: Vec<usize> = best_to.into_iter().flatten().collect();
+        self.best_edge[b] = None;
+        for &k in &list {
+            if self.best_edge[b].is_none_or(|best| self.slack(k) < self.slack(best)) {
+                self.best_edge[b] = Some(k);
+            }
+        }
+        self.blossom_best_edges[b] = Some(list);
+        self.children[b] = path;
+        self.child_ends[b] = ends;
+    }
+
+    fn leaves_of(&self, blossoms: &[usize]) -> Vec<usize> {
+        blossoms.iter().flat_map(|&b| self.leaves(b)).collect()
+    }
+
+    /// The index of `j` (which may be negative or past the end) round a
+    /// blossom of `len` children.
+    fn round(j: isize, len: usize) -> usize {
+        j.rem_euclid(len as isize) as usize
+    }
+
+    /// Undoes blossom `b`: its children become top-level blossoms. During
+    /// a stage a T-blossom's children are relabelled along the path that
+    /// gave it its label; at the end of a stage (`end_stage`) children
+    /// of zero dual are undone too.
+    fn expand_blossom(&mut self, b: usize, end_stage: bool) {
+        let children = self.children[b].clone();
+        for &s in &children {
+            self.parent[s] = None;
+            if s < self.n {
+                self.in_blossom[s] = s;
+            } else if end_stage && self.dual[s] == W::ZERO {
+                self.expand_blossom(s, end_stage);
+            } else {
+                for leaf in self.leaves(s) {
+                    self.in_blossom[leaf] = s;
+                }
+            }
+        }
+        if !end_stage && self.label[b] == T {
+            let len = children.len();
+            let ends = self.child_ends[b].clone();
+            let entered = self.label_end[b].expect("a T-blossom has its label's end");
+            let entry_child = self.in_blossom[self.endpoint[entered ^ 1]];
+            let start = children
+                .iter()
+                .position(|&c| c == entry_child)
+                .expect("the entry child is a child") as isize;
+            // Go round the even-length side, towards the base.
+            let (mut j, step, trick): (isize, isize, usize) = if start & 1 == 1 {
+                (start - len as isize, 1, 0)
+            } else {
+                (start, -1, 1)
+            };
+            let mut p = entered;
+            while j != 0 {
+                // Relabel the T-sub-blossom.
+                self.label[self.endpoint[p ^ 1]] = FREE;
+                let q = ends[Self::round(j - trick as isize, len)] ^ trick ^ 1;
+                self.label[self.endpoint[q]] = FREE;
+                self.assign_label(self.endpoint[p ^ 1], T, Some(p));
+                // Step to the next S-sub-blossom and note its forward end.
+                self.allowed[ends[Self::round(j - trick as isize, len)] / 2] = true;
+                j += step;
+                p = ends[Self::round(j - trick as isize, len)] ^ trick;
+                // Step to the next T-sub-blossom.
+                self.allowed[p / 2] = true;
+                j += step;
+            }
+            // The base T-sub-blossom: labelled without stepping to its mate.
+            let bv = children[Self::round(j, len)];
+            let entry = self.endpoint[p ^ 1];
+            self.label[entry] = T;
+            self.label[bv] = T;
+            self.label_end[entry] = Some(p);
+            self.label_end[bv] = Some(p);
+            self.best_edge[bv] = None;
+            // The rest, back to the entry child: a sub-blossom reached from
+            // an S-vertex outside is labelled T.
+            j += step;
+            while children[Self::round(j, len)] != entry_child {
+                let bv = children[Self::round(j, len)];
+                if self.label[bv] == S {
+                    j += step;
+                    continue;
+                }
+                if let Some(v) = self
+                    .leaves(bv)
+                    .into_iter()
+                    .find(|&v| self.label[v] != FREE)
+                {
+                    debug_assert_eq!(self.label[v], T);
+                    debug_assert_eq!(self.in_blossom[v], bv);
+                    self.label[v] = FREE;
+                    let base = self.base[bv].expect("a blossom has a base");
+                    let mate = self.mate[base].expect("a sub-blossom's base is matched");
+                    self.label[self.endpoint[mate]] = FREE;
+                    let through = self.label_end[v];
+                    self.assign_label(v, T, through);
+                }
+                j += step;
+            }
+        }
+        self.label[b] = FREE;
+        self.label_end[b] = None;
+        self.children[b].clear();
+        self.child_ends[b].clear();
+        self.base[b] = None;
+        self.blossom_best_edges[b] = None;
+        self.best_edge[b] = None;
+        self.unused_blossoms.push(b);
+    }
+
+    /// Swaps matched and unmatched edges round blossom `b` so that vertex
+    /// `v` becomes its base.
+    fn augment_blossom(&mut self, b: usize, v: usize) {
+        let mut t = v;
+        while self.parent[t] != Some(b) {
+            t = self.parent[t].expect("v is inside b");
+        }
+        if t >= self.n {
+            self.augment_blossom(t, v);
+        }
+        let len = self.children[b].len();
+        let i = self.children[b]
+            .iter()
+            .position(|&c| c == t)
+            .expect("t is a child of b");
+        let (mut j, step, trick): (isize, isize, usize) = if i & 1 == 1 {
+            (i as isize - len as isize, 1, 0)
+        } else {
+            (i as isize, -1, 1)
+        };
+        while j != 0 {
+            j += step;
+            let t = self.children[b][Self::round(j, len)];
+            let p = self.child_ends[b][Self::round(j - trick as isize, len)] ^ trick;
+            if t >= self.n {
+                self.augment_blossom(t, self.endpoint[p]);
+            }
+            j += step;
+            let t = self.children[b][Self::round(j, len)];
+            if t >= self.n {
+                self.augment_blossom(t, self.endpoint[p ^ 1]);
+            }
+            self.mate[self.endpoint[p]] = Some(p ^ 1);
+            self.mate[self.endpoint[p ^ 1]] = Some(p);
+        }
+        self.children[b].rotate_left(i);
+        self.child_ends[b].rotate_left(i);
+        self.base[b] = self.base[self.children[b][0]];
+        debug_assert_eq!(self.base[b], Some(v));
+    }
+
+    /// Augments the matching along the path through edge `k` between two
+    /// S-vertices of different trees.
+    fn augment_matching(&mut self, k: usize) {
+        let Edge { a: v, b: w, .. } = self.edges[k];
+        for (mut s, mut p) in [(v, 2 * k + 1), (w, 2 * k)] {
+            loop {
+                let bs = self.in_blossom[s];
+                debug_assert_eq!(self.label[bs], S);
+                if bs >= self.n {
+                    self.augment_blossom(bs, s);
+                }
+                self.mate[s] = Some(p);
+                let Some(end) = self.label_end[bs] else {
+                    break; // the tree's root
+                };
+                let t = self.endpoint[end];
+                let bt = self.in_blossom[t];
+                debug_assert_eq!(self.label[bt], T);
+                let through = self.label_end[bt].expect("a T-blossom has its label's end");
+                s = self.endpoint[through];
+                let j = self.endpoint[through ^ 1];
+                if bt >= self.n {
+                    self.augment_blossom(bt, j);
+                }
+                self.mate[j] = Some(through);
+                p = through ^ 1;
+            }
+        }
+    }
+
+    fn solve(&mut self) {
+        let n = self.n;
+        for _stage in 0..n {
+            self.label.fill(FREE);
+            self.best_edge.fill(None);
+            for b in n..2 * n {
+                self.blossom_best_edges[b] = None;
+            }
+            self.allowed.fill(false);
+            self.queue.clear();
+            for v in 0..n {
+                if self.mate[v].is_none() && self.top_label(v) == FREE {
+                    self.assign_label(v, S, None);
+                }
+            }
+            let mut augmented = false;
+            loop {
+                while !augmented && let Some(v) = self.queue.pop() {
+                    debug_assert_eq!(self.top_label(v), S);
+                    for i in 0..self.neighbours[v].len() {
+                        let p = self.neighbours[v][i];
+                        let k = p / 2;
+                        let w = self.endpoint[p];
+                        if self.in_blossom[v] == self.in_blossom[w] {
+                            continue; // an edge inside a blossom
+                        }
+                        let slack = self.slack(k);
+                        if !self.allowed[k] && slack == W::ZERO {
+                            self.allowed[k] = true;
+                        }
+                        if self.allowed[k] {
+                            match self.top_label(w) {
+                                FREE => self.assign_label(w, T, Some(p ^ 1)),
+                                S => match self.scan_blossom(v, w) {
+                                    Some(base) => self.add_blossom(base, k),
+                                    None => {
+                                        self.augment_matching(k);
+                                        augmented = true;
+                                        break;
+                                    }
+                                },
+                                _ if self.label[w] == FREE => {
+                                    // w is inside a T-blossom but not yet
+                                    // reached: note how, for its expansion.
+                                    self.label[w] = T;
+                                    self.label_end[w] = Some(p ^ 1);
+                                }
+                                _ => {}
+                            }
+                        } else if self.top_label(w) == S {
+                            let b = self.in_blossom[v];
+                            if self.best_edge[b].is_none_or(|best| slack < self.slack(best)) {
+                                self.best_edge[b] = Some(k);
+                            }
+                        } else if self.label[w] == FREE
+                            && self.best_edge[w].is_none_or(|best| slack < self.slack(best))
+                        {
+                            self.best_edge[w] = Some(k);
+                        }
+                    }
+                }
+                if augmented {
+                    break;
+                }
+                // No augmenting path with the duals as they are: change
+                // them by the least amount that makes another edge usable,
+                // undoes a T-blossom, or (delta 1) ends the stage.
+                let mut delta = (0..n).map(|v| self.dual[v]).min().expect("n > 0");
+                let mut kind = Delta::End;
+                for v in 0..n {
+                    if self.top_label(v) == FREE
+                        && let Some(k) = self.best_edge[v]
+                    {
+                        let d = self.slack(k);
+                        if d < delta {
+                            delta = d;
+                            kind = Delta::Edge(k);
+                        }
+                    }
+                }
+                for b in 0..2 * n {
+                    if self.parent[b].is_none()
+                        && self.label[b] == S
+                        && let Some(k) = self.best_edge[b]
+                    {
+                        let d = self.slack(k).half();
+                        if d < delta {
+                            delta = d;
+                            kind = Delta::Edge(k);
+                        }
+                    }
+                }
+                for b in n..2 * n {
+                    if self.base[b].is_some()
+                        && self.parent[b].is_none()
+                        && self.label[b] == T
+                        && self.dual[b] < delta
+                    {
+                        delta = self.dual[b];
+                        kind = Delta::Expand(b);
+                    }
+                }
+                for v in 0..n {
+                    match self.top_label(v) {
+                        S => self.dual[v] = self.dual[v] - delta,
+                        T => self.dual[v] = self.dual[v] + delta,
+                        _ => {}
+                    }
+                }
+                for b in n..2 * n {
+                    if self.base[b].is_some() && self.parent[b].is_none() {
+                        match self.label[b] {
+                            S => self.dual[b] = self.dual[b] + delta,
+                            T => self.dual[b] = self.dual[b] - delta,
+                            _ => {}
+                        }
+                    }
+                }
+                match kind {
+                    Delta::End => break,
+                    Delta::Edge(k) => {
+                        self.allowed[k] = true;
+                        let Edge { a, b, .. } = self.edges[k];
+                        let from = if self.top_label(a) == S { a } else { b };
+                        self.queue.push(from);
+                    }
+                    Delta::Expand(b) => self.expand_blossom(b, false),
+                }
+            }
+            if !augmented {
+                break; // no better matching: optimal
+            }
+            // S-blossoms whose dual fell to zero are undone between stages.
+            for b in n..2 * n {
+                if self.parent[b].is_none()
+                    && self.base[b].is_some()
+                    && self.label[b] == S
+                    && self.dual[b] == W::ZERO
+                {
+                    self.expand_blossom(b, true);
+                }
+            }
+        }
+    }
+}
+
+/// What a change of the duals achieves.
+enum Delta {
+    /// A vertex dual reaches zero: no augmenting path can add weight.
+    End,
+    /// An edge becomes usable (from a free vertex, or between S-blossoms).
+    Edge(usize),
+    /// A T-blossom's dual reaches zero: it is undone.
+    Expand(usize),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edges(list: &[(usize, usize, u64)]) -> Vec<Edge<u64>> {
+        list.iter()
+            .map(|&(a, b, weight)| Edge { a, b, weight })
+            .collect()
+    }
+
+    #[test]
+    fn a_single_edge_is_matched() {
+        assert_eq!(
+            max_weight_matching(2, &edges(&[(0, 1, 1)])),
+            [Some(1), Some(0)]
+        );
+    }
+
+    #[test]
+    fn the_heavier_of_two_touching_edges_wins() {
+        let mate = max_weight_matching(3, &edges(&[(0, 1, 2), (1, 2, 3)]));
+        assert_eq!(mate, [None, Some(2), Some(1)]);
+    }
+
+    #[test]
+    fn two_light_edges_beat_one_heavy_one_between_them() {
+        let mate = max_weight_matching(4, &edges(&[(0, 1, 5), (1, 2, 11), (2, 3, 5)]));
+        assert_eq!(mate, [None, Some(2), Some(1), None]);
+        let mate = max_weight_matching(4, &edges(&[(0, 1, 6), (1, 2, 11), (2, 3, 6)]));
+        assert_eq!(mate, [Some(1), Some(0), Some(3), Some(2)]);
+    }
+
+    #[test]
+    fn an_odd_cycle_makes_a_blossom() {
+        // A triangle with a tail: the blossom {0, 1, 2} is entered from 3.
+        let mate = max_weight_matching(
+            5,
+            &edges(&[(0, 1, 8), (0, 2, 9), (1, 2, 10), (2, 3, 7), (3, 4, 3)]),
+        );
+        // 0-1 and 2-3 (15) beat 1-2 and 3-4 (13).
+        assert_eq!(mate, [Some(1), Some(0), Some(3), Some(2), None]);
+    }
+}
