@@ -5,3 +5,4 @@
 //! and py4swiss build them); [`matching`] computes it.
 
 pub mod matching;
+pub mod trf;
