@@ -5,4 +5,5 @@
 //! and py4swiss build them); [`matching`] computes it.
 
 pub mod matching;
+pub mod swiss;
 pub mod trf;

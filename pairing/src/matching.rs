@@ -141,7 +141,10 @@ impl<'e, W: Weight> Solver<'e, W> {
             in_blossom: (0..n).collect(),
             parent: vec![None; 2 * n],
             children: vec![Vec::new(); 2 * n],
-            base: (0..n).map(Some).chain(std::iter::repeat_n(None, n)).collect(),
+            base: (0..n)
+                .map(Some)
+                .chain(std::iter::repeat_n(None, n))
+                .collect(),
             child_ends: vec![Vec::new(); 2 * n],
             best_edge: vec![None; 2 * n],
             blossom_best_edges: vec![None; 2 * n],
@@ -385,11 +388,7 @@ impl<'e, W: Weight> Solver<'e, W> {
                     j += step;
                     continue;
                 }
-                if let Some(v) = self
-                    .leaves(bv)
-                    .into_iter()
-                    .find(|&v| self.label[v] != FREE)
-                {
+                if let Some(v) = self.leaves(bv).into_iter().find(|&v| self.label[v] != FREE) {
                     debug_assert_eq!(self.label[v], T);
                     debug_assert_eq!(self.in_blossom[v], bv);
                     self.label[v] = FREE;

@@ -117,6 +117,20 @@ impl RoundResult {
         }
     }
 
+    /// Whether a game was played over the board (rated or not): forfeits
+    /// and byes were not, and leave no colour or opponent behind.
+    pub fn is_played(self) -> bool {
+        matches!(
+            self,
+            RoundResult::Win
+                | RoundResult::Draw
+                | RoundResult::Loss
+                | RoundResult::UnratedWin
+                | RoundResult::UnratedDraw
+                | RoundResult::UnratedLoss
+        )
+    }
+
     /// Points in tenths under the usual scoring: a win or a full or
     /// pairing-allocated bye 10, a draw or half bye 5.
     pub fn points_tenths(self) -> u32 {
@@ -283,7 +297,9 @@ fn parse_player(text: &str, at: usize) -> Result<Player, TrfError> {
         let opponent = match opponent_text.trim() {
             "" | "0000" => None,
             digits => Some(digits.parse::<u32>().map_err(|_| {
-                wrong(format!("round {round}: the opponent is not a number: {digits:?}"))
+                wrong(format!(
+                    "round {round}: the opponent is not a number: {digits:?}"
+                ))
             })?),
         }
         .filter(|&n| n != 0);
@@ -364,7 +380,11 @@ fn player_line(player: &Player) -> String {
     if let Some(date) = &player.birth_date {
         put(BIRTH_DATE.start, BIRTH_DATE.len(), date, false);
     }
-    let points = format!("{}.{}", player.points_tenths / 10, player.points_tenths % 10);
+    let points = format!(
+        "{}.{}",
+        player.points_tenths / 10,
+        player.points_tenths % 10
+    );
     put(POINTS.start, POINTS.len(), &points, true);
     if let Some(rank) = player.rank {
         put(RANK.start, RANK.len(), &rank.to_string(), true);

@@ -20,7 +20,11 @@ fn every_players_points_are_the_sum_of_their_results() {
         assert!(!report.players.is_empty(), "{name}: players read");
         for player in &report.players {
             let sum: u32 = player.rounds.iter().map(|r| r.result.points_tenths()).sum();
-            assert_eq!(sum, player.points_tenths, "{name}: player {}", player.number);
+            assert_eq!(
+                sum, player.points_tenths,
+                "{name}: player {}",
+                player.number
+            );
         }
     }
 }
@@ -33,11 +37,18 @@ fn every_game_is_on_both_players_lines() {
         let mut games = 0;
         for player in &report.players {
             for (round, entry) in player.rounds.iter().enumerate() {
-                let Some(opponent) = entry.opponent else { continue };
+                let Some(opponent) = entry.opponent else {
+                    continue;
+                };
                 let theirs = by_number(opponent)
                     .and_then(|o| o.rounds.get(round))
                     .unwrap_or_else(|| panic!("{name}: {opponent} has no round {}", round + 1));
-                assert_eq!(theirs.opponent, Some(player.number), "{name}: round {}", round + 1);
+                assert_eq!(
+                    theirs.opponent,
+                    Some(player.number),
+                    "{name}: round {}",
+                    round + 1
+                );
                 let opposite = match entry.colour {
                     Some(Colour::White) => Some(Colour::Black),
                     Some(Colour::Black) => Some(Colour::White),
