@@ -4,27 +4,14 @@
 //! tournaments simulated by `scripts/swiss-simulate.py`, paired round by
 //! round by py4swiss's Dutch engine (`tests/data/py4swiss/`).
 
+mod common;
+
+use common::{before_round, simulated};
 use kingpost_pairing::{
     swiss::players::{Entrant, Float, Strength, entrants},
-    trf::{Colour, Report, RoundResult},
+    trf::Colour,
 };
 use serde_json::Value;
-
-/// The tournament as it stood when `round` (from 1) was paired: the rounds
-/// before it, and that round's absences already written.
-fn before_round(report: &Report, round: usize) -> Report {
-    let mut cut = report.clone();
-    for player in &mut cut.players {
-        let decided = player.rounds.get(round - 1).is_some_and(|entry| {
-            entry.opponent.is_none()
-                && matches!(entry.result, RoundResult::HalfBye | RoundResult::ZeroBye)
-        });
-        player
-            .rounds
-            .truncate(if decided { round } else { round - 1 });
-    }
-    cut
-}
 
 fn colour_name(colour: Option<Colour>) -> &'static str {
     match colour {
@@ -62,40 +49,20 @@ fn as_json(entrant: &Entrant) -> Value {
 
 #[test]
 fn every_player_of_every_round_reads_as_py4swiss_reads_them() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/py4swiss");
-    let mut tournaments = 0;
     let mut compared = 0;
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_none_or(|e| e != "trf") {
-            continue;
-        }
-        let report = Report::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        let record: Value =
-            serde_json::from_str(&std::fs::read_to_string(path.with_extension("json")).unwrap())
-                .unwrap();
-        for (i, round) in record["rounds"].as_array().unwrap().iter().enumerate() {
+    for (name, report, rounds) in simulated() {
+        for (i, round) in rounds.iter().enumerate() {
             let ours: Vec<Value> = entrants(&before_round(&report, i + 1))
                 .iter()
                 .map(as_json)
                 .collect();
             let theirs = round["players"].as_array().unwrap();
-            assert_eq!(
-                ours.len(),
-                theirs.len(),
-                "{}: round {}",
-                path.display(),
-                i + 1
-            );
+            assert_eq!(ours.len(), theirs.len(), "{name}: round {}", i + 1);
             for (mine, py4swiss) in ours.iter().zip(theirs) {
-                assert_eq!(mine, py4swiss, "{}: round {}", path.display(), i + 1);
+                assert_eq!(mine, py4swiss, "{name}: round {}", i + 1);
                 compared += 1;
             }
         }
-        tournaments += 1;
     }
-    assert!(
-        tournaments >= 10 && compared > 1_000,
-        "{tournaments} tournaments, {compared} players"
-    );
+    assert!(compared > 1_000, "{compared} players compared");
 }

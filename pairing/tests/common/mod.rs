@@ -1,0 +1,60 @@
+//! The tournaments simulated by `scripts/swiss-simulate.py` and paired
+//! round by round by py4swiss (`tests/data/py4swiss/`).
+
+// Each test file compiles this module on its own and uses part of it.
+#![allow(dead_code)]
+
+use kingpost_pairing::trf::{Report, RoundResult};
+use serde_json::Value;
+
+/// Each tournament: its name, its report after the last round, and
+/// py4swiss's record of each round (`pairs`, `players`).
+pub fn simulated() -> Vec<(String, Report, Vec<Value>)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/py4swiss");
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "trf") {
+            continue;
+        }
+        let report = Report::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let record: Value =
+            serde_json::from_str(&std::fs::read_to_string(path.with_extension("json")).unwrap())
+                .unwrap();
+        let rounds = record["rounds"].as_array().unwrap().clone();
+        out.push((path.display().to_string(), report, rounds));
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    assert!(out.len() >= 10, "the simulated tournaments are read");
+    out
+}
+
+/// The tournament as it stood when `round` (from 1) was paired: the rounds
+/// before it, and that round's absences already written.
+pub fn before_round(report: &Report, round: usize) -> Report {
+    let mut cut = report.clone();
+    for player in &mut cut.players {
+        let decided = player.rounds.get(round - 1).is_some_and(|entry| {
+            entry.opponent.is_none()
+                && matches!(entry.result, RoundResult::HalfBye | RoundResult::ZeroBye)
+        });
+        player
+            .rounds
+            .truncate(if decided { round } else { round - 1 });
+    }
+    cut
+}
+
+/// A round's recorded pairs: (white, black), black none for the bye.
+pub fn pairs(round: &Value) -> Vec<(u32, Option<u32>)> {
+    round["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|pair| {
+            let white = pair[0].as_u64().unwrap() as u32;
+            let black = pair[1].as_u64().unwrap() as u32;
+            (white, (black != 0).then_some(black))
+        })
+        .collect()
+}
