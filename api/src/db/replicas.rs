@@ -28,6 +28,11 @@ use super::{Backend, DbConnection, DbPool, PoolSettings};
 /// How often each instance checks its replicas.
 pub const CHECK_EVERY: Duration = Duration::from_millis(500);
 
+/// How long a check's verdict holds: a replica last found usable longer
+/// ago than this (its check hangs, or the checking job stopped) is
+/// skipped, so that reads never follow a verdict nobody renews.
+const VERDICT_HOLDS: Duration = Duration::from_secs(3);
+
 /// How long a read waits for a replica's connection before it goes to the
 /// primary: a replica that stopped answering costs a read this much once,
 /// before the next check skips it.
@@ -53,6 +58,8 @@ pub struct Replica {
     pub shown: String,
     pub pool: DbPool,
     usable: AtomicBool,
+    /// When the last check found it usable.
+    found_usable_at: Mutex<Option<Instant>>,
 }
 
 impl Replica {
@@ -62,6 +69,14 @@ impl Replica {
         if self.usable.swap(false, Ordering::SeqCst) {
             tracing::warn!(replica = %self.shown, "replica set aside: reads go to the primary");
         }
+    }
+
+    fn is_usable(&self) -> bool {
+        let found = *self
+            .found_usable_at
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        self.usable.load(Ordering::SeqCst) && found.is_some_and(|at| at.elapsed() < VERDICT_HOLDS)
     }
 }
 
@@ -87,6 +102,7 @@ impl Replicas {
                 shown: shown(url),
                 pool,
                 usable: AtomicBool::new(false),
+                found_usable_at: Mutex::new(None),
             });
         }
         Ok(Replicas {
@@ -111,7 +127,7 @@ impl Replicas {
         };
         (0..count)
             .map(move |i| &self.members[(first + i) % count])
-            .filter(|replica| replica.usable.load(Ordering::SeqCst))
+            .filter(|replica| replica.is_usable())
     }
 
     /// Checks every replica against `position`, the primary's write
@@ -146,6 +162,12 @@ impl Replicas {
                     false
                 }
             };
+            if usable {
+                *replica
+                    .found_usable_at
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner()) = Some(Instant::now());
+            }
             let was = replica.usable.swap(usable, Ordering::SeqCst);
             if was != usable {
                 if usable {
@@ -213,6 +235,30 @@ mod tests {
         assert_eq!(parse_lsn("16/B374D848").unwrap(), 0x16_B374_D848);
         assert!(parse_lsn("16B374D848").is_err());
         assert!(parse_lsn("x/1").is_err());
+    }
+
+    /// A replica found usable is used only while that verdict is fresh: a
+    /// check that hangs must not leave reads going to it.
+    #[test]
+    fn a_verdict_nobody_renews_lapses() {
+        let replicas = Replicas::open(
+            &["postgres://127.0.0.1:1/none".to_owned()],
+            Duration::from_secs(5),
+        )
+        .unwrap();
+        let replica = &replicas.members[0];
+        assert_eq!(replicas.usable().count(), 0, "not usable before a check");
+        replica.usable.store(true, Ordering::SeqCst);
+        *replica.found_usable_at.lock().unwrap() = Some(Instant::now());
+        assert_eq!(replicas.usable().count(), 1);
+        let Some(long_ago) = Instant::now().checked_sub(VERDICT_HOLDS * 2) else {
+            return; // a machine up for less than that
+        };
+        *replica.found_usable_at.lock().unwrap() = Some(long_ago);
+        assert_eq!(replicas.usable().count(), 0, "a stale verdict lapsed");
+        *replica.found_usable_at.lock().unwrap() = Some(Instant::now());
+        replica.set_aside();
+        assert_eq!(replicas.usable().count(), 0, "set aside");
     }
 
     #[test]
