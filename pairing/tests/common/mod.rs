@@ -1,5 +1,7 @@
 //! The tournaments simulated by `scripts/swiss-simulate.py` and paired
-//! round by round by py4swiss (`tests/data/py4swiss/`).
+//! round by round by py4swiss: those kept in `tests/data/py4swiss/`, or
+//! those of the directory `KINGPOST_SWISS_RECORDS` names (CI simulates new
+//! ones each run).
 
 // Each test file compiles this module on its own and uses part of it.
 #![allow(dead_code)]
@@ -10,7 +12,10 @@ use serde_json::Value;
 /// Each tournament: its name, its report after the last round, and
 /// py4swiss's record of each round (`pairs`, `players`).
 pub fn simulated() -> Vec<(String, Report, Vec<Value>)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/py4swiss");
+    let dir = match std::env::var_os("KINGPOST_SWISS_RECORDS") {
+        Some(dir) => std::path::PathBuf::from(dir),
+        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/py4swiss"),
+    };
     let mut out = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
