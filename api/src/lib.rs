@@ -26,3 +26,4 @@ pub mod state;
 mod stored;
 pub mod streams;
 pub mod views;
+pub mod workers;

@@ -5,53 +5,19 @@
 //! 1.4 GiB). Here as many threads as cores hash, one password each at a
 //! time, and no request holds a database connection while they do.
 
-use std::sync::{
-    Mutex, OnceLock,
-    mpsc::{self, Receiver, Sender},
-};
+use std::sync::OnceLock;
 
-use tokio::sync::oneshot;
+use crate::{credentials, error::ApiError, secret::Secret, workers::Workers};
 
-use crate::{credentials, error::ApiError, secret::Secret};
-
-type Job = Box<dyn FnOnce() + Send>;
-
-fn pool() -> &'static Mutex<Sender<Job>> {
-    static POOL: OnceLock<Mutex<Sender<Job>>> = OnceLock::new();
-    POOL.get_or_init(|| {
-        let (sender, receiver) = mpsc::channel::<Job>();
-        let receiver: &'static Mutex<Receiver<Job>> = Box::leak(Box::new(Mutex::new(receiver)));
-        let threads = std::thread::available_parallelism().map_or(2, usize::from);
-        for n in 0..threads {
-            std::thread::Builder::new()
-                .name(format!("kingpost-passwords-{n}"))
-                .spawn(move || {
-                    loop {
-                        let job = receiver.lock().unwrap_or_else(|p| p.into_inner()).recv();
-                        match job {
-                            Ok(job) => job(),
-                            Err(_) => return,
-                        }
-                    }
-                })
-                .expect("a password thread");
-        }
-        Mutex::new(sender)
-    })
-}
-
-/// Runs `work` on a password thread.
+/// Runs `work` on a password thread: as many as cores.
 async fn run<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T, ApiError> {
-    let (done, result) = oneshot::channel();
-    let job: Job = Box::new(move || {
-        let _ = done.send(work());
+    static THREADS: OnceLock<Workers> = OnceLock::new();
+    let threads = THREADS.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(2, usize::from);
+        Workers::start("kingpost-passwords", cores, 0)
     });
-    pool()
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .send(job)
-        .map_err(|_| ApiError::Internal("the password threads are gone".to_owned()))?;
-    result
+    threads
+        .run(work)
         .await
         .map_err(|_| ApiError::Internal("a password thread failed".to_owned()))
 }

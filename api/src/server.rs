@@ -35,6 +35,7 @@ use crate::{
     presence,
     secret::Secret,
     state::AppState,
+    workers,
 };
 
 /// The SQLite file used when no database URL is given.
@@ -653,7 +654,7 @@ const DELIVERY_NICENESS: i32 = 10;
 /// requests come first and notifications a little later. The threads it
 /// starts for database work inherit the priority.
 fn deliver_in_background(state: web::Data<AppState>, mailing: bool, pushing: bool) {
-    lower_this_threads_priority(DELIVERY_NICENESS);
+    workers::lower_this_threads_priority(DELIVERY_NICENESS);
     actix_web::rt::System::new().block_on(async move {
         let mut loops = vec![actix_web::rt::spawn(deliver_forever(state.clone()))];
         if pushing {
@@ -664,23 +665,4 @@ fn deliver_in_background(state: web::Data<AppState>, mailing: bool, pushing: boo
         }
         futures_util::future::join_all(loops).await;
     });
-}
-
-#[allow(unsafe_code)] // A system call on this thread: see SAFETY.
-fn lower_this_threads_priority(niceness: i32) {
-    #[cfg(target_os = "linux")]
-    {
-        // SAFETY: gettid and setpriority read and set this thread's
-        // scheduling priority, and touch no memory of the process.
-        let set = unsafe {
-            let thread = libc::gettid();
-            libc::setpriority(libc::PRIO_PROCESS, thread as libc::id_t, niceness)
-        };
-        if set != 0 {
-            tracing::warn!(
-                error = %std::io::Error::last_os_error(),
-                "the delivery thread runs at the requests' priority"
-            );
-        }
-    }
 }

@@ -10,7 +10,7 @@ pub use kept::{KeptUpdate, kept_update};
 
 use std::{
     ops::{Deref, DerefMut},
-    sync::Arc,
+    sync::{Arc, OnceLock},
     time::{Duration, Instant},
 };
 
@@ -23,6 +23,8 @@ use diesel::{
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 
 use replicas::Replicas;
+
+use crate::workers::Workers;
 
 /// A connection to either database; queries are written once against it.
 #[derive(diesel::MultiConnection)]
@@ -96,6 +98,10 @@ where
 /// turn, or on the primary when none does. A read that fails as a replica
 /// that went away does is set aside and run again on the primary: `f` may
 /// run twice, and reads only.
+///
+/// These reads run on threads of their own at a lower CPU priority
+/// ([`LAGGING_NICENESS`]): on a busy machine the moves and other changes
+/// come first, and the reads that may lag wait for the cores.
 pub async fn read_lagging<T, F>(
     primary: &DbPool,
     replicas: &Arc<Replicas>,
@@ -105,9 +111,12 @@ where
     T: Send + 'static,
     F: Fn(&mut DbConnection) -> Result<T, crate::error::ApiError> + Send + 'static,
 {
+    static THREADS: OnceLock<Workers> = OnceLock::new();
+    let threads = THREADS
+        .get_or_init(|| Workers::start("kingpost-lagging", LAGGING_THREADS, LAGGING_NICENESS));
     let pool = primary.clone();
     let replicas = replicas.clone();
-    actix_web::web::block(timing::in_callers_span(move || {
+    let read = timing::in_callers_span(move || {
         for replica in replicas.usable() {
             let result = replica.pool.get().map_err(crate::error::ApiError::from);
             match result.and_then(|mut conn| f(&mut conn)) {
@@ -123,9 +132,19 @@ where
         }
         let mut conn = pool.get()?;
         f(&mut conn)
-    }))
-    .await?
+    });
+    threads.run(read).await.map_err(|_| {
+        crate::error::ApiError::Internal("a read failed: its thread panicked".to_owned())
+    })?
 }
+
+/// Threads for the reads that may lag: as many as a pool's connections,
+/// since they mostly wait for the database.
+const LAGGING_THREADS: usize = 16;
+
+/// How much less CPU the reads that may lag ask for than the requests'
+/// changes (a nice value, as the delivery loops').
+const LAGGING_NICENESS: i32 = 10;
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/postgres");
