@@ -94,14 +94,20 @@ fn sources(dir: &Path, top: Option<&str>, out: &mut Vec<(String, String, String)
     }
 }
 
-#[test]
-fn every_module_imports_only_lower_layers() {
+/// Every source file of the service: its path, top module and text.
+fn api_sources() -> Vec<(String, String, String)> {
     let mut files = Vec::new();
     sources(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
         None,
         &mut files,
     );
+    files
+}
+
+#[test]
+fn every_module_imports_only_lower_layers() {
+    let files = api_sources();
     assert!(files.len() > 40, "the sources were found");
     let layers = layers();
     let mut wrong = Vec::new();
@@ -146,12 +152,7 @@ fn the_import_reader_reads_use_lists() {
 #[test]
 fn the_wire_types_live_in_views() {
     const ELSEWHERE: &[&str] = &["Problem", "Code", "Scope"];
-    let mut files = Vec::new();
-    sources(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-        None,
-        &mut files,
-    );
+    let files = api_sources();
     let mut wrong = Vec::new();
     for (path, module, text) in &files {
         if module == "views" {
@@ -194,12 +195,7 @@ fn the_wire_types_live_in_views() {
 #[test]
 fn every_database_call_names_its_intent() {
     const TAKE_DIRECTLY: &[&str] = &["db", "state", "server", "cli"];
-    let mut files = Vec::new();
-    sources(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-        None,
-        &mut files,
-    );
+    let files = api_sources();
     let mut wrong = Vec::new();
     for (path, module, text) in &files {
         if TAKE_DIRECTLY.contains(&module.as_str()) {
