@@ -15,7 +15,7 @@ use std::{
     collections::VecDeque,
     sync::{
         Mutex,
-        atomic::{AtomicBool, AtomicUsize, Ordering},
+        atomic::{AtomicUsize, Ordering},
     },
     time::{Duration, Instant},
 };
@@ -51,14 +51,14 @@ pub struct Replicas {
     primary_positions: Mutex<VecDeque<(Instant, u64)>>,
 }
 
-/// One replica: its pool, and whether the last check found it usable.
+/// One replica: its pool, and when the last check found it usable.
 #[derive(Debug)]
 pub struct Replica {
     /// Its address without credentials, for the logs.
     pub shown: String,
     pub pool: DbPool,
-    usable: AtomicBool,
-    /// When the last check found it usable.
+    /// When the last check found it usable; none when it did not, or
+    /// since a read on it failed.
     found_usable_at: Mutex<Option<Instant>>,
 }
 
@@ -66,7 +66,7 @@ impl Replica {
     /// Skips this replica until the next check finds it usable again: a
     /// read on it failed as a replica that went away does.
     pub fn set_aside(&self) {
-        if self.usable.swap(false, Ordering::SeqCst) {
+        if self.found_usable(None).is_some() {
             tracing::warn!(replica = %self.shown, "replica set aside: reads go to the primary");
         }
     }
@@ -76,7 +76,16 @@ impl Replica {
             .found_usable_at
             .lock()
             .unwrap_or_else(|p| p.into_inner());
-        self.usable.load(Ordering::SeqCst) && found.is_some_and(|at| at.elapsed() < VERDICT_HOLDS)
+        found.is_some_and(|at| at.elapsed() < VERDICT_HOLDS)
+    }
+
+    /// Records a check's verdict; the one before.
+    fn found_usable(&self, at: Option<Instant>) -> Option<Instant> {
+        let mut found = self
+            .found_usable_at
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        std::mem::replace(&mut *found, at)
     }
 }
 
@@ -95,13 +104,13 @@ impl Replicas {
                 connection_timeout: REPLICA_CONNECTION_TIMEOUT,
                 ..PoolSettings::for_backend(Backend::Postgres)
             };
+            let url = with_liveness(url);
             let pool = super::pool_builder(settings)
                 .min_idle(Some(0))
-                .build_unchecked(super::manager(url, settings));
+                .build_unchecked(super::manager(&url, settings));
             members.push(Replica {
-                shown: shown(url),
+                shown: shown(&url),
                 pool,
-                usable: AtomicBool::new(false),
                 found_usable_at: Mutex::new(None),
             });
         }
@@ -162,13 +171,7 @@ impl Replicas {
                     false
                 }
             };
-            if usable {
-                *replica
-                    .found_usable_at
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner()) = Some(Instant::now());
-            }
-            let was = replica.usable.swap(usable, Ordering::SeqCst);
+            let was = replica.found_usable(usable.then(Instant::now)).is_some();
             if was != usable {
                 if usable {
                     tracing::info!(replica = %replica.shown, "replica in use for reads that may lag");
@@ -214,6 +217,30 @@ fn parse_lsn(text: &str) -> anyhow::Result<u64> {
     Ok(high << 32 | low)
 }
 
+/// libpq's settings that bound how long a replica that went silent (a
+/// host gone, a network cut, where nothing refuses the connection) can
+/// hold a read: a connection attempt gives up after 2 s, and a connection
+/// whose peer stops answering is found dead within about 10 s rather than
+/// the system's two hours. Those the operator set in the URL are kept.
+const LIVENESS: &[(&str, &str)] = &[
+    ("connect_timeout", "2"),
+    ("keepalives_idle", "5"),
+    ("keepalives_interval", "2"),
+    ("keepalives_count", "3"),
+    ("tcp_user_timeout", "10000"),
+];
+
+fn with_liveness(url: &str) -> String {
+    let mut url = url.to_owned();
+    for (key, value) in LIVENESS {
+        if !url.contains(&format!("{key}=")) {
+            url.push(if url.contains('?') { '&' } else { '?' });
+            url.push_str(&format!("{key}={value}"));
+        }
+    }
+    url
+}
+
 /// A URL without its password, to be logged.
 fn shown(url: &str) -> String {
     match url::Url::parse(url) {
@@ -248,7 +275,6 @@ mod tests {
         .unwrap();
         let replica = &replicas.members[0];
         assert_eq!(replicas.usable().count(), 0, "not usable before a check");
-        replica.usable.store(true, Ordering::SeqCst);
         *replica.found_usable_at.lock().unwrap() = Some(Instant::now());
         assert_eq!(replicas.usable().count(), 1);
         let Some(long_ago) = Instant::now().checked_sub(VERDICT_HOLDS * 2) else {
@@ -259,6 +285,18 @@ mod tests {
         *replica.found_usable_at.lock().unwrap() = Some(Instant::now());
         replica.set_aside();
         assert_eq!(replicas.usable().count(), 0, "set aside");
+    }
+
+    #[test]
+    fn a_replica_url_gets_the_liveness_settings_it_lacks() {
+        let url = with_liveness("postgres://db2/kingpost?connect_timeout=7");
+        assert!(url.starts_with("postgres://db2/kingpost?connect_timeout=7&keepalives_idle=5"));
+        assert!(url.ends_with("&tcp_user_timeout=10000"), "{url}");
+        assert_eq!(
+            url.matches("connect_timeout=").count(),
+            1,
+            "the operator's kept"
+        );
     }
 
     #[test]
