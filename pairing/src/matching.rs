@@ -39,6 +39,17 @@ impl Weight for u128 {
     }
 }
 
+/// 256 bits: room for every criterion of FIDE's Dutch system packed into
+/// one weight, for brackets of thousands of players.
+pub type U256 = bnum::BUint<4>;
+
+impl Weight for U256 {
+    const ZERO: Self = U256::ZERO;
+    fn half(self) -> Self {
+        self >> 1u32
+    }
+}
+
 /// An edge between two vertices, and its weight. A weight of zero adds
 /// nothing to a matching, so such an edge is never chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

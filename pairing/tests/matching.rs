@@ -3,7 +3,7 @@
 //! (an independent implementation) on larger ones, its answers recorded
 //! by `scripts/networkx-matchings.py` in `tests/data/networkx-matchings.json`.
 
-use kingpost_pairing::matching::{Edge, max_weight_matching};
+use kingpost_pairing::matching::{Edge, U256, max_weight_matching};
 use rand::{Rng, SeedableRng, rngs::SmallRng};
 
 /// The weight of a matching, after checking that it is one: each mate's
@@ -106,5 +106,43 @@ fn graphs_match_networkx() {
         let expected: u128 = case["weight"].as_str().unwrap().parse().unwrap();
         let mate = max_weight_matching(n, &edges);
         assert_eq!(weight_of(&mate, &edges), expected, "case {i}");
+    }
+}
+
+/// The same graphs with every weight shifted 120 bits up (to 220 bits, as
+/// packed criteria are): with 256-bit weights the best matching's weight
+/// is networkx's, shifted the same.
+#[test]
+fn wide_weights_match_networkx() {
+    let text = include_str!("data/networkx-matchings.json");
+    let cases: Vec<serde_json::Value> = serde_json::from_str(text).unwrap();
+    for (i, case) in cases.iter().enumerate() {
+        let n = case["n"].as_u64().unwrap() as usize;
+        let edges: Vec<Edge<U256>> = case["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| Edge {
+                a: e[0].as_u64().unwrap() as usize,
+                b: e[1].as_u64().unwrap() as usize,
+                weight: e[2].as_str().unwrap().parse::<U256>().unwrap() << 120u32,
+            })
+            .collect();
+        let expected = case["weight"].as_str().unwrap().parse::<U256>().unwrap() << 120u32;
+        let mate = max_weight_matching(n, &edges);
+        let mut total = U256::ZERO;
+        for (v, m) in mate.iter().enumerate() {
+            if let Some(m) = *m {
+                assert_eq!(mate[m], Some(v), "case {i}: mates are mutual");
+                if v < m {
+                    total += edges
+                        .iter()
+                        .find(|e| (e.a, e.b) == (v, m) || (e.a, e.b) == (m, v))
+                        .expect("a matched pair is an edge")
+                        .weight;
+                }
+            }
+        }
+        assert_eq!(total, expected, "case {i}");
     }
 }
