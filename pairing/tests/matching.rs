@@ -3,13 +3,13 @@
 //! (an independent implementation) on larger ones, its answers recorded
 //! by `scripts/networkx-matchings.py` in `tests/data/networkx-matchings.json`.
 
-use kingpost_pairing::matching::{Edge, U256, max_weight_matching};
+use kingpost_pairing::matching::{Edge, U256, Weight, max_weight_matching};
 use rand::{Rng, SeedableRng, rngs::SmallRng};
 
 /// The weight of a matching, after checking that it is one: each mate's
 /// mate is the vertex, and each matched pair is an edge.
-fn weight_of(mate: &[Option<usize>], edges: &[Edge<u128>]) -> u128 {
-    let mut total = 0;
+fn weight_of<W: Weight>(mate: &[Option<usize>], edges: &[Edge<W>]) -> W {
+    let mut total = W::ZERO;
     for (v, m) in mate.iter().enumerate() {
         if let Some(m) = *m {
             assert_eq!(mate[m], Some(v), "mates are mutual");
@@ -18,7 +18,7 @@ fn weight_of(mate: &[Option<usize>], edges: &[Edge<u128>]) -> u128 {
                     .iter()
                     .find(|e| (e.a, e.b) == (v, m) || (e.a, e.b) == (m, v))
                     .expect("a matched pair is an edge");
-                total += edge.weight;
+                total = total + edge.weight;
             }
         }
     }
@@ -86,26 +86,37 @@ fn small_random_graphs_match_the_best_of_every_matching() {
     }
 }
 
-#[test]
-fn graphs_match_networkx() {
+/// The graphs networkx matched: each one's vertex count, its edges and
+/// the best matching's weight, every weight read by `weight`.
+fn networkx_cases<W: Weight>(weight: impl Fn(&str) -> W) -> Vec<(usize, Vec<Edge<W>>, W)> {
     let text = include_str!("data/networkx-matchings.json");
     let cases: Vec<serde_json::Value> = serde_json::from_str(text).unwrap();
     assert!(cases.len() >= 100, "the recorded cases are read");
-    for (i, case) in cases.iter().enumerate() {
-        let n = case["n"].as_u64().unwrap() as usize;
-        let edges: Vec<Edge<u128>> = case["edges"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| Edge {
-                a: e[0].as_u64().unwrap() as usize,
-                b: e[1].as_u64().unwrap() as usize,
-                weight: e[2].as_str().unwrap().parse().unwrap(),
-            })
-            .collect();
-        let expected: u128 = case["weight"].as_str().unwrap().parse().unwrap();
-        let mate = max_weight_matching(n, &edges);
-        assert_eq!(weight_of(&mate, &edges), expected, "case {i}");
+    cases
+        .iter()
+        .map(|case| {
+            let edges = case["edges"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| Edge {
+                    a: e[0].as_u64().unwrap() as usize,
+                    b: e[1].as_u64().unwrap() as usize,
+                    weight: weight(e[2].as_str().unwrap()),
+                })
+                .collect();
+            let n = case["n"].as_u64().unwrap() as usize;
+            (n, edges, weight(case["weight"].as_str().unwrap()))
+        })
+        .collect()
+}
+
+#[test]
+fn graphs_match_networkx() {
+    let cases = networkx_cases(|text| text.parse::<u128>().unwrap());
+    for (i, (n, edges, expected)) in cases.iter().enumerate() {
+        let mate = max_weight_matching(*n, edges);
+        assert_eq!(weight_of(&mate, edges), *expected, "case {i}");
     }
 }
 
@@ -114,35 +125,9 @@ fn graphs_match_networkx() {
 /// is networkx's, shifted the same.
 #[test]
 fn wide_weights_match_networkx() {
-    let text = include_str!("data/networkx-matchings.json");
-    let cases: Vec<serde_json::Value> = serde_json::from_str(text).unwrap();
-    for (i, case) in cases.iter().enumerate() {
-        let n = case["n"].as_u64().unwrap() as usize;
-        let edges: Vec<Edge<U256>> = case["edges"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| Edge {
-                a: e[0].as_u64().unwrap() as usize,
-                b: e[1].as_u64().unwrap() as usize,
-                weight: e[2].as_str().unwrap().parse::<U256>().unwrap() << 120u32,
-            })
-            .collect();
-        let expected = case["weight"].as_str().unwrap().parse::<U256>().unwrap() << 120u32;
-        let mate = max_weight_matching(n, &edges);
-        let mut total = U256::ZERO;
-        for (v, m) in mate.iter().enumerate() {
-            if let Some(m) = *m {
-                assert_eq!(mate[m], Some(v), "case {i}: mates are mutual");
-                if v < m {
-                    total += edges
-                        .iter()
-                        .find(|e| (e.a, e.b) == (v, m) || (e.a, e.b) == (m, v))
-                        .expect("a matched pair is an edge")
-                        .weight;
-                }
-            }
-        }
-        assert_eq!(total, expected, "case {i}");
+    let cases = networkx_cases(|text| text.parse::<U256>().unwrap() << 120u32);
+    for (i, (n, edges, expected)) in cases.iter().enumerate() {
+        let mate = max_weight_matching(*n, edges);
+        assert_eq!(weight_of(&mate, edges), *expected, "case {i}");
     }
 }
