@@ -28,6 +28,7 @@ import tempfile
 from pathlib import Path
 
 from py4swiss.engines import DutchEngine
+from py4swiss.engines.common import PairingError
 from py4swiss.engines.dutch.player import get_player_infos_from_trf
 from py4swiss.trf import TrfParser
 
@@ -106,7 +107,16 @@ def simulate(index, rng, out, work):
         path = Path(work) / "round.trf"
         path.write_text(text)
         trf = TrfParser.parse(path)
-        pairs = [(pair.white, pair.black) for pair in DutchEngine.generate_pairings(trf)]
+        try:
+            pairs = [(pair.white, pair.black) for pair in DutchEngine.generate_pairings(trf)]
+        except PairingError:
+            # No pairing meets the absolute criteria (too few players left
+            # for the rounds): the event ends, as an organiser would end it.
+            for p in players:
+                del p["rounds"][round_number - 1:]
+            print(f"tournament {index}: round {round_number} cannot be paired; ended after "
+                  f"{round_number - 1}", file=sys.stderr, flush=True)
+            break
         records.append({"pairs": pairs, "players": state_of(trf)})
         by_number = {p["number"]: p for p in players}
         for white, black in pairs:
