@@ -15,7 +15,8 @@ for (`H`), an absence (`Z`) and a withdrawal (absent from then on).
 
 Writes, for each tournament, DIR/<t>.trf (the tournament after its last
 round) and DIR/<t>.json (for each round: py4swiss's pairing and what it
-derived for each player). The file a round was paired from is the final
+derived for each player; and, when a round could not be paired, the file
+py4swiss refused as `unpairable`). The file a round was paired from is the final
 one cut to the rounds before it, with the absences (`H`, `Z`) of that round
 already on the players' lines; prints progress.
 """
@@ -94,6 +95,7 @@ def simulate(index, rng, out, work):
     ratings = sorted((rng.randint(1200, 2700) for _ in range(n)), reverse=True)
     players = [{"number": i + 1, "rating": r, "rounds": [], "withdrawn": False} for i, r in enumerate(ratings)]
     records = []
+    unpairable = None
     for round_number in range(1, rounds_total + 1):
         # Absences decided before the round is paired: on the line already.
         for p in players:
@@ -110,6 +112,7 @@ def simulate(index, rng, out, work):
         try:
             pairs = [(pair.white, pair.black) for pair in DutchEngine.generate_pairings(trf)]
         except PairingError:
+            unpairable = text
             # No pairing meets the absolute criteria (too few players left
             # for the rounds): the event ends, as an organiser would end it.
             for p in players:
@@ -127,7 +130,7 @@ def simulate(index, rng, out, work):
             by_number[white]["rounds"].append((black, "w", w))
             by_number[black]["rounds"].append((white, "b", b))
     (out / f"{index:03}.trf").write_text(trf_text(f"Simulated {index}", players, rounds_total))
-    (out / f"{index:03}.json").write_text(json.dumps({"rounds": records}, separators=(",", ":")) + "\n")
+    (out / f"{index:03}.json").write_text(json.dumps({"rounds": records, "unpairable": unpairable}, separators=(",", ":")) + "\n")
     return n, rounds_total
 
 

@@ -4,6 +4,7 @@
 //! system's criteria from the most important bits down (as bbpPairings
 //! and py4swiss build them); [`matching`] computes it.
 
+pub mod graph;
 pub mod matching;
 pub mod swiss;
 pub mod trf;

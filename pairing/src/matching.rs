@@ -17,6 +17,11 @@ use std::ops::{Add, Sub};
 /// An unsigned integer edge weight.
 pub trait Weight: Copy + Ord + Add<Output = Self> + Sub<Output = Self> {
     const ZERO: Self;
+    /// The width of the type.
+    const BITS: u32;
+    fn from_u64(value: u64) -> Self;
+    /// The value shifted `bits` to the left (bits shifted out are lost).
+    fn shl(self, bits: u32) -> Self;
     /// Half of an even value.
     fn half(self) -> Self;
     /// Twice the value.
@@ -25,26 +30,40 @@ pub trait Weight: Copy + Ord + Add<Output = Self> + Sub<Output = Self> {
     }
 }
 
-impl Weight for u64 {
-    const ZERO: Self = 0;
-    fn half(self) -> Self {
-        self / 2
-    }
+macro_rules! primitive_weight {
+    ($t:ty) => {
+        impl Weight for $t {
+            const ZERO: Self = 0;
+            const BITS: u32 = <$t>::BITS;
+            fn from_u64(value: u64) -> Self {
+                value.into()
+            }
+            fn shl(self, bits: u32) -> Self {
+                self.checked_shl(bits).unwrap_or(0)
+            }
+            fn half(self) -> Self {
+                self / 2
+            }
+        }
+    };
 }
+primitive_weight!(u64);
+primitive_weight!(u128);
 
-impl Weight for u128 {
-    const ZERO: Self = 0;
-    fn half(self) -> Self {
-        self / 2
+/// Wide weights: room for every criterion of FIDE's Dutch system packed
+/// into one, for brackets of thousands of players with many scores.
+pub type Wide<const WORDS: usize> = bnum::BUint<WORDS>;
+pub type U256 = Wide<4>;
+
+impl<const WORDS: usize> Weight for Wide<WORDS> {
+    const ZERO: Self = Self::ZERO;
+    const BITS: u32 = Self::BITS;
+    fn from_u64(value: u64) -> Self {
+        Self::from(value)
     }
-}
-
-/// 256 bits: room for every criterion of FIDE's Dutch system packed into
-/// one weight, for brackets of thousands of players.
-pub type U256 = bnum::BUint<4>;
-
-impl Weight for U256 {
-    const ZERO: Self = U256::ZERO;
+    fn shl(self, bits: u32) -> Self {
+        self.checked_shl(bits).unwrap_or(Self::ZERO)
+    }
     fn half(self) -> Self {
         self >> 1u32
     }

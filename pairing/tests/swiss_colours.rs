@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{before_round, pairs, simulated};
+use common::{Simulated, before_round, pairs, simulated};
 use kingpost_pairing::{
     swiss::{
         colours::{colour_of_higher, publishing_order, ranks_above},
@@ -17,7 +17,13 @@ use kingpost_pairing::{
 #[test]
 fn every_pair_gets_the_colours_py4swiss_gave() {
     let mut compared = 0;
-    for (name, report, rounds) in simulated() {
+    for Simulated {
+        name,
+        report,
+        rounds,
+        ..
+    } in simulated()
+    {
         for (i, round) in rounds.iter().enumerate() {
             let players = entrants(&before_round(&report, i + 1));
             let find = |n: u32| players.iter().find(|e| e.number == n).unwrap();
@@ -41,7 +47,13 @@ fn every_pair_gets_the_colours_py4swiss_gave() {
 
 #[test]
 fn every_round_is_published_in_py4swiss_order() {
-    for (name, report, rounds) in simulated() {
+    for Simulated {
+        name,
+        report,
+        rounds,
+        ..
+    } in simulated()
+    {
         for (i, round) in rounds.iter().enumerate() {
             let players = entrants(&before_round(&report, i + 1));
             let published = pairs(round);

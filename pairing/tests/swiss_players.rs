@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{before_round, simulated};
+use common::{Simulated, before_round, simulated};
 use kingpost_pairing::{
     swiss::players::{Entrant, Float, Strength, entrants},
     trf::Colour,
@@ -50,7 +50,13 @@ fn as_json(entrant: &Entrant) -> Value {
 #[test]
 fn every_player_of_every_round_reads_as_py4swiss_reads_them() {
     let mut compared = 0;
-    for (name, report, rounds) in simulated() {
+    for Simulated {
+        name,
+        report,
+        rounds,
+        ..
+    } in simulated()
+    {
         for (i, round) in rounds.iter().enumerate() {
             let ours: Vec<Value> = entrants(&before_round(&report, i + 1))
                 .iter()

@@ -9,9 +9,18 @@
 use kingpost_pairing::trf::{Report, RoundResult};
 use serde_json::Value;
 
-/// Each tournament: its name, its report after the last round, and
-/// py4swiss's record of each round (`pairs`, `players`).
-pub fn simulated() -> Vec<(String, Report, Vec<Value>)> {
+/// A simulated tournament.
+pub struct Simulated {
+    pub name: String,
+    /// The report after the last round.
+    pub report: Report,
+    /// py4swiss's record of each round (`pairs`, `players`).
+    pub rounds: Vec<Value>,
+    /// The file of the round py4swiss could not pair, if one ended it.
+    pub unpairable: Option<Report>,
+}
+
+pub fn simulated() -> Vec<Simulated> {
     let dir = match std::env::var_os("KINGPOST_SWISS_RECORDS") {
         Some(dir) => std::path::PathBuf::from(dir),
         None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/py4swiss"),
@@ -26,10 +35,16 @@ pub fn simulated() -> Vec<(String, Report, Vec<Value>)> {
         let record: Value =
             serde_json::from_str(&std::fs::read_to_string(path.with_extension("json")).unwrap())
                 .unwrap();
-        let rounds = record["rounds"].as_array().unwrap().clone();
-        out.push((path.display().to_string(), report, rounds));
+        out.push(Simulated {
+            name: path.display().to_string(),
+            report,
+            rounds: record["rounds"].as_array().unwrap().clone(),
+            unpairable: record["unpairable"]
+                .as_str()
+                .map(|text| Report::parse(text).unwrap()),
+        });
     }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out.sort_by(|a, b| a.name.cmp(&b.name));
     assert!(out.len() >= 10, "the simulated tournaments are read");
     out
 }
