@@ -96,13 +96,10 @@ pub fn max_weight_matching<W: Weight>(vertices: usize, edges: &[Edge<W>]) -> Vec
     if edges.is_empty() {
         return vec![None; vertices];
     }
-    let mut solver = Solver::new(vertices, &edges);
-    solver.solve();
-    solver
-        .mate
-        .iter()
-        .map(|mate| mate.map(|p| solver.endpoint[p]))
-        .collect()
+    let mut solver = Solver::new(vertices, edges);
+    solver.start();
+    solver.run();
+    (0..vertices).map(|v| solver.mate_of(v)).collect()
 }
 
 /// Labels of the alternating trees: none, S (outer), T (inner); `BREADCRUMB`
@@ -112,12 +109,18 @@ const S: u8 = 1;
 const T: u8 = 2;
 const BREADCRUMB: u8 = 4;
 
-/// The algorithm's state. Vertices are `0..n`, blossoms `n..2n`; an edge
-/// `k` has the endpoints `2k` (its `a`) and `2k + 1` (its `b`), so that
-/// `p ^ 1` is the other end of the edge through `p`.
-struct Solver<'e, W> {
+/// The algorithm's state, kept between solutions so that a change of
+/// some vertices' edges is repaired rather than solved again. Vertices
+/// are `0..n`, blossoms `n..2n`; an edge `k` has the endpoints `2k` (its
+/// `a`) and `2k + 1` (its `b`), so that `p ^ 1` is the other end of the
+/// edge through `p`. An edge of weight zero is absent.
+///
+/// Duals are kept doubled for vertices (`dual[v] = 2 u(v)`) and as they
+/// are for blossoms (`z(b)`), so that they stay integers.
+#[derive(Debug, Clone)]
+pub(crate) struct Solver<W> {
     n: usize,
-    edges: &'e [Edge<W>],
+    edges: Vec<Edge<W>>,
     /// The vertex at each endpoint.
     endpoint: Vec<usize>,
     /// For each vertex, the remote endpoints of its edges.
@@ -147,9 +150,8 @@ struct Solver<'e, W> {
     queue: Vec<usize>,
 }
 
-impl<'e, W: Weight> Solver<'e, W> {
-    fn new(n: usize, edges: &'e [Edge<W>]) -> Self {
-        let max_weight = edges.iter().map(|e| e.weight).max().unwrap_or(W::ZERO);
+impl<W: Weight> Solver<W> {
+    pub(crate) fn new(n: usize, edges: Vec<Edge<W>>) -> Self {
         let mut endpoint = Vec::with_capacity(2 * edges.len());
         let mut neighbours = vec![Vec::new(); n];
         for (k, edge) in edges.iter().enumerate() {
@@ -158,11 +160,8 @@ impl<'e, W: Weight> Solver<'e, W> {
             neighbours[edge.a].push(2 * k + 1);
             neighbours[edge.b].push(2 * k);
         }
-        let mut dual = vec![max_weight; n];
-        dual.extend(std::iter::repeat_n(W::ZERO, n));
         Solver {
             n,
-            edges,
             endpoint,
             neighbours,
             mate: vec![None; n],
@@ -179,9 +178,91 @@ impl<'e, W: Weight> Solver<'e, W> {
             best_edge: vec![None; 2 * n],
             blossom_best_edges: vec![None; 2 * n],
             unused_blossoms: (n..2 * n).rev().collect(),
-            dual,
+            dual: vec![W::ZERO; 2 * n],
             allowed: vec![false; edges.len()],
             queue: Vec::new(),
+            edges,
+        }
+    }
+
+    /// The usual start: nothing matched, every vertex's dual the largest
+    /// weight (so all free vertices' duals are equal, as the stages need).
+    pub(crate) fn start(&mut self) {
+        let n = self.n;
+        let max_weight = self.edges.iter().map(|e| e.weight).max().unwrap_or(W::ZERO);
+        self.mate.fill(None);
+        self.in_blossom = (0..n).collect();
+        self.parent.fill(None);
+        for b in n..2 * n {
+            self.children[b].clear();
+            self.child_ends[b].clear();
+            self.base[b] = None;
+        }
+        self.unused_blossoms = (n..2 * n).rev().collect();
+        self.dual[..n].fill(max_weight);
+        self.dual[n..].fill(W::ZERO);
+    }
+
+    pub(crate) fn mate_of(&self, v: usize) -> Option<usize> {
+        self.mate[v].map(|p| self.endpoint[p])
+    }
+
+    pub(crate) fn weight(&self, k: usize) -> W {
+        self.edges[k].weight
+    }
+
+    /// Sets edge `k`'s weight; [`Self::repair`] must then be called for
+    /// one of its ends before [`Self::run`].
+    pub(crate) fn set_weight(&mut self, k: usize, weight: W) {
+        self.edges[k].weight = weight;
+    }
+
+    /// Restores the duals' feasibility and complementary slackness but
+    /// for free vertices of positive dual, after the weights of edges of
+    /// each vertex of `changed` changed (any way): its blossoms are
+    /// undone, each dual moved onto its vertices, and matched edges left
+    /// slack by that unmatched; it is unmatched, and its dual set to the
+    /// least that covers its edges. [`Self::run`] then finds the optimum
+    /// again, in a few stages when few vertices changed.
+    pub(crate) fn repair(&mut self, changed: &[usize]) {
+        for &v in changed {
+            while self.in_blossom[v] != v {
+                self.dissolve(self.in_blossom[v]);
+            }
+            self.unmatch(v);
+        }
+        for &v in changed {
+            let mut need = W::ZERO;
+            for &p in &self.neighbours[v] {
+                let weight = self.edges[p / 2].weight;
+                let other = self.dual[self.endpoint[p]];
+                if weight > W::ZERO && weight.double() > other {
+                    need = need.max(weight.double() - other);
+                }
+            }
+            self.dual[v] = need;
+        }
+    }
+
+    fn unmatch(&mut self, v: usize) {
+        if let Some(p) = self.mate[v].take() {
+            self.mate[self.endpoint[p]] = None;
+        }
+    }
+
+    /// Undoes top-level blossom `b` with its dual moved onto its vertices
+    /// (each edge inside keeps its slack; an edge leaving it gains); the
+    /// base's matched edge, now slack, is unmatched.
+    fn dissolve(&mut self, b: usize) {
+        let z = self.dual[b];
+        let base = self.base[b].expect("a blossom has a base");
+        for leaf in self.leaves(b) {
+            self.dual[leaf] = self.dual[leaf] + z;
+        }
+        self.dual[b] = W::ZERO;
+        self.expand_blossom(b, true);
+        if z > W::ZERO {
+            self.unmatch(base);
         }
     }
 
@@ -315,7 +396,13 @@ impl<'e, W: Weight> Solver<'e, W> {
                 None => self
                     .leaves(child)
                     .into_iter()
-                    .map(|leaf| self.neighbours[leaf].iter().map(|p| p / 2).collect())
+                    .map(|leaf| {
+                        self.neighbours[leaf]
+                            .iter()
+                            .map(|p| p / 2)
+                            .filter(|&k| self.edges[k].weight > W::ZERO)
+                            .collect()
+                    })
                     .collect(),
             };
             for k in lists.into_iter().flatten() {
@@ -486,35 +573,68 @@ impl<'e, W: Weight> Solver<'e, W> {
     /// S-vertices of different trees.
     fn augment_matching(&mut self, k: usize) {
         let Edge { a: v, b: w, .. } = self.edges[k];
-        for (mut s, mut p) in [(v, 2 * k + 1), (w, 2 * k)] {
-            loop {
-                let bs = self.in_blossom[s];
-                debug_assert_eq!(self.label[bs], S);
-                if bs >= self.n {
-                    self.augment_blossom(bs, s);
-                }
-                self.mate[s] = Some(p);
-                let Some(end) = self.label_end[bs] else {
-                    break; // the tree's root
-                };
-                let t = self.endpoint[end];
-                let bt = self.in_blossom[t];
-                debug_assert_eq!(self.label[bt], T);
-                let through = self.label_end[bt].expect("a T-blossom has its label's end");
-                s = self.endpoint[through];
-                let j = self.endpoint[through ^ 1];
-                if bt >= self.n {
-                    self.augment_blossom(bt, j);
-                }
-                self.mate[j] = Some(through);
-                p = through ^ 1;
+        self.augment_side(v, Some(2 * k + 1));
+        self.augment_side(w, Some(2 * k));
+    }
+
+    /// Swaps matched and unmatched edges on the path from S-vertex `s` up
+    /// to its tree's root, `s` taking the remote endpoint `p` as its mate
+    /// (none: it is left free, and the root is matched).
+    fn augment_side(&mut self, mut s: usize, mut p: Option<usize>) {
+        loop {
+            let bs = self.in_blossom[s];
+            debug_assert_eq!(self.label[bs], S);
+            if bs >= self.n {
+                self.augment_blossom(bs, s);
             }
+            self.mate[s] = p;
+            let Some(end) = self.label_end[bs] else {
+                break; // the tree's root
+            };
+            let t = self.endpoint[end];
+            let bt = self.in_blossom[t];
+            debug_assert_eq!(self.label[bt], T);
+            let through = self.label_end[bt].expect("a T-blossom has its label's end");
+            s = self.endpoint[through];
+            let j = self.endpoint[through ^ 1];
+            if bt >= self.n {
+                self.augment_blossom(bt, j);
+            }
+            self.mate[j] = Some(through);
+            p = Some(through ^ 1);
         }
     }
 
-    fn solve(&mut self) {
+    /// Matches S-vertex `v` through edge `k` to `w`, the base-to-be of a
+    /// free blossom outside the trees (a free vertex of lower dual).
+    fn augment_to_free(&mut self, k: usize, v: usize) {
+        let (p_v, p_w) = if self.edges[k].a == v {
+            (2 * k, 2 * k + 1)
+        } else {
+            (2 * k + 1, 2 * k)
+        };
+        let w = self.endpoint[p_w];
+        self.augment_side(v, Some(p_w));
+        let bw = self.in_blossom[w];
+        if bw >= self.n {
+            self.augment_blossom(bw, w);
+        }
+        self.mate[w] = Some(p_v);
+    }
+
+    /// Runs stages until no free vertex has a positive dual: the matching
+    /// is then of maximum weight (complementary slackness). A stage grows
+    /// alternating trees from the free vertices of the largest dual (all
+    /// equal, so every tree's vertices share a parity and an edge between
+    /// two S-vertices has an even slack) and ends on an augmenting path;
+    /// on the roots' dual reaching zero or the next free vertices'; or on
+    /// an S-vertex's dual reaching zero, the path from it to its root then
+    /// swapped so that the root is matched and it is free. From
+    /// [`Self::start`], the free vertices' duals are all equal and this is
+    /// the usual algorithm.
+    pub(crate) fn run(&mut self) {
         let n = self.n;
-        for _stage in 0..n {
+        loop {
             self.label.fill(FREE);
             self.best_edge.fill(None);
             for b in n..2 * n {
@@ -522,128 +642,27 @@ impl<'e, W: Weight> Solver<'e, W> {
             }
             self.allowed.fill(false);
             self.queue.clear();
-            for v in 0..n {
-                if self.mate[v].is_none() && self.top_label(v) == FREE {
+            let free: Vec<usize> = (0..n)
+                .filter(|&v| self.mate[v].is_none() && self.dual[v] > W::ZERO)
+                .collect();
+            let Some(top) = free.iter().map(|&v| self.dual[v]).max() else {
+                break;
+            };
+            let next = free
+                .iter()
+                .map(|&v| self.dual[v])
+                .filter(|&d| d < top)
+                .max();
+            let root = free[free
+                .iter()
+                .position(|&v| self.dual[v] == top)
+                .expect("the largest is one of them")];
+            for &v in &free {
+                if self.dual[v] == top && self.top_label(v) == FREE {
                     self.assign_label(v, S, None);
                 }
             }
-            let mut augmented = false;
-            loop {
-                while !augmented && let Some(v) = self.queue.pop() {
-                    debug_assert_eq!(self.top_label(v), S);
-                    for i in 0..self.neighbours[v].len() {
-                        let p = self.neighbours[v][i];
-                        let k = p / 2;
-                        let w = self.endpoint[p];
-                        if self.in_blossom[v] == self.in_blossom[w] {
-                            continue; // an edge inside a blossom
-                        }
-                        let slack = self.slack(k);
-                        if !self.allowed[k] && slack == W::ZERO {
-                            self.allowed[k] = true;
-                        }
-                        if self.allowed[k] {
-                            match self.top_label(w) {
-                                FREE => self.assign_label(w, T, Some(p ^ 1)),
-                                S => match self.scan_blossom(v, w) {
-                                    Some(base) => self.add_blossom(base, k),
-                                    None => {
-                                        self.augment_matching(k);
-                                        augmented = true;
-                                        break;
-                                    }
-                                },
-                                _ if self.label[w] == FREE => {
-                                    // w is inside a T-blossom but not yet
-                                    // reached: note how, for its expansion.
-                                    self.label[w] = T;
-                                    self.label_end[w] = Some(p ^ 1);
-                                }
-                                _ => {}
-                            }
-                        } else if self.top_label(w) == S {
-                            let b = self.in_blossom[v];
-                            if self.best_edge[b].is_none_or(|best| slack < self.slack(best)) {
-                                self.best_edge[b] = Some(k);
-                            }
-                        } else if self.label[w] == FREE
-                            && self.best_edge[w].is_none_or(|best| slack < self.slack(best))
-                        {
-                            self.best_edge[w] = Some(k);
-                        }
-                    }
-                }
-                if augmented {
-                    break;
-                }
-                // No augmenting path with the duals as they are: change
-                // them by the least amount that makes another edge usable,
-                // undoes a T-blossom, or (delta 1) ends the stage.
-                let mut delta = (0..n).map(|v| self.dual[v]).min().expect("n > 0");
-                let mut kind = Delta::End;
-                for v in 0..n {
-                    if self.top_label(v) == FREE
-                        && let Some(k) = self.best_edge[v]
-                    {
-                        let d = self.slack(k);
-                        if d < delta {
-                            delta = d;
-                            kind = Delta::Edge(k);
-                        }
-                    }
-                }
-                for b in 0..2 * n {
-                    if self.parent[b].is_none()
-                        && self.label[b] == S
-                        && let Some(k) = self.best_edge[b]
-                    {
-                        let d = self.slack(k).half();
-                        if d < delta {
-                            delta = d;
-                            kind = Delta::Edge(k);
-                        }
-                    }
-                }
-                for b in n..2 * n {
-                    if self.base[b].is_some()
-                        && self.parent[b].is_none()
-                        && self.label[b] == T
-                        && self.dual[b] < delta
-                    {
-                        delta = self.dual[b];
-                        kind = Delta::Expand(b);
-                    }
-                }
-                for v in 0..n {
-                    match self.top_label(v) {
-                        S => self.dual[v] = self.dual[v] - delta,
-                        T => self.dual[v] = self.dual[v] + delta,
-                        _ => {}
-                    }
-                }
-                for b in n..2 * n {
-                    if self.base[b].is_some() && self.parent[b].is_none() {
-                        match self.label[b] {
-                            S => self.dual[b] = self.dual[b] + delta,
-                            T => self.dual[b] = self.dual[b] - delta,
-                            _ => {}
-                        }
-                    }
-                }
-                match kind {
-                    Delta::End => break,
-                    Delta::Edge(k) => {
-                        self.allowed[k] = true;
-                        let Edge { a, b, .. } = self.edges[k];
-                        let from = if self.top_label(a) == S { a } else { b };
-                        self.queue.push(from);
-                    }
-                    Delta::Expand(b) => self.expand_blossom(b, false),
-                }
-            }
-            if !augmented {
-                break; // no better matching: optimal
-            }
+            self.stage(root, next);
             // S-blossoms whose dual fell to zero are undone between stages.
             for b in n..2 * n {
                 if self.parent[b].is_none()
@@ -656,12 +675,156 @@ impl<'e, W: Weight> Solver<'e, W> {
             }
         }
     }
+
+    /// One stage from the roots labelled S (`root` one of them); `next`,
+    /// the largest dual of the other free vertices.
+    fn stage(&mut self, root: usize, next: Option<W>) {
+        let n = self.n;
+        loop {
+            while let Some(v) = self.queue.pop() {
+                debug_assert_eq!(self.top_label(v), S);
+                for i in 0..self.neighbours[v].len() {
+                    let p = self.neighbours[v][i];
+                    let k = p / 2;
+                    let w = self.endpoint[p];
+                    if self.in_blossom[v] == self.in_blossom[w] || self.edges[k].weight == W::ZERO {
+                        continue; // an edge inside a blossom, or none
+                    }
+                    let slack = self.slack(k);
+                    if !self.allowed[k] && slack == W::ZERO {
+                        self.allowed[k] = true;
+                    }
+                    if self.allowed[k] {
+                        match self.top_label(w) {
+                            FREE => {
+                                let bw = self.in_blossom[w];
+                                let base = self.base[bw].expect("a blossom has a base");
+                                if self.mate[base].is_none() {
+                                    self.augment_to_free(k, v);
+                                    return;
+                                }
+                                self.assign_label(w, T, Some(p ^ 1));
+                            }
+                            S => match self.scan_blossom(v, w) {
+                                Some(base) => self.add_blossom(base, k),
+                                None => {
+                                    self.augment_matching(k);
+                                    return;
+                                }
+                            },
+                            _ if self.label[w] == FREE => {
+                                // w is inside a T-blossom but not yet
+                                // reached: note how, for its expansion.
+                                self.label[w] = T;
+                                self.label_end[w] = Some(p ^ 1);
+                            }
+                            _ => {}
+                        }
+                    } else if self.top_label(w) == S {
+                        let b = self.in_blossom[v];
+                        if self.best_edge[b].is_none_or(|best| slack < self.slack(best)) {
+                            self.best_edge[b] = Some(k);
+                        }
+                    } else if self.label[w] == FREE
+                        && self.best_edge[w].is_none_or(|best| slack < self.slack(best))
+                    {
+                        self.best_edge[w] = Some(k);
+                    }
+                }
+            }
+            // No augmenting path with the duals as they are: change them
+            // by the least amount that makes another edge usable, undoes a
+            // T-blossom, or brings a dual down to zero or to the next
+            // free vertices'.
+            let mut delta = self.dual[root];
+            let mut kind = Delta::RootsDone;
+            if let Some(next) = next
+                && self.dual[root] - next < delta
+            {
+                delta = self.dual[root] - next;
+                kind = Delta::MoreRoots;
+            }
+            for v in 0..n {
+                if self.top_label(v) == S && self.dual[v] < delta {
+                    delta = self.dual[v];
+                    kind = Delta::Freed(v);
+                }
+            }
+            for v in 0..n {
+                if self.top_label(v) == FREE
+                    && let Some(k) = self.best_edge[v]
+                {
+                    let d = self.slack(k);
+                    if d < delta {
+                        delta = d;
+                        kind = Delta::Edge(k);
+                    }
+                }
+            }
+            for b in 0..2 * n {
+                if self.parent[b].is_none()
+                    && self.label[b] == S
+                    && let Some(k) = self.best_edge[b]
+                {
+                    let d = self.slack(k).half();
+                    if d < delta {
+                        delta = d;
+                        kind = Delta::Edge(k);
+                    }
+                }
+            }
+            for b in n..2 * n {
+                if self.base[b].is_some()
+                    && self.parent[b].is_none()
+                    && self.label[b] == T
+                    && self.dual[b] < delta
+                {
+                    delta = self.dual[b];
+                    kind = Delta::Expand(b);
+                }
+            }
+            for v in 0..n {
+                match self.top_label(v) {
+                    S => self.dual[v] = self.dual[v] - delta,
+                    T => self.dual[v] = self.dual[v] + delta,
+                    _ => {}
+                }
+            }
+            for b in n..2 * n {
+                if self.base[b].is_some() && self.parent[b].is_none() {
+                    match self.label[b] {
+                        S => self.dual[b] = self.dual[b] + delta,
+                        T => self.dual[b] = self.dual[b] - delta,
+                        _ => {}
+                    }
+                }
+            }
+            match kind {
+                Delta::RootsDone | Delta::MoreRoots => return,
+                Delta::Freed(v) => {
+                    self.augment_side(v, None);
+                    return;
+                }
+                Delta::Edge(k) => {
+                    self.allowed[k] = true;
+                    let Edge { a, b, .. } = self.edges[k];
+                    let from = if self.top_label(a) == S { a } else { b };
+                    self.queue.push(from);
+                }
+                Delta::Expand(b) => self.expand_blossom(b, false),
+            }
+        }
+    }
 }
 
 /// What a change of the duals achieves.
 enum Delta {
-    /// A vertex dual reaches zero: no augmenting path can add weight.
-    End,
+    /// The roots' duals reach zero: they may stay free.
+    RootsDone,
+    /// The roots' duals reach the next free vertices': they join them.
+    MoreRoots,
+    /// A matched S-vertex's dual reaches zero: it may be the free one.
+    Freed(usize),
     /// An edge becomes usable (from a free vertex, or between S-blossoms).
     Edge(usize),
     /// A T-blossom's dual reaches zero: it is undone.

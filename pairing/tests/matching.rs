@@ -3,7 +3,10 @@
 //! (an independent implementation) on larger ones, its answers recorded
 //! by `scripts/networkx-matchings.py` in `tests/data/networkx-matchings.json`.
 
-use kingpost_pairing::matching::{Edge, U256, Weight, max_weight_matching};
+use kingpost_pairing::{
+    graph::{Graph, Solving},
+    matching::{Edge, U256, Weight, max_weight_matching},
+};
 use rand::{Rng, SeedableRng, rngs::SmallRng};
 
 /// The weight of a matching, after checking that it is one: each mate's
@@ -129,5 +132,82 @@ fn wide_weights_match_networkx() {
     for (i, (n, edges, expected)) in cases.iter().enumerate() {
         let mate = max_weight_matching(*n, edges);
         assert_eq!(weight_of(&mate, edges), *expected, "case {i}");
+    }
+}
+
+/// A graph changed one vertex's edges at a time (raised, lowered,
+/// removed, added; as the Dutch system steers its matching) is matched
+/// after each change by repairing the last matching: each time a matching
+/// of the best weight, checked against every matching (small graphs) and
+/// against a matching solved from scratch (larger ones).
+#[test]
+fn a_graph_changed_vertex_by_vertex_stays_matched_at_its_best() {
+    let mut rng = SmallRng::seed_from_u64(29);
+    for graph in 0..600 {
+        let n = if graph % 2 == 0 {
+            rng.random_range(2..=9)
+        } else {
+            rng.random_range(10..=40)
+        };
+        let max: u64 = [3, 50, 1 << 30][graph % 3];
+        let mut weights = vec![vec![0u64; n]; n];
+        let mut g = Graph::<u64>::new(n, Solving::Incremental);
+        let pairs: Vec<(usize, usize)> = (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .collect();
+        for &(a, b) in &pairs {
+            if rng.random_bool(0.6) {
+                let w = rng.random_range(1..=max);
+                weights[a][b] = w;
+                weights[b][a] = w;
+                g.set_weight(a, b, w);
+            }
+        }
+        g.update();
+        for change in 0..12 {
+            // One or two vertices' edges change at once.
+            for _ in 0..rng.random_range(1..=2) {
+                let v = rng.random_range(0..n);
+                for u in (0..n).filter(|&u| u != v) {
+                    if !rng.random_bool(0.5) {
+                        continue;
+                    }
+                    let w = match rng.random_range(0..4) {
+                        0 => 0,
+                        1 => weights[v][u].saturating_sub(rng.random_range(0..=2)),
+                        2 => weights[v][u] + rng.random_range(0..=3),
+                        _ => rng.random_range(1..=max),
+                    };
+                    weights[v][u] = w;
+                    weights[u][v] = w;
+                    g.set_weight(v, u, w);
+                }
+            }
+            g.update();
+            let mate: Vec<Option<usize>> = (0..n)
+                .map(|v| Some(g.mate(v)).filter(|&m| m != v))
+                .collect();
+            let edges: Vec<Edge<u64>> = pairs
+                .iter()
+                .copied()
+                .filter(|&(a, b)| weights[a][b] > 0)
+                .map(|(a, b)| Edge {
+                    a,
+                    b,
+                    weight: weights[a][b],
+                })
+                .collect();
+            let ours = weight_of(&mate, &edges);
+            let best = if n < 10 {
+                let wide: Vec<Vec<u128>> = weights
+                    .iter()
+                    .map(|row| row.iter().map(|&w| u128::from(w)).collect())
+                    .collect();
+                best_by_brute_force(n, &wide) as u64
+            } else {
+                weight_of(&max_weight_matching(n, &edges), &edges)
+            };
+            assert_eq!(ours, best, "graph {graph}, change {change}");
+        }
     }
 }

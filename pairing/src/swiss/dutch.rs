@@ -15,7 +15,7 @@ use super::{
     players::{Entrant, Strength, entrants},
 };
 use crate::{
-    graph::Graph,
+    graph::{Graph, Solving},
     matching::{U256, Weight, Wide},
     trf::{Colour, Report},
 };
@@ -39,6 +39,13 @@ impl std::error::Error for Unpairable {}
 
 /// Pairs the next round of the tournament `report` holds.
 pub fn pair_next_round(report: &Report) -> Result<Pairs, Unpairable> {
+    pair_next_round_with(report, Solving::Incremental)
+}
+
+/// [`pair_next_round`], each matching found as `solving` says (the
+/// pairing is the same: the rules choose one candidate however the
+/// matchings are found).
+pub fn pair_next_round_with(report: &Report, solving: Solving) -> Result<Pairs, Unpairable> {
     let rounds_played = report
         .players
         .iter()
@@ -48,7 +55,7 @@ pub fn pair_next_round(report: &Report) -> Result<Pairs, Unpairable> {
     let mut players = entrants(report);
     players.sort_by_key(|e| std::cmp::Reverse((e.points_tenths, std::cmp::Reverse(e.number))));
     let first_colour = report.first_colour.unwrap_or(Colour::White);
-    let mut validity = Validity::new(&players);
+    let mut validity = Validity::new(&players, solving);
     if !validity.completable() {
         return Err(Unpairable);
     }
@@ -78,7 +85,7 @@ pub fn pair_next_round(report: &Report) -> Result<Pairs, Unpairable> {
     while index < groups.len() {
         let lower = groups.get(index + 1).map_or(&[][..], |g| &g[..]);
         let bracket = Bracket::new(&mdps, &groups[index], lower, rounds_played, collapsed);
-        match pair_bracket(&bracket, &mut validity, first_colour) {
+        match pair_bracket(&bracket, &mut validity, first_colour, solving) {
             None => {
                 // A.9: everyone below becomes the collapsed last group.
                 let rest: Vec<Vertex> = groups.drain(index + 1..).flatten().collect();
@@ -123,9 +130,9 @@ struct Validity {
 }
 
 impl Validity {
-    fn new(players: &[Entrant]) -> Self {
+    fn new(players: &[Entrant], solving: Solving) -> Self {
         let n = players.len();
-        let mut graph = Graph::new(n + n % 2);
+        let mut graph = Graph::new(n + n % 2, solving);
         for (i, a) in players.iter().enumerate() {
             for (j, b) in players.iter().enumerate().skip(i + 1) {
                 graph.set_weight(i, j, u64::from(allowed(a, b)));
@@ -151,22 +158,27 @@ impl Validity {
 
 /// Pairs one bracket with weights wide enough for it; none when the
 /// downfloaters it leaves make the round unpairable.
-fn pair_bracket(bracket: &Bracket, validity: &mut Validity, first_colour: Colour) -> Option<Pairs> {
+fn pair_bracket(
+    bracket: &Bracket,
+    validity: &mut Validity,
+    first_colour: Colour,
+    solving: Solving,
+) -> Option<Pairs> {
     // The matching needs three bits clear above the largest weight.
     let bits = bracket.weight_width() + 3;
     if bits <= 64 {
-        BracketPairer::<u64>::new(bracket, validity).pair(first_colour)
+        BracketPairer::<u64>::new(bracket, validity, solving).pair(first_colour)
     } else if bits <= 128 {
-        BracketPairer::<u128>::new(bracket, validity).pair(first_colour)
+        BracketPairer::<u128>::new(bracket, validity, solving).pair(first_colour)
     } else if bits <= 256 {
-        BracketPairer::<U256>::new(bracket, validity).pair(first_colour)
+        BracketPairer::<U256>::new(bracket, validity, solving).pair(first_colour)
     } else if bits <= 1024 {
-        BracketPairer::<Wide<16>>::new(bracket, validity).pair(first_colour)
+        BracketPairer::<Wide<16>>::new(bracket, validity, solving).pair(first_colour)
     } else if bits <= 4096 {
-        BracketPairer::<Wide<64>>::new(bracket, validity).pair(first_colour)
+        BracketPairer::<Wide<64>>::new(bracket, validity, solving).pair(first_colour)
     } else {
         assert!(bits <= 16384, "a bracket's weights fit in 16,384 bits");
-        BracketPairer::<Wide<256>>::new(bracket, validity).pair(first_colour)
+        BracketPairer::<Wide<256>>::new(bracket, validity, solving).pair(first_colour)
     }
 }
 
@@ -179,9 +191,9 @@ struct BracketPairer<'b, 'p, W> {
 }
 
 impl<'b, 'p, W: Weight> BracketPairer<'b, 'p, W> {
-    fn new(bracket: &'b Bracket<'p>, validity: &'b mut Validity) -> Self {
+    fn new(bracket: &'b Bracket<'p>, validity: &'b mut Validity, solving: Solving) -> Self {
         let vertices = &bracket.vertices;
-        let mut graph = Graph::new(vertices.len());
+        let mut graph = Graph::new(vertices.len(), solving);
         for (i, a) in vertices.iter().enumerate() {
             for (j, b) in vertices.iter().enumerate().skip(i + 1) {
                 let weight = bracket.weight(a, b, allowed(a.entrant, b.entrant));
@@ -359,9 +371,10 @@ impl<'b, 'p, W: Weight> BracketPairer<'b, 'p, W> {
             }
             let r = s2[i];
             let above: Vec<usize> = s1.iter().chain(&s2[..i]).copied().collect();
+            let below = &s2[i + 1..];
             let exchanged = self.in_s1(r);
             if !exchanged {
-                self.nudge(r, &above, -1, 0);
+                self.nudge(r, below, 1, 0);
                 self.graph.update();
             }
             if !self.in_s2(r) {
@@ -370,7 +383,7 @@ impl<'b, 'p, W: Weight> BracketPairer<'b, 'p, W> {
                 self.remove(r, &out);
             }
             if !exchanged {
-                self.nudge(r, &above, 1, 0);
+                self.nudge(r, below, -1, 0);
             }
         }
         let new_s1: Vec<usize> = remainder
