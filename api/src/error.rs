@@ -88,6 +88,8 @@ text_enum! {
         TournamentFull = "tournament_full",
         AlreadyJoined = "already_joined",
         NotJoined = "not_joined",
+        /// A report asked of a round robin, or of a Swiss before its first round.
+        NotASwiss = "not_a_swiss",
         CollectionNameTaken = "collection_name_taken",
         GameUnderWay = "game_under_way",
         /// Only an account that has never played may become a BOT.

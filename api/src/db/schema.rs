@@ -313,6 +313,19 @@ diesel::table! {
         created_at -> BigInt,
         started_at -> Nullable<BigInt>,
         finished_at -> Nullable<BigInt>,
+        format -> Text,
+        rounds -> Nullable<Integer>,
+        round -> Integer,
+        tiebreaks -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    tournament_byes (tournament_id, account_id, round) {
+        tournament_id -> Text,
+        account_id -> Text,
+        round -> Integer,
+        kind -> Text,
     }
 }
 
@@ -446,6 +459,7 @@ diesel::joinable!(annotations -> accounts (author_id));
 diesel::joinable!(messages -> accounts (author_id));
 diesel::joinable!(tournament_players -> accounts (account_id));
 diesel::joinable!(tournament_players -> tournaments (tournament_id));
+diesel::joinable!(tournament_byes -> tournaments (tournament_id));
 diesel::joinable!(tournament_games -> games (game_id));
 diesel::joinable!(ratings -> accounts (account_id));
 diesel::joinable!(collection_games -> games (game_id));
@@ -453,6 +467,7 @@ diesel::joinable!(collection_games -> collections (collection_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     tournaments,
+    tournament_byes,
     tournament_players,
     tournament_games,
     ratings,

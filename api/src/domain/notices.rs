@@ -306,16 +306,28 @@ pub fn notice_of(
                 action: ("See the challenge".to_owned(), links.page("")),
             }
         }
-        EventKind::TournamentStarted => {
+        EventKind::TournamentStarted | EventKind::TournamentRound => {
             let id = TournamentId::from(text("tournament_id").as_str());
             let name =
                 tournament::find(conn, &id)?.map_or_else(|| "A tournament".to_owned(), |t| t.name);
+            let games = data["games"].as_i64().unwrap_or_default();
+            let line = match data["round"].as_i64() {
+                // A Swiss: a round at a time.
+                Some(round) if data["bye"] == true || (round == 1 && games == 0) => format!(
+                    "Round {round} of {name} is paired: you have the bye (a point) this round."
+                ),
+                Some(round) => {
+                    format!("Round {round} of {name} is paired: your game is under way.")
+                }
+                None => format!("{name} started: your {games} games are under way."),
+            };
+            let subject = match data["round"].as_i64() {
+                Some(round) if round > 1 => format!("{name}: round {round}"),
+                _ => format!("{name} started"),
+            };
             Notice {
-                subject: format!("{name} started"),
-                lines: vec![format!(
-                    "{name} started: your {} games are under way.",
-                    data["games"].as_i64().unwrap_or_default()
-                )],
+                subject,
+                lines: vec![line],
                 action: ("Open the tournament".to_owned(), links.tournament(&id)),
             }
         }

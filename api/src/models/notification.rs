@@ -45,6 +45,7 @@ pub const DEFAULT_EVENTS: &[EventKind] = &[
     EventKind::ChallengeReceived,
     EventKind::MessageReceived,
     EventKind::TournamentStarted,
+    EventKind::TournamentRound,
 ];
 pub const DEFAULT_DIGEST_HOUR: i32 = 8;
 pub const DEFAULT_TIME_ZONE: &str = "UTC";

@@ -5,11 +5,11 @@ use diesel::prelude::*;
 use crate::{
     db::{
         DbConnection,
-        schema::{accounts, tournament_games, tournament_players, tournaments},
+        schema::{accounts, tournament_byes, tournament_games, tournament_players, tournaments},
     },
     models::game::StartKind,
     stored::{AccountId, GameId, TournamentId},
-    views::{RuleKey, TournamentStatus},
+    views::{ByeKind, RuleKey, TournamentFormat, TournamentStatus},
 };
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -36,6 +36,22 @@ pub struct TournamentRow {
     pub created_at: i64,
     pub started_at: Option<i64>,
     pub finished_at: Option<i64>,
+    pub format: TournamentFormat,
+    /// A Swiss's rounds (none until the start when left to the entries).
+    pub rounds: Option<i32>,
+    /// A Swiss's round paired last.
+    pub round: i32,
+    /// A Swiss's tie-breaks, comma-separated keys in order.
+    pub tiebreaks: Option<String>,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = tournament_byes)]
+pub struct ByeRow {
+    pub tournament_id: TournamentId,
+    pub account_id: AccountId,
+    pub round: i32,
+    pub kind: ByeKind,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -119,6 +135,41 @@ pub fn close_signup(
     ))
     .execute(conn)
     .map(|n| n == 1)
+}
+
+/// Records that a Swiss's round `round` is paired, fixing its number of
+/// rounds; whether the round before it was the one paired last (so that
+/// of two changes closing the same round, one pairs the next).
+pub fn advance_round(
+    conn: &mut DbConnection,
+    id: &TournamentId,
+    round: i32,
+    rounds: i32,
+) -> QueryResult<bool> {
+    diesel::update(
+        tournaments::table
+            .filter(tournaments::id.eq(id))
+            .filter(tournaments::round.eq(round - 1)),
+    )
+    .set((tournaments::round.eq(round), tournaments::rounds.eq(rounds)))
+    .execute(conn)
+    .map(|n| n == 1)
+}
+
+pub fn add_bye(conn: &mut DbConnection, row: &ByeRow) -> QueryResult<()> {
+    diesel::insert_into(tournament_byes::table)
+        .values(row)
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// A Swiss's byes and absences, by round.
+pub fn byes_of(conn: &mut DbConnection, id: &TournamentId) -> QueryResult<Vec<ByeRow>> {
+    tournament_byes::table
+        .filter(tournament_byes::tournament_id.eq(id))
+        .order((tournament_byes::round, tournament_byes::account_id))
+        .select(ByeRow::as_select())
+        .load(conn)
 }
 
 /// Marks a tournament under way finished; whether it was under way.

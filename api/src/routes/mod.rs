@@ -101,6 +101,7 @@ pub fn configure(cfg: &mut ServiceConfig<'_>) {
         .service(tournaments::join_tournament)
         .service(tournaments::leave_tournament)
         .service(tournaments::export_tournament_pgn)
+        .service(tournaments::export_tournament_trf)
         .service(challenges::get_challenge)
         .service(challenges::accept_challenge)
         .service(challenges::decline_challenge)

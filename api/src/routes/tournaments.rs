@@ -1,4 +1,5 @@
-//! `/api/v1/tournaments`: round robins organised, joined, left, read.
+//! `/api/v1/tournaments`: round robins and Swiss organised, joined, left,
+//! read, and exported (PGN; a Swiss's TRF).
 
 use actix_web::{HttpResponse, get, http::header, post, web};
 
@@ -11,10 +12,13 @@ use crate::{
     routes::{Query, page_limit},
     state::AppState,
     stored::TournamentId,
-    views::{CreateTournamentRequest, PgnText, TournamentList, TournamentQuery, TournamentView},
+    views::{
+        CreateTournamentRequest, PgnText, TournamentList, TournamentQuery, TournamentView, TrfText,
+    },
 };
 
-/// Organise a round robin: open for sign-up until full or its deadline.
+/// Organise a round robin or a Swiss: open for sign-up until full or its
+/// deadline. A Swiss takes late entries until its last round is paired.
 #[utoipa::path(
     tag = "tournaments",
     request_body = CreateTournamentRequest,
@@ -91,8 +95,10 @@ pub async fn get_tournament(
     Ok(web::Json(view))
 }
 
-/// Sign up: the tournament starts, its games created at once, when this
-/// fills it.
+/// Sign up: the tournament starts when this fills it (a round robin's
+/// games created at once, a Swiss's first round paired). A Swiss under way
+/// takes an entry until its last round is paired: the player is absent
+/// (no point) from the rounds before and paired from the next.
 #[utoipa::path(
     tag = "tournaments",
     params(("id" = String, Path, description = "The tournament")),
@@ -172,4 +178,29 @@ pub async fn export_tournament_pgn(
     let id = id.into_inner();
     let text = state.read_lagging(move |conn| view::pgn(conn, &id)).await?;
     Ok(HttpResponse::Ok().content_type(PGN).body(text))
+}
+
+/// A Swiss as FIDE's Tournament Report File (TRF-2016), for other pairing
+/// programs to check: each player by pairing number, each round's
+/// opponent, colour and result (`U` the pairing-allocated bye, `Z` an
+/// absence; a game under way blank).
+#[utoipa::path(
+    tag = "tournaments",
+    params(("id" = String, Path, description = "The tournament")),
+    responses(
+        (status = 200, description = "The report", body = TrfText, content_type = "text/plain"),
+        (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A round robin, or a Swiss not yet started (`not_a_swiss`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/tournaments/{id}/report.trf")]
+pub async fn export_tournament_trf(
+    state: web::Data<AppState>,
+    id: web::Path<TournamentId>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let text = state.read_lagging(move |conn| view::trf(conn, &id)).await?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/plain; charset=utf-8")
+        .body(text))
 }

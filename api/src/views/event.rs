@@ -33,6 +33,9 @@ text_enum! {
         TournamentJoined = "tournament_joined",
         /// A tournament the account plays in started: its games with it.
         TournamentStarted = "tournament_started",
+        /// A Swiss the account plays in paired a round after its first:
+        /// their game in it (`bye` false), or their bye.
+        TournamentRound = "tournament_round",
         /// A tournament the account plays in finished, with its winners.
         TournamentFinished = "tournament_finished",
         /// The opponent said something in a game: the message.

@@ -1,5 +1,5 @@
-//! Round-robin tournaments: what an organiser sends, and what players and
-//! watchers read.
+//! Tournaments, round robins and Swiss: what an organiser sends, and what
+//! players and watchers read.
 
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -23,7 +23,54 @@ text_enum! {
     }
 }
 
-/// A round robin to organise.
+text_enum! {
+    /// How a tournament pairs its players.
+    #[derive(ToSchema, Default)]
+    pub enum TournamentFormat ("tournament format") {
+        /// Everyone plays everyone, every game created at the start.
+        #[default]
+        RoundRobin = "round_robin",
+        /// FIDE's Dutch system: each round paired when the one before it
+        /// ends, players of equal scores meeting.
+        Swiss = "swiss",
+    }
+}
+
+text_enum! {
+    /// A tie-break of a Swiss (FIDE Handbook C.07).
+    #[derive(ToSchema)]
+    pub enum TieBreakKey ("tie-break") {
+        /// The sum of the opponents' scores.
+        Buchholz = "buchholz",
+        /// Buchholz less the least significant opponent's score.
+        BuchholzCut1 = "buchholz_cut1",
+        /// Each opponent's score times the points scored against them.
+        SonnebornBerger = "sonneborn_berger",
+        /// The sum of the player's scores after each round.
+        Progressive = "progressive",
+        /// Points against the players still level, when all have met.
+        DirectEncounter = "direct_encounter",
+    }
+}
+
+text_enum! {
+    /// Why a player of a Swiss has no game in a round.
+    #[derive(ToSchema)]
+    pub enum ByeKind ("bye") {
+        /// The pairing-allocated bye: a point (the odd player out, at most
+        /// once each).
+        Pairing = "pairing",
+        /// No point: withdrawn, or entered after the round was paired.
+        Absent = "absent",
+    }
+}
+
+text_schema!(
+    TrfText,
+    "FIDE's Tournament Report File, TRF-2016 (`text/plain`): a `012` line with the name, a `001` line for each player by pairing number with each round's opponent, colour and result, and `XXR` with the number of rounds."
+);
+
+/// A tournament to organise: a round robin, or a Swiss.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateTournamentRequest {
@@ -45,11 +92,26 @@ pub struct CreateTournamentRequest {
     pub clock: Option<ClockSpec>,
     #[serde(default)]
     pub rated: bool,
-    /// Each pairing played twice, once with each colour, all games at once.
+    #[serde(default)]
+    pub format: TournamentFormat,
+    /// A round robin's: each pairing played twice, once with each colour,
+    /// all games at once.
     #[serde(default)]
     pub double: bool,
-    /// 3 to 17 players.
-    #[schema(minimum = 3, maximum = 17)]
+    /// A Swiss's number of rounds, 1 to 30; left out, it is set at the
+    /// start from the entries (enough for a single winner: the base-2
+    /// logarithm of the entries, rounded up, plus one), never more than
+    /// the entries less one.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 30)]
+    pub rounds: Option<i32>,
+    /// A Swiss's tie-breaks, in order (`buchholz_cut1`, `buchholz`,
+    /// `sonneborn_berger`, `direct_encounter`, `progressive` when left
+    /// out), each at most once.
+    #[serde(default)]
+    pub tiebreaks: Option<Vec<TieBreakKey>>,
+    /// A round robin takes 3 to 17 players; a Swiss 3 to 1,000.
+    #[schema(minimum = 3, maximum = 1000)]
     pub capacity: i32,
     /// Who may join: their rating in the tournament's pool.
     #[serde(default)]
@@ -78,7 +140,15 @@ pub struct TournamentSummary {
     pub days_per_move: i32,
     pub clock: Option<ClockSpec>,
     pub rated: bool,
+    pub format: TournamentFormat,
     pub double: bool,
+    /// A Swiss's number of rounds (null until its start when it was left to
+    /// the entries); a round robin's, once started.
+    pub rounds: Option<i32>,
+    /// A Swiss's round paired last (0 before the start).
+    pub round: i32,
+    /// A Swiss's tie-breaks, in order.
+    pub tiebreaks: Vec<TieBreakKey>,
     pub capacity: i32,
     pub rating_range: Option<RatingRange>,
     /// Signed up (before the start) or playing.
@@ -109,15 +179,26 @@ pub struct TournamentList {
     pub next_cursor: Option<String>,
 }
 
+/// A tie-break's value in a player's line.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TieBreakValue {
+    pub tiebreak: TieBreakKey,
+    pub value: f64,
+}
+
 /// A player's line of the standings.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct StandingView {
     /// 1 for the first; players level on every tie-break share a place.
     pub place: usize,
     pub player: PlayerView,
-    /// The Berger number drawn at the start.
+    /// A round robin's Berger number, drawn at the start; a Swiss's
+    /// pairing number, by rating at the start (late entries after).
     pub seat: i32,
     pub points: f64,
+    /// A Swiss's tie-breaks, in its order (empty in a round robin, whose
+    /// tie-breaks are the fields below).
+    pub tiebreaks: Vec<TieBreakValue>,
     /// Baumbach: the number of wins.
     pub wins: u32,
     pub sonneborn_berger: f64,
@@ -144,6 +225,14 @@ pub struct TournamentGameView {
     pub result: Option<GameResult>,
 }
 
+/// A round a player of a Swiss did not play.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ByeView {
+    pub round: i32,
+    pub player: PlayerView,
+    pub kind: ByeKind,
+}
+
 /// A tournament with its players, standings and games.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TournamentView {
@@ -155,6 +244,8 @@ pub struct TournamentView {
     pub standings: Vec<StandingView>,
     /// Every game, by round and board.
     pub games: Vec<TournamentGameView>,
+    /// A Swiss's byes and absences, by round.
+    pub byes: Vec<ByeView>,
     /// Once finished: those in first place.
     pub winners: Vec<PlayerView>,
 }

@@ -35,6 +35,7 @@ mod ratings;
 mod search;
 mod sqlite_build;
 mod statements;
+mod swiss;
 mod tournaments;
 mod web_client;
 

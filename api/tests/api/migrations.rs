@@ -7,7 +7,10 @@ use diesel::{
 use diesel_migrations::{FileBasedMigrations, MigrationHarness};
 use kingpost_api::db::{
     self, DbConnection,
-    schema::{annotations, collection_games, explorer_counts, game_notes, game_positions, games},
+    schema::{
+        annotations, collection_games, explorer_counts, game_notes, game_positions, games,
+        tournaments,
+    },
 };
 use kingpost_api::{
     domain::{
@@ -31,7 +34,8 @@ on_both_databases!(
     an_imported_games_own_opening_tags_are_read_from_its_source,
     the_names_of_games_stored_before_are_folded_for_search,
     stored_moves_are_packed_and_their_positions_indexed,
-    explorer_counts_are_built_and_a_game_filed_twice_copied
+    explorer_counts_are_built_and_a_game_filed_twice_copied,
+    a_round_robin_made_before_swiss_stays_a_round_robin
 );
 
 /// Runs the migrations in `dir` older than `version` on `conn`.
@@ -574,4 +578,34 @@ async fn explorer_counts_are_built_and_a_game_filed_twice_copied(db: Db) {
     ];
     assert_eq!(of("ca"), imported);
     assert_eq!(of("cb"), imported, "the copy in its own collection");
+}
+
+/// A round robin organised before Swiss tournaments existed reads back as
+/// a round robin: no rounds of its own, none paired, no tie-breaks.
+async fn a_round_robin_made_before_swiss_stays_a_round_robin(db: Db) {
+    let pool = db::connect(&db.url()).unwrap();
+    let mut pooled = pool.get().unwrap();
+    let conn: &mut DbConnection = &mut pooled;
+    made_before(conn, "20261206000037");
+    for statement in [
+        "INSERT INTO accounts (id, username, username_key, password_hash, created_at) \
+         VALUES ('a1', 'alice', 'alice', 'x', 0)",
+        "INSERT INTO tournaments (id, organiser_id, name, rules, start_kind, start_per_round, \
+         days_per_move, rated, double_round, capacity, signup_deadline, status, created_at) \
+         VALUES ('t1', 'a1', 'Old', 'standard', 'standard', false, 3, false, false, 4, 10, \
+                 'open', 0)",
+    ] {
+        diesel::sql_query(statement).execute(conn).unwrap();
+    }
+    db::run_migrations(conn).unwrap();
+    let row: (String, Option<i32>, i32, Option<String>) = tournaments::table
+        .select((
+            tournaments::format,
+            tournaments::rounds,
+            tournaments::round,
+            tournaments::tiebreaks,
+        ))
+        .first(conn)
+        .unwrap();
+    assert_eq!(row, ("round_robin".to_owned(), None, 0, None));
 }

@@ -6,3 +6,4 @@ pub mod bracket;
 pub mod colours;
 pub mod dutch;
 pub mod players;
+pub mod tiebreaks;

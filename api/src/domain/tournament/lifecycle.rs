@@ -1,7 +1,8 @@
-//! A round robin's life: organised, joined and left while open, started
-//! (when full, or at its deadline with three players or more) with every
-//! game created at once and colours by the Berger tables, withdrawn from,
-//! and finished with its last game.
+//! A tournament's life: organised, joined and left while open, started
+//! (when full, or at its deadline with three players or more), withdrawn
+//! from, and finished. A round robin creates every game at its start with
+//! colours by the Berger tables and finishes with its last game; a Swiss
+//! pairs a round at a time (`swiss`) and takes late entries.
 
 use kingpost_core::Rules;
 use rand::seq::SliceRandom;
@@ -25,10 +26,13 @@ use crate::{
     },
     notify::Outbox,
     stored::{AccountId, GameId, TournamentId},
-    views::{CreateTournamentRequest, EventKind, RatingRange, StartSpec, TournamentStatus},
+    views::{
+        ClockSpec, CreateTournamentRequest, EventKind, RatingRange, StartSpec, TournamentFormat,
+        TournamentStatus,
+    },
 };
 
-use super::berger;
+use super::{berger, swiss};
 
 /// The most players a round robin takes (ICCF's groups go to 17).
 pub const MOST_PLAYERS: i32 = 17;
@@ -83,11 +87,22 @@ pub fn create(
     if let Some(range) = request.rating_range {
         check_range(range, kind, false)?;
     }
-    if !(FEWEST_PLAYERS as i32..=MOST_PLAYERS).contains(&request.capacity) {
-        return Err(invalid(format!(
-            "a round robin takes {FEWEST_PLAYERS} to {MOST_PLAYERS} players"
-        )));
-    }
+    let (rounds, tiebreaks) = match request.format {
+        TournamentFormat::RoundRobin => {
+            if !(FEWEST_PLAYERS as i32..=MOST_PLAYERS).contains(&request.capacity) {
+                return Err(invalid(format!(
+                    "a round robin takes {FEWEST_PLAYERS} to {MOST_PLAYERS} players"
+                )));
+            }
+            if request.rounds.is_some() || request.tiebreaks.is_some() {
+                return Err(invalid(
+                    "rounds and tiebreaks are a Swiss's: a round robin plays every pairing",
+                ));
+            }
+            (None, None)
+        }
+        TournamentFormat::Swiss => swiss_settings(request)?,
+    };
     let deadline = parse_rfc3339(&request.signup_deadline)
         .filter(|&at| at > now && at <= now + LONGEST_SIGNUP)
         .ok_or_else(|| invalid("signup_deadline is a time (RFC 3339) within the coming year"))?;
@@ -112,6 +127,10 @@ pub fn create(
         created_at: now,
         started_at: None,
         finished_at: None,
+        format: request.format,
+        rounds,
+        round: 0,
+        tiebreaks,
     };
     write_transaction(conn, |conn| {
         if tournament::unfinished_of(conn, organiser)? >= MOST_ORGANISED {
@@ -125,6 +144,43 @@ pub fn create(
         tournament::insert(conn, &row)?;
         Ok(row.id)
     })
+}
+
+/// A Swiss's rounds (none: from the entries at the start) and tie-breaks
+/// as stored, checked.
+fn swiss_settings(
+    request: &CreateTournamentRequest,
+) -> Result<(Option<i32>, Option<String>), ApiError> {
+    let most = swiss::MOST_PLAYERS;
+    if !(FEWEST_PLAYERS as i32..=most).contains(&request.capacity) {
+        return Err(invalid(format!(
+            "a Swiss takes {FEWEST_PLAYERS} to {most} players"
+        )));
+    }
+    if request.double {
+        return Err(invalid(
+            "double is a round robin's: a Swiss pairs each round anew",
+        ));
+    }
+    if let Some(rounds) = request.rounds
+        && !(1..=swiss::MOST_ROUNDS.min(request.capacity - 1)).contains(&rounds)
+    {
+        return Err(invalid(format!(
+            "a Swiss of {} players plays 1 to {} rounds",
+            request.capacity,
+            swiss::MOST_ROUNDS.min(request.capacity - 1)
+        )));
+    }
+    let keys = request
+        .tiebreaks
+        .clone()
+        .unwrap_or_else(|| swiss::DEFAULT_TIEBREAKS.to_vec());
+    for (i, key) in keys.iter().enumerate() {
+        if keys[..i].contains(key) {
+            return Err(invalid(format!("the tie-break {key} is named twice")));
+        }
+    }
+    Ok((request.rounds, Some(swiss::stored_tiebreaks(&keys))))
 }
 
 fn locked(conn: &mut DbConnection, id: &TournamentId) -> Result<TournamentRow, ApiError> {
@@ -149,7 +205,8 @@ pub fn join(
 ) -> Result<(), ApiError> {
     write_transaction(conn, |conn| {
         let row = locked(conn, id)?;
-        if row.status != TournamentStatus::Open {
+        let late = row.status == TournamentStatus::Started && row.format == TournamentFormat::Swiss;
+        if row.status != TournamentStatus::Open && !late {
             return Err(closed());
         }
         let players = tournament::players_of(conn, id)?;
@@ -175,17 +232,19 @@ pub fn join(
             range,
             "tournament",
         )?;
-        tournament::add_player(
-            conn,
-            &PlayerRow {
-                tournament_id: id.to_owned(),
-                account_id: account_id.clone(),
-                joined_at: now,
-                seat: None,
-                withdrawn_at: None,
-                finished_when_withdrawn: None,
-            },
-        )?;
+        let player = PlayerRow {
+            tournament_id: id.to_owned(),
+            account_id: account_id.clone(),
+            joined_at: now,
+            seat: None,
+            withdrawn_at: None,
+            finished_when_withdrawn: None,
+        };
+        if late {
+            swiss::enter_late(conn, &row, &player)?;
+        } else {
+            tournament::add_player(conn, &player)?;
+        }
         if row.organiser_id != *account_id {
             let data = json!({"tournament_id": id, "players": players.len() + 1});
             events::record(
@@ -198,7 +257,7 @@ pub fn join(
                 data,
             )?;
         }
-        if players.len() + 1 == row.capacity as usize {
+        if !late && players.len() + 1 == row.capacity as usize {
             start(conn, outbox, now, &row)?;
         }
         Ok(())
@@ -313,6 +372,9 @@ fn start(
     if !tournament::close_signup(conn, &row.id, TournamentStatus::Started, now)? {
         return Ok(());
     }
+    if row.format == TournamentFormat::Swiss {
+        return swiss::start(conn, outbox, now, row);
+    }
     players.shuffle(&mut rand::rng());
     for (seat, (player, _)) in (1..).zip(&players) {
         tournament::set_seat(conn, &row.id, &player.account_id, seat)?;
@@ -322,49 +384,20 @@ fn start(
     } else {
         berger::single(players.len())
     };
-    let rules = row.rules.0;
-    let stored_spec = spec_from_parts(
-        row.start_kind,
-        row.start_number,
-        row.start_fen.as_deref().unwrap_or_default(),
-    );
     let clock_spec = clock::parse(row.clock.as_deref(), format_args!("tournament {}", row.id))?;
     let mut created = Vec::new();
     for (round, pairings) in (1..).zip(&rounds) {
-        // One number for each round when asked, else the one drawn at
-        // creation (`draw_start` keeps a given one).
-        let start = draw_start(rules, &stored_spec)?;
+        let start = round_start(row)?;
         for (board, pairing) in (1..).zip(&pairings.games) {
-            let (white, white_name) = &players[pairing.white - 1];
-            let (black, black_name) = &players[pairing.black - 1];
-            let seats = Players {
-                white_id: white.account_id.clone(),
-                white_name: white_name.clone(),
-                black_id: black.account_id.clone(),
-                black_name: black_name.clone(),
-            };
-            let setup = Setup {
-                rules,
+            let white = &players[pairing.white - 1];
+            let black = &players[pairing.black - 1];
+            let table = Table {
+                round,
+                board,
                 start: &start,
-                players: seats,
-                days_per_move: row.days_per_move,
                 clock: clock_spec.as_ref(),
-                rated: row.rated,
             };
-            let game = game::open(conn, now, setup)?;
-            tournament::add_game(
-                conn,
-                &TournamentGameRow {
-                    game_id: game.id.clone(),
-                    tournament_id: row.id.clone(),
-                    round,
-                    board,
-                },
-            )?;
-            let told = json!({"tournament_id": row.id, "round": round, "board": board});
-            let players = [&white.account_id, &black.account_id];
-            game::tell_started(conn, outbox, now, &game, players, told)?;
-            created.push(game.id);
+            created.push(open_game(conn, outbox, now, row, &table, white, black)?);
         }
     }
     let data = json!({"tournament_id": row.id, "games": created.len()});
@@ -380,6 +413,65 @@ fn start(
         )?;
     }
     Ok(())
+}
+
+/// A round's start: one number for each round when asked, else the one
+/// drawn at creation (`draw_start` keeps a given one).
+pub(super) fn round_start(row: &TournamentRow) -> Result<StartSpec, ApiError> {
+    let stored_spec = spec_from_parts(
+        row.start_kind,
+        row.start_number,
+        row.start_fen.as_deref().unwrap_or_default(),
+    );
+    draw_start(row.rules.0, &stored_spec)
+}
+
+/// Where a tournament game is played: its round, board, start and clock.
+pub(super) struct Table<'a> {
+    pub round: i32,
+    pub board: i32,
+    pub start: &'a StartSpec,
+    pub clock: Option<&'a ClockSpec>,
+}
+
+/// Creates a game of the tournament, its players told.
+pub(super) fn open_game(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    now: Millis,
+    row: &TournamentRow,
+    table: &Table<'_>,
+    (white, white_name): &(PlayerRow, String),
+    (black, black_name): &(PlayerRow, String),
+) -> Result<GameId, ApiError> {
+    let seats = Players {
+        white_id: white.account_id.clone(),
+        white_name: white_name.clone(),
+        black_id: black.account_id.clone(),
+        black_name: black_name.clone(),
+    };
+    let setup = Setup {
+        rules: row.rules.0,
+        start: table.start,
+        players: seats,
+        days_per_move: row.days_per_move,
+        clock: table.clock,
+        rated: row.rated,
+    };
+    let game = game::open(conn, now, setup)?;
+    tournament::add_game(
+        conn,
+        &TournamentGameRow {
+            game_id: game.id.clone(),
+            tournament_id: row.id.clone(),
+            round: table.round,
+            board: table.board,
+        },
+    )?;
+    let told = json!({"tournament_id": row.id, "round": table.round, "board": table.board});
+    let players = [&white.account_id, &black.account_id];
+    game::tell_started(conn, outbox, now, &game, players, told)?;
+    Ok(game.id)
 }
 
 /// Starts (or cancels) the open tournaments whose deadline has passed; how
@@ -402,8 +494,11 @@ pub fn start_due(
     Ok(due.len())
 }
 
-/// After a game of a tournament finished: finishes the tournament if it
-/// was its last game, telling every player the winners.
+/// After a game of a tournament finished: a round robin finishes with its
+/// last game; a Swiss pairs its next round when this was the last of the
+/// round (or finishes after its last round). The tournament is locked
+/// first, so that of two games ending at once the second to take the lock
+/// sees the first ended.
 pub fn game_finished(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
@@ -413,6 +508,13 @@ pub fn game_finished(
     let Some(entry) = tournament::of_game(conn, game_id)? else {
         return Ok(());
     };
+    let row = locked(conn, &entry.tournament_id)?;
+    if row.status != TournamentStatus::Started {
+        return Ok(());
+    }
+    if row.format == TournamentFormat::Swiss {
+        return swiss::game_finished(conn, outbox, now, &row, entry.round);
+    }
     let ids: Vec<GameId> = tournament::games_of(conn, &entry.tournament_id)?
         .into_iter()
         .map(|g| g.game_id)
@@ -422,13 +524,23 @@ pub fn game_finished(
     if games.iter().any(|g| g.status == GameStatus::Started) {
         return Ok(());
     }
-    if !tournament::finish(conn, &entry.tournament_id, now)? {
+    finish(conn, outbox, now, &entry.tournament_id)
+}
+
+/// Finishes a tournament under way, telling every player the winners.
+pub(super) fn finish(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    now: Millis,
+    id: &TournamentId,
+) -> Result<(), ApiError> {
+    if !tournament::finish(conn, id, now)? {
         return Ok(());
     }
-    let view = super::view::view(conn, &entry.tournament_id)?;
+    let view = super::view::view(conn, id)?;
     let winners: Vec<&str> = view.winners.iter().map(|w| w.username.as_str()).collect();
-    let data = json!({"tournament_id": entry.tournament_id, "winners": winners});
-    for (player, _) in tournament::players_of(conn, &entry.tournament_id)? {
+    let data = json!({"tournament_id": id, "winners": winners});
+    for (player, _) in tournament::players_of(conn, id)? {
         events::record(
             conn,
             outbox,

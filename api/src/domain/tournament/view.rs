@@ -10,25 +10,34 @@ use crate::{
         game::{clock, spec_from_parts, variant_name},
         pgn,
     },
-    error::ApiError,
+    error::{ApiError, Code},
     models::{
         account,
         game::{self, GameResult, GameStatus},
-        tournament::{self, TournamentRow},
+        tournament::{self, PlayerRow, TournamentRow},
     },
     stored::{AccountId, TournamentId},
     views::{
-        ClockSpec, PlayerView, RatingRange, StandingView, Timestamp, TournamentGameView,
-        TournamentList, TournamentQuery, TournamentStatus, TournamentSummary, TournamentView,
+        ByeView, ClockSpec, PlayerView, RatingRange, StandingView, TieBreakKey, TieBreakValue,
+        Timestamp, TournamentFormat, TournamentGameView, TournamentList, TournamentQuery,
+        TournamentStatus, TournamentSummary, TournamentView,
     },
 };
+use kingpost_pairing::{
+    swiss::tiebreaks::{self, TieBreak},
+    trf::{RoundEntry, RoundResult},
+};
 
-use super::standings::{self, Game, Outcome};
+use super::{
+    standings::{self, Game, Outcome},
+    swiss,
+};
 
 fn summary(
     row: &TournamentRow,
     organiser: PlayerView,
     player_count: i64,
+    rounds: Option<i32>,
 ) -> Result<TournamentSummary, ApiError> {
     let start = spec_from_parts(
         row.start_kind,
@@ -48,7 +57,11 @@ fn summary(
         days_per_move: row.days_per_move,
         clock,
         rated: row.rated,
+        format: row.format,
         double: row.double_round,
+        rounds,
+        round: row.round,
+        tiebreaks: swiss::tiebreaks_of(row),
         capacity: row.capacity,
         rating_range: RatingRange::of(row.rating_min, row.rating_max),
         player_count,
@@ -140,6 +153,9 @@ pub fn view(conn: &mut DbConnection, id: &TournamentId) -> Result<TournamentView
             )
         })
         .collect();
+    if row.format == TournamentFormat::Swiss {
+        return swiss_view(conn, &row, views);
+    }
     let table = if started {
         standings::standings(players.len(), &games, &withdrawn)
     } else {
@@ -153,6 +169,7 @@ pub fn view(conn: &mut DbConnection, id: &TournamentId) -> Result<TournamentView
             player: name(s.player),
             seat: players[s.player].0.seat.unwrap_or_default(),
             points: half(s.half_points),
+            tiebreaks: Vec::new(),
             wins: s.wins,
             sonneborn_berger: f64::from(s.sonneborn_berger_quarters) / 4.0,
             direct_encounter: half(s.direct_half_points),
@@ -172,8 +189,9 @@ pub fn view(conn: &mut DbConnection, id: &TournamentId) -> Result<TournamentView
         Vec::new()
     };
     let organiser = organiser(conn, &row)?;
+    let rounds = views.iter().map(|g| g.round).max();
     Ok(TournamentView {
-        summary: summary(&row, organiser, players.len() as i64)?,
+        summary: summary(&row, organiser, players.len() as i64, rounds)?,
         players: players
             .iter()
             .map(|(player, username)| PlayerView {
@@ -183,6 +201,100 @@ pub fn view(conn: &mut DbConnection, id: &TournamentId) -> Result<TournamentView
             .collect(),
         standings,
         games: views,
+        byes: Vec::new(),
+        winners,
+    })
+}
+
+/// A Swiss's view: standings by its tie-breaks from its report, its byes.
+fn swiss_view(
+    conn: &mut DbConnection,
+    row: &TournamentRow,
+    games: Vec<TournamentGameView>,
+) -> Result<TournamentView, ApiError> {
+    let all = tournament::players_of(conn, &row.id)?;
+    let accounts: Vec<&AccountId> = all.iter().map(|(p, _)| &p.account_id).collect();
+    let bots = account::bots_among(conn, &accounts)?;
+    let view_of = |(player, username): &(PlayerRow, String)| PlayerView {
+        username: username.clone(),
+        bot: bots.contains(&player.account_id),
+    };
+    let field = swiss::field(conn, row)?;
+    let order = swiss::tiebreaks_of(row);
+    let lines = swiss::standings(row, &field.report);
+    let sonneborn_berger: HashMap<u32, i64> =
+        tiebreaks::standings(&field.report, &[TieBreak::SonnebornBerger])
+            .into_iter()
+            .map(|s| (s.number, s.values[0]))
+            .collect();
+    let tenths = |v: i64| v as f64 / 10.0;
+    let standings = lines
+        .iter()
+        .map(|s| {
+            let at = s.number as usize - 1;
+            let (player, _) = &field.players[at];
+            let rounds = &field.report.players[at].rounds;
+            let count = |f: fn(&RoundEntry) -> bool| rounds.iter().filter(|r| f(r)).count() as u32;
+            let value = |key: TieBreakKey, v: i64| {
+                if key == TieBreakKey::SonnebornBerger {
+                    v as f64 / 100.0
+                } else {
+                    tenths(v)
+                }
+            };
+            StandingView {
+                place: s.place,
+                player: view_of(&field.players[at]),
+                seat: player.seat.unwrap_or_default(),
+                points: tenths(i64::from(s.points_tenths)),
+                tiebreaks: order
+                    .iter()
+                    .zip(&s.values)
+                    .map(|(&tiebreak, &v)| TieBreakValue {
+                        tiebreak,
+                        value: value(tiebreak, v),
+                    })
+                    .collect(),
+                wins: count(|r| r.result == RoundResult::Win),
+                sonneborn_berger: sonneborn_berger[&s.number] as f64 / 100.0,
+                direct_encounter: order
+                    .iter()
+                    .position(|&k| k == TieBreakKey::DirectEncounter)
+                    .map_or(0.0, |i| tenths(s.values[i])),
+                finished: count(|r| r.opponent.is_some() && r.result != RoundResult::NotPlayed),
+                unfinished: count(|r| r.opponent.is_some() && r.result == RoundResult::NotPlayed),
+                withdrawn: player.withdrawn_at.is_some(),
+                annulled: false,
+            }
+        })
+        .collect();
+    let byes = tournament::byes_of(conn, &row.id)?
+        .into_iter()
+        .filter_map(|bye| {
+            let entry = all.iter().find(|(p, _)| p.account_id == bye.account_id)?;
+            Some(ByeView {
+                round: bye.round,
+                player: view_of(entry),
+                kind: bye.kind,
+            })
+        })
+        .collect();
+    let winners = if row.status == TournamentStatus::Finished {
+        lines
+            .iter()
+            .filter(|s| s.place == 1)
+            .map(|s| view_of(&field.players[s.number as usize - 1]))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let organiser = organiser(conn, row)?;
+    Ok(TournamentView {
+        summary: summary(row, organiser, all.len() as i64, row.rounds)?,
+        players: all.iter().map(view_of).collect(),
+        standings,
+        games,
+        byes,
         winners,
     })
 }
@@ -207,7 +319,7 @@ pub fn list(
     for row in &rows {
         let organiser = organiser(conn, row)?;
         let count = counts.get(&row.id).copied().unwrap_or_default();
-        tournaments.push(summary(row, organiser, count)?);
+        tournaments.push(summary(row, organiser, count, row.rounds)?);
     }
     Ok(TournamentList {
         tournaments,
@@ -232,4 +344,22 @@ pub fn pgn(conn: &mut DbConnection, id: &TournamentId) -> Result<String, ApiErro
         .filter_map(|e| rows.remove(&e.game_id))
         .collect();
     pgn::pgn_of_rows(conn, &ordered)
+}
+
+/// A started Swiss as a TRF-2016 report.
+pub fn trf(conn: &mut DbConnection, id: &TournamentId) -> Result<String, ApiError> {
+    let row = tournament::find(conn, id)?
+        .ok_or_else(|| ApiError::NotFound(format!("tournament {id}")))?;
+    if row.format != TournamentFormat::Swiss || row.round == 0 {
+        return Err(ApiError::Refused {
+            code: Code::NotASwiss,
+            detail: "a report is a Swiss's, once its first round is paired".to_owned(),
+        });
+    }
+    let mut report = swiss::field(conn, &row)?.report;
+    let lines = swiss::standings(&row, &report);
+    for line in &lines {
+        report.players[line.number as usize - 1].rank = Some(line.place as u32);
+    }
+    Ok(report.write())
 }

@@ -1,0 +1,18 @@
+-- Swiss tournaments beside round robins: the format, the number of rounds
+-- (fixed at creation, or at the start from the entries), the round paired
+-- last (a round is paired when the one before it ends, so that the next
+-- pairing reads its results), and the tie-breaks in the order chosen.
+ALTER TABLE tournaments ADD COLUMN format TEXT NOT NULL DEFAULT 'round_robin';
+ALTER TABLE tournaments ADD COLUMN rounds INTEGER;
+ALTER TABLE tournaments ADD COLUMN round INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tournaments ADD COLUMN tiebreaks TEXT;
+
+-- A round a player of a Swiss did not play: the pairing-allocated bye (a
+-- point), or absent (no point: withdrawn, or entered after the round).
+CREATE TABLE tournament_byes (
+    tournament_id TEXT NOT NULL REFERENCES tournaments (id),
+    account_id TEXT NOT NULL REFERENCES accounts (id),
+    round INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, account_id, round)
+);
