@@ -106,7 +106,8 @@ pub fn jwt_keys(pool: &DbPool, secret: Option<&str>) -> anyhow::Result<JwtKeys> 
     JwtKeys::from_secret(secret.as_bytes())
 }
 
-/// Starts the tournaments whose sign-up has closed, ends on time the games
+/// Starts the tournaments whose sign-up has closed, ends the Swiss rounds
+/// whose deadline has passed (adjudicating), ends on time the games
 /// whose deadline has passed, and finishes the account deletions that were
 /// interrupted; how many games ended on time. The games are swept a
 /// step at a time, each step its own turn at the writers, its wake-ups sent
@@ -115,6 +116,9 @@ pub async fn sweep_once(state: &AppState) -> Result<usize, ApiError> {
     let now = state.clock.now();
     state
         .write(move |conn, outbox| tournament::lifecycle::start_due(conn, outbox, now))
+        .await?;
+    state
+        .write(move |conn, outbox| tournament::lifecycle::close_due_rounds(conn, outbox, now))
         .await?;
     let mut sweep = game::Sweep::new(now, game::SWEEP_STEP);
     loop {

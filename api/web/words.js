@@ -71,6 +71,7 @@ export function resultWords(game) {
     fivefold_repetition: "Draw: the position stood five times.",
     seventy_five_moves: "Draw: seventy-five moves without a capture or a pawn move.",
     timeout: `Draw: ${SIDES[game.turn]} ran out of time, but the opponent cannot mate.`,
+    adjudication: "Draw: adjudicated at the round's deadline.",
   };
   return draws[reason] ?? `Draw (${words(reason)}).`;
 }

@@ -317,6 +317,9 @@ diesel::table! {
         rounds -> Nullable<Integer>,
         round -> Integer,
         tiebreaks -> Nullable<Text>,
+        round_days -> Nullable<Integer>,
+        adjudication -> Nullable<Text>,
+        round_deadline_at -> Nullable<BigInt>,
     }
 }
 

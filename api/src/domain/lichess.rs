@@ -160,7 +160,8 @@ fn status(view: &GameView) -> GameStatus {
             | Termination::SeventyFiveMoves
             | Termination::ThreefoldRepetition
             | Termination::FiftyMoves
-            | Termination::Agreement,
+            | Termination::Agreement
+            | Termination::Adjudication,
         ) => (34, "draw"),
     };
     GameStatus { id, name }

@@ -9,7 +9,7 @@ use crate::{
     },
     models::game::StartKind,
     stored::{AccountId, GameId, TournamentId},
-    views::{ByeKind, RuleKey, TournamentFormat, TournamentStatus},
+    views::{Adjudication, ByeKind, RuleKey, TournamentFormat, TournamentStatus},
 };
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -43,6 +43,12 @@ pub struct TournamentRow {
     pub round: i32,
     /// A Swiss's tie-breaks, comma-separated keys in order.
     pub tiebreaks: Option<String>,
+    /// A Swiss's round deadline: days from each round's pairing.
+    pub round_days: Option<i32>,
+    /// What the round deadline does to games still under way.
+    pub adjudication: Option<Adjudication>,
+    /// When the round paired last must end, if it has a deadline.
+    pub round_deadline_at: Option<i64>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -138,20 +144,25 @@ pub fn close_signup(
 }
 
 /// Records that a Swiss's round `round` is paired, fixing its number of
-/// rounds; whether the round before it was the one paired last (so that
+/// rounds, with its deadline; whether the round before it was the one paired last (so that
 /// of two changes closing the same round, one pairs the next).
 pub fn advance_round(
     conn: &mut DbConnection,
     id: &TournamentId,
     round: i32,
     rounds: i32,
+    deadline: Option<i64>,
 ) -> QueryResult<bool> {
     diesel::update(
         tournaments::table
             .filter(tournaments::id.eq(id))
             .filter(tournaments::round.eq(round - 1)),
     )
-    .set((tournaments::round.eq(round), tournaments::rounds.eq(rounds)))
+    .set((
+        tournaments::round.eq(round),
+        tournaments::rounds.eq(rounds),
+        tournaments::round_deadline_at.eq(deadline),
+    ))
     .execute(conn)
     .map(|n| n == 1)
 }
@@ -213,6 +224,19 @@ pub fn list(
             .filter(tournaments::created_at.lt(at).or(tournaments::id.gt(id)));
     }
     query.load(conn)
+}
+
+/// Swiss under way whose round deadline has passed with its games still
+/// under way adjudicated, the earliest first.
+pub fn rounds_due(conn: &mut DbConnection, now: i64, limit: i64) -> QueryResult<Vec<TournamentId>> {
+    tournaments::table
+        .filter(tournaments::status.eq(TournamentStatus::Started))
+        .filter(tournaments::adjudication.eq(Adjudication::Draw))
+        .filter(tournaments::round_deadline_at.le(now))
+        .order((tournaments::round_deadline_at, tournaments::id))
+        .limit(limit)
+        .select(tournaments::id)
+        .load(conn)
 }
 
 /// Open tournaments whose sign-up deadline has passed, the earliest first.

@@ -31,6 +31,9 @@ text_enum! {
         Timeout = "timeout",
         /// Ended before each side had moved.
         Aborted = "aborted",
+        /// Drawn by the rules of its tournament: under way at its round's
+        /// deadline.
+        Adjudication = "adjudication",
     }
 }
 

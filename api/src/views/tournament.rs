@@ -54,6 +54,17 @@ text_enum! {
 }
 
 text_enum! {
+    /// What a Swiss's round deadline does to its games still under way.
+    #[derive(ToSchema)]
+    pub enum Adjudication ("adjudication") {
+        /// They end as draws, adjudicated, and the next round is paired.
+        Draw = "draw",
+        /// The round waits for them: the deadline is the organiser's aim.
+        Wait = "wait",
+    }
+}
+
+text_enum! {
     /// Why a player of a Swiss has no game in a round.
     #[derive(ToSchema)]
     pub enum ByeKind ("bye") {
@@ -110,6 +121,15 @@ pub struct CreateTournamentRequest {
     /// out), each at most once.
     #[serde(default)]
     pub tiebreaks: Option<Vec<TieBreakKey>>,
+    /// A Swiss's round deadline: the days, 1 to 365, each round may last
+    /// from its pairing (none when left out).
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 365)]
+    pub round_days: Option<i32>,
+    /// What the round deadline does to games still under way (`wait` when
+    /// left out).
+    #[serde(default)]
+    pub adjudication: Option<Adjudication>,
     /// A round robin takes 3 to 17 players; a Swiss 3 to 1,000.
     #[schema(minimum = 3, maximum = 1000)]
     pub capacity: i32,
@@ -149,6 +169,11 @@ pub struct TournamentSummary {
     pub round: i32,
     /// A Swiss's tie-breaks, in order.
     pub tiebreaks: Vec<TieBreakKey>,
+    /// A Swiss's days for each round, if it has a round deadline.
+    pub round_days: Option<i32>,
+    pub adjudication: Option<Adjudication>,
+    /// When the round paired last ends, if it has a deadline.
+    pub round_deadline: Option<Timestamp>,
     pub capacity: i32,
     pub rating_range: Option<RatingRange>,
     /// Signed up (before the start) or playing.

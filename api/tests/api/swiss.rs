@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use actix_web::body::MessageBody;
 use futures_util::future::join;
 use kingpost_api::{
-    clock::{DAY, rfc3339},
+    clock::{Clock, DAY, rfc3339},
     server::sweep_once,
 };
 use kingpost_pairing::{
@@ -29,6 +29,7 @@ on_both_databases!(
     a_swiss_of_nine_played_over_four_rounds_to_its_winners,
     two_instances_closing_a_round_at_once_pair_the_next_once,
     a_withdrawal_and_a_late_entry_mid_event,
+    a_round_deadline_adjudicates_or_waits,
     a_swiss_is_checked_when_organised
 );
 
@@ -489,4 +490,89 @@ async fn a_swiss_is_checked_when_organised(db: Db) {
             "progressive"
         ])
     );
+}
+
+// Two Swiss of four, rounds of two days: in one the games still under way
+// at the deadline are drawn by adjudication and the next round paired
+// with a deadline of its own; in the other the round waits for them.
+async fn a_round_deadline_adjudicates_or_waits(db: Db) {
+    let clock = clock();
+    let state = TestApp::on(&db).clock(clock.clone()).state();
+    let app = init(state.clone()).await;
+    let names = ["ann", "ben", "cat", "dan"];
+    let tokens = players(&app, &names).await;
+    let mut ids = Vec::new();
+    for adjudication in ["draw", "wait"] {
+        let extra = json!({"capacity": 4, "rounds": 3, "round_days": 2,
+                           "adjudication": adjudication});
+        let id = organise(&app, &tokens["ann"], extra).await["id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        for name in names {
+            post(format!("/api/v1/tournaments/{id}/join"))
+                .token(&tokens[name])
+                .send(&app)
+                .await
+                .assert_status(200);
+        }
+        ids.push(id);
+    }
+    let paired_at = clock.now();
+    let games: Vec<_> = {
+        let mut all = Vec::new();
+        for id in &ids {
+            let now = view(&app, id).await;
+            assert_eq!(now["round_deadline"], rfc3339(paired_at + 2 * DAY));
+            let games = games_of(&now, 1);
+            // The first game of each ends; the second is still under way.
+            end_game(&app, &tokens, 1, &games[0]).await;
+            all.push(games[1].clone());
+        }
+        all
+    };
+    clock.advance(DAY);
+    sweep_once(&state).await.unwrap();
+    assert_eq!(view(&app, &ids[0]).await["round"], 1, "before the deadline");
+    clock.advance(DAY + 1);
+    sweep_once(&state).await.unwrap();
+    let drawn = view(&app, &ids[0]).await;
+    assert_eq!(drawn["round"], 2, "{drawn:#}");
+    assert_eq!(drawn["round_deadline"], rfc3339(clock.now() + 2 * DAY));
+    let game = get(format!("/api/v1/games/{}", games[0].0))
+        .token(&tokens["ann"])
+        .send(&app)
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(
+        (&game["status"], &game["result"], &game["termination"]),
+        (
+            &json!("finished"),
+            &json!("1/2-1/2"),
+            &json!("adjudication")
+        )
+    );
+    let pgn = get(format!("/api/v1/games/{}/pgn", games[0].0))
+        .token(&tokens["ann"])
+        .send(&app)
+        .await
+        .assert_status(200)
+        .clone();
+    assert!(
+        pgn.as_str()
+            .unwrap()
+            .contains("[Termination \"adjudication\"]"),
+        "{pgn}"
+    );
+    // The other waits: its game plays on, its round stays.
+    let waiting = view(&app, &ids[1]).await;
+    assert_eq!(waiting["round"], 1);
+    let game = get(format!("/api/v1/games/{}", games[1].0))
+        .token(&tokens["ann"])
+        .send(&app)
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(game["status"], "started");
 }

@@ -6,6 +6,13 @@ ALTER TABLE tournaments ADD COLUMN format TEXT NOT NULL DEFAULT 'round_robin';
 ALTER TABLE tournaments ADD COLUMN rounds INTEGER;
 ALTER TABLE tournaments ADD COLUMN round INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE tournaments ADD COLUMN tiebreaks TEXT;
+-- A Swiss's round deadline: the days a round lasts from its pairing, when
+-- the round paired last ends, and what happens to its games still under
+-- way then (`draw`: adjudicated draws; `wait`: the round waits for them).
+ALTER TABLE tournaments ADD COLUMN round_days INTEGER;
+ALTER TABLE tournaments ADD COLUMN adjudication TEXT;
+ALTER TABLE tournaments ADD COLUMN round_deadline_at BIGINT;
+CREATE INDEX tournaments_by_round_deadline ON tournaments (round_deadline_at);
 
 -- A round a player of a Swiss did not play: the pairing-allocated bye (a
 -- point), or absent (no point: withdrawn, or entered after the round).

@@ -361,6 +361,23 @@ impl Loaded {
     }
 }
 
+/// Ends a game under way as a draw by its tournament's rules (its round's
+/// deadline passed with it unfinished); whether it was under way.
+pub fn adjudicate_draw(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    now: Millis,
+    game_id: &GameId,
+) -> Result<bool, ApiError> {
+    let mut game = Loaded::read_for_update(conn, game_id)?;
+    if game.row.status != GameStatus::Started {
+        return Ok(false);
+    }
+    draw(&mut game.row, Termination::Adjudication);
+    game.row.updated_at = now;
+    game.save(conn, outbox, now)
+}
+
 /// The game's row, or `404` for an unknown id.
 pub fn find_game(conn: &mut DbConnection, game_id: &GameId) -> Result<GameRow, ApiError> {
     found(game_id, game::find(conn, game_id))

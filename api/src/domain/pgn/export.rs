@@ -67,6 +67,7 @@ fn termination_tag(row: &GameRow) -> &'static str {
         None => "unterminated",
         Some(Termination::Timeout) => "time forfeit",
         Some(Termination::Aborted) => "abandoned",
+        Some(Termination::Adjudication) => "adjudication",
         Some(_) => "normal",
     }
 }

@@ -27,8 +27,8 @@ use crate::{
     notify::Outbox,
     stored::{AccountId, GameId, TournamentId},
     views::{
-        ClockSpec, CreateTournamentRequest, EventKind, RatingRange, StartSpec, TournamentFormat,
-        TournamentStatus,
+        Adjudication, ClockSpec, CreateTournamentRequest, EventKind, RatingRange, StartSpec,
+        TournamentFormat, TournamentStatus,
     },
 };
 
@@ -87,19 +87,23 @@ pub fn create(
     if let Some(range) = request.rating_range {
         check_range(range, kind, false)?;
     }
-    let (rounds, tiebreaks) = match request.format {
+    let swiss = match request.format {
         TournamentFormat::RoundRobin => {
             if !(FEWEST_PLAYERS as i32..=MOST_PLAYERS).contains(&request.capacity) {
                 return Err(invalid(format!(
                     "a round robin takes {FEWEST_PLAYERS} to {MOST_PLAYERS} players"
                 )));
             }
-            if request.rounds.is_some() || request.tiebreaks.is_some() {
+            if request.rounds.is_some()
+                || request.tiebreaks.is_some()
+                || request.round_days.is_some()
+                || request.adjudication.is_some()
+            {
                 return Err(invalid(
-                    "rounds and tiebreaks are a Swiss's: a round robin plays every pairing",
+                    "rounds, tiebreaks, round_days and adjudication are a Swiss's: a round robin plays every pairing at once",
                 ));
             }
-            (None, None)
+            SwissSettings::default()
         }
         TournamentFormat::Swiss => swiss_settings(request)?,
     };
@@ -128,9 +132,12 @@ pub fn create(
         started_at: None,
         finished_at: None,
         format: request.format,
-        rounds,
+        rounds: swiss.rounds,
         round: 0,
-        tiebreaks,
+        tiebreaks: swiss.tiebreaks,
+        round_days: swiss.round_days,
+        adjudication: swiss.adjudication,
+        round_deadline_at: None,
     };
     write_transaction(conn, |conn| {
         if tournament::unfinished_of(conn, organiser)? >= MOST_ORGANISED {
@@ -146,11 +153,18 @@ pub fn create(
     })
 }
 
-/// A Swiss's rounds (none: from the entries at the start) and tie-breaks
-/// as stored, checked.
-fn swiss_settings(
-    request: &CreateTournamentRequest,
-) -> Result<(Option<i32>, Option<String>), ApiError> {
+/// A Swiss's settings as stored.
+#[derive(Debug, Default)]
+struct SwissSettings {
+    /// None: from the entries at the start.
+    rounds: Option<i32>,
+    tiebreaks: Option<String>,
+    round_days: Option<i32>,
+    adjudication: Option<Adjudication>,
+}
+
+/// A Swiss's settings, checked.
+fn swiss_settings(request: &CreateTournamentRequest) -> Result<SwissSettings, ApiError> {
     let most = swiss::MOST_PLAYERS;
     if !(FEWEST_PLAYERS as i32..=most).contains(&request.capacity) {
         return Err(invalid(format!(
@@ -162,13 +176,13 @@ fn swiss_settings(
             "double is a round robin's: a Swiss pairs each round anew",
         ));
     }
+    let most_rounds = swiss::MOST_ROUNDS.min(request.capacity - 1);
     if let Some(rounds) = request.rounds
-        && !(1..=swiss::MOST_ROUNDS.min(request.capacity - 1)).contains(&rounds)
+        && !(1..=most_rounds).contains(&rounds)
     {
         return Err(invalid(format!(
-            "a Swiss of {} players plays 1 to {} rounds",
-            request.capacity,
-            swiss::MOST_ROUNDS.min(request.capacity - 1)
+            "a Swiss of {} players plays 1 to {most_rounds} rounds",
+            request.capacity
         )));
     }
     let keys = request
@@ -180,7 +194,25 @@ fn swiss_settings(
             return Err(invalid(format!("the tie-break {key} is named twice")));
         }
     }
-    Ok((request.rounds, Some(swiss::stored_tiebreaks(&keys))))
+    if request
+        .round_days
+        .is_some_and(|days| !(1..=365).contains(&days))
+    {
+        return Err(invalid("round_days is 1 to 365"));
+    }
+    if request.adjudication.is_some() && request.round_days.is_none() {
+        return Err(invalid(
+            "adjudication says what a round deadline does: give round_days",
+        ));
+    }
+    Ok(SwissSettings {
+        rounds: request.rounds,
+        tiebreaks: Some(swiss::stored_tiebreaks(&keys)),
+        round_days: request.round_days,
+        adjudication: request
+            .round_days
+            .map(|_| request.adjudication.unwrap_or(Adjudication::Wait)),
+    })
 }
 
 fn locked(conn: &mut DbConnection, id: &TournamentId) -> Result<TournamentRow, ApiError> {
@@ -487,6 +519,50 @@ pub fn start_due(
             let row = locked(conn, id)?;
             if row.status == TournamentStatus::Open {
                 start(conn, outbox, now, &row)?;
+            }
+            Ok::<_, ApiError>(())
+        })?;
+    }
+    Ok(due.len())
+}
+
+/// Ends the rounds of Swiss whose deadline has passed, their games still
+/// under way adjudicated drawn (the last one's end pairs the next round);
+/// how many rounds. Each round in one change, its games locked before the
+/// tournament, in the order a game's last move takes them.
+pub fn close_due_rounds(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    now: Millis,
+) -> Result<usize, ApiError> {
+    let due = tournament::rounds_due(conn, now, 100)?;
+    for id in &due {
+        write_transaction(conn, |conn| {
+            let Some(row) = tournament::find(conn, id)? else {
+                return Ok(());
+            };
+            let mut ids: Vec<GameId> = tournament::games_of(conn, id)?
+                .into_iter()
+                .filter(|g| g.round == row.round)
+                .map(|g| g.game_id)
+                .collect();
+            ids.sort();
+            for game_id in &ids {
+                game_rows::find_for_update(conn, game_id)?;
+            }
+            let row = locked(conn, id)?;
+            let still_due = row.status == TournamentStatus::Started
+                && row.round_deadline_at.is_some_and(|at| at <= now);
+            if !still_due {
+                return Ok(());
+            }
+            let mut adjudicated = 0;
+            for game_id in &ids {
+                adjudicated += usize::from(game::adjudicate_draw(conn, outbox, now, game_id)?);
+            }
+            if adjudicated == 0 {
+                // Nothing was under way: the round is over all the same.
+                swiss::game_finished(conn, outbox, now, &row, row.round)?;
             }
             Ok::<_, ApiError>(())
         })?;

@@ -21,7 +21,7 @@ use serde_json::json;
 
 use super::lifecycle::{Table, open_game, round_start};
 use crate::{
-    clock::Millis,
+    clock::{DAY, Millis},
     db::DbConnection,
     domain::{events, game::clock, ratings},
     error::{ApiError, Code},
@@ -342,7 +342,8 @@ fn pair_next(
     let Ok(pairs) = pair_next_round(&report) else {
         return super::lifecycle::finish(conn, outbox, now, &row.id);
     };
-    if !tournament::advance_round(conn, &row.id, round, rounds)? {
+    let deadline = row.round_days.map(|days| now + i64::from(days) * DAY);
+    if !tournament::advance_round(conn, &row.id, round, rounds, deadline)? {
         return Ok(()); // another change paired it
     }
     let bye = |at: usize, kind: ByeKind| ByeRow {
