@@ -506,6 +506,7 @@ const NOTICE_WORDS = {
   challenge_declined: "Your challenge is declined",
   rating_changed: "Your rating changed",
   tournament_joined: "Someone joins your tournament",
+  tournament_round: "A new round of your Swiss",
   tournament_finished: "A tournament of yours finishes",
 };
 

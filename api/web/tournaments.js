@@ -1,6 +1,7 @@
-// Tournaments: the list with a form to organise one, and a tournament's
-// page: its settings, sign-up, standings, crosstable and games. The server
-// computes the standings and their tie-breaks.
+// Tournaments: the list with a form to organise one (a round robin or a
+// Swiss), and a tournament's page: its settings, sign-up, standings,
+// crosstable (a Swiss's round by round) and games. The server pairs the
+// rounds and computes the standings and their tie-breaks.
 
 import { act, call, downloadPgn, session } from "./api.js";
 import { announce, h, show } from "./dom.js";
@@ -10,6 +11,20 @@ import { variantOf, variantWords, variants } from "./variants.js";
 import { clockWords, daysPerMoveWords, describe, startKindWords, startWords, words } from "./words.js";
 
 const STATUSES = ["open", "started", "finished"];
+
+const TIEBREAKS = {
+  buchholz: "Buchholz",
+  buchholz_cut1: "Buchholz cut 1",
+  sonneborn_berger: "Sonneborn-Berger",
+  progressive: "Progressive",
+  direct_encounter: "Direct encounter",
+};
+
+/** "Swiss, 5 rounds" or "single round robin". */
+function formatWords(t) {
+  if (t.format === "swiss") return `Swiss, ${t.rounds ? `${t.rounds} rounds` : "rounds set from the entries"}`;
+  return t.double ? "double round robin" : "single round robin";
+}
 
 /** "½", "1", "0" for a side's score in a game, or "·" while under way. */
 function scoreWords(result, white) {
@@ -43,7 +58,7 @@ export async function tournamentsPage(query, signal) {
               "span",
               { class: "about" },
               `${poolWords(t.rules, t.start.kind === "standard" ? "standard" : t.start.kind)}, `,
-              `${t.player_count} of ${t.capacity} players, ${t.rated ? "rated" : "casual"}`,
+              `${formatWords(t)}, ${t.player_count} of ${t.capacity} players, ${t.rated ? "rated" : "casual"}`,
             ),
           ),
         ),
@@ -93,13 +108,46 @@ function organiseForm() {
   rules.addEventListener("change", syncStarts);
   start.addEventListener("change", syncRated);
   const time = timeFields();
+  const format = h(
+    "select",
+    { name: "format" },
+    h("option", { value: "round_robin" }, "Round robin: everyone plays everyone"),
+    h("option", { value: "swiss" }, "Swiss: round by round, equal scores meet"),
+  );
   const capacity = h("input", { name: "capacity", type: "number", min: 3, max: 17, value: 7, required: true });
+  const capacityLabel = h("span", {}, "Players (3 to 17)");
+  const rounds = h("input", { name: "rounds", type: "number", min: 1, max: 30, placeholder: "from the entries" });
+  const roundDays = h("input", { name: "round_days", type: "number", min: 1, max: 365, placeholder: "none" });
+  const adjudication = h(
+    "select",
+    { name: "adjudication" },
+    h("option", { value: "wait" }, "The round waits for them"),
+    h("option", { value: "draw" }, "They are adjudicated draws"),
+  );
+  const swissFields = h(
+    "fieldset",
+    { class: "swiss" },
+    h("legend", {}, "Swiss"),
+    h("label", {}, "Rounds", rounds),
+    h("label", {}, "Days for each round", roundDays),
+    h("label", {}, "Games under way at a round's deadline", adjudication),
+    h("p", { class: "hint" }, "Tie-breaks: Buchholz cut 1, Buchholz, Sonneborn-Berger, direct encounter, progressive."),
+  );
+  const syncFormat = () => {
+    const swiss = format.value === "swiss";
+    swissFields.hidden = !swiss;
+    doubleField.hidden = swiss;
+    capacity.max = swiss ? 1000 : 17;
+    capacityLabel.textContent = swiss ? "Players (3 to 1,000)" : "Players (3 to 17)";
+  };
+  format.addEventListener("change", syncFormat);
   const deadline = h("input", { name: "deadline", type: "date", required: true });
   const week = new Date(Date.now() + 7 * 86400_000);
   deadline.value = week.toISOString().slice(0, 10);
   const rated = h("input", { name: "rated", type: "checkbox" });
   const ratedField = h("label", { class: "setting" }, rated, "Rated");
   const double = h("input", { name: "double", type: "checkbox" });
+  const doubleField = h("label", { class: "setting" }, double, "Double round robin (both colours)");
   const error = h("p", { class: "error", role: "alert" });
   const form = h(
     "form",
@@ -116,8 +164,17 @@ function organiseForm() {
           capacity: Number(capacity.value),
           signup_deadline: new Date(`${deadline.value}T23:59:59Z`).toISOString(),
           rated: !ratedField.hidden && rated.checked,
-          double: double.checked,
+          format: format.value,
         };
+        if (format.value === "swiss") {
+          if (rounds.value) body.rounds = Number(rounds.value);
+          if (roundDays.value) {
+            body.round_days = Number(roundDays.value);
+            body.adjudication = adjudication.value;
+          }
+        } else {
+          body.double = double.checked;
+        }
         try {
           const { body: created } = await act("/tournaments", body);
           location.hash = `#/tournaments/${created.id}`;
@@ -126,19 +183,22 @@ function organiseForm() {
         }
       },
     },
-    h("h2", {}, "Organise a round robin"),
+    h("h2", {}, "Organise a tournament"),
     h("label", {}, "Name", name),
+    h("label", {}, "Format", format),
     h("label", {}, "Rules", rules),
     h("label", {}, "Start", start),
     time.fields,
-    h("label", {}, "Players (3 to 17)", capacity),
+    h("label", {}, capacityLabel, capacity),
     h("label", {}, "Sign-up closes", deadline),
     ratedField,
-    h("label", { class: "setting" }, double, "Double round robin (both colours)"),
+    doubleField,
+    swissFields,
     h("button", { type: "submit" }, "Organise"),
     error,
   );
   syncStarts();
+  syncFormat();
   return form;
 }
 
@@ -165,8 +225,10 @@ export async function tournamentPage(id, signal) {
       },
       label,
     );
+  const swiss = t.format === "swiss";
   const actions = [];
-  if (t.status === "open" && !playing) actions.push(button("Join", "join"));
+  const lateEntry = swiss && t.status === "started" && t.round < t.rounds && t.player_count < t.capacity;
+  if ((t.status === "open" || lateEntry) && !playing) actions.push(button("Join", "join"));
   if (t.status === "open" && playing) actions.push(button("Leave", "leave"));
   if (t.status === "started" && playing) actions.push(button("Withdraw", "leave"));
   const time = t.clock ? clockWords(t.clock) : daysPerMoveWords(t.days_per_move);
@@ -174,9 +236,15 @@ export async function tournamentPage(id, signal) {
     `${variantWords(t)}, ${startWords(t.start)}${t.start_per_round ? " (one for each round)" : ""}`,
     time,
     t.rated ? "rated" : "casual",
-    t.double ? "double round robin" : "single round robin",
+    formatWords(t),
     `${t.player_count} of ${t.capacity} players`,
   ];
+  if (swiss && t.round_days) {
+    about.push(
+      `${t.round_days} ${t.round_days === 1 ? "day" : "days"} a round, ` +
+        (t.adjudication === "draw" ? "games under way then drawn" : "then the round waits"),
+    );
+  }
   if (t.rating_range) about.push(`ratings ${t.rating_range.min} to ${t.rating_range.max}`);
   const state =
     t.status === "open"
@@ -184,7 +252,11 @@ export async function tournamentPage(id, signal) {
       : t.status === "finished"
         ? `Finished. Won by ${t.winners.map((w) => w.username).join(" and ")}.`
         : t.status === "started"
-          ? "Under way: every game started at once."
+          ? swiss
+            ? `Under way: round ${t.round} of ${t.rounds}` +
+              (t.round_deadline ? `, until ${new Date(t.round_deadline).toLocaleString()}.` : ".") +
+              " The next round is paired when this one's last game ends."
+            : "Under way: every game started at once."
           : "Cancelled: fewer than three players signed up.";
   const sections = [
     h(
@@ -199,12 +271,21 @@ export async function tournamentPage(id, signal) {
         : "",
     ),
   ];
-  if (t.standings.length) sections.push(standingsSection(t), crosstableSection(t), gamesSection(t));
+  if (t.standings.length) {
+    sections.push(standingsSection(t), swiss ? roundsTableSection(t) : crosstableSection(t), gamesSection(t));
+  }
   show(...sections);
 }
 
 function standingsSection(t) {
-  const head = ["Place", "Player", "Points", "Wins", "Sonneborn-Berger", "Direct", "Games left"];
+  const swiss = t.format === "swiss";
+  const head = swiss
+    ? ["Place", "Player", "Points", ...t.tiebreaks.map((k) => TIEBREAKS[k] ?? words(k)), "Games left"]
+    : ["Place", "Player", "Points", "Wins", "Sonneborn-Berger", "Direct", "Games left"];
+  const tieBreaks = (s) =>
+    swiss
+      ? s.tiebreaks.map((v) => h("td", {}, `${v.value}`))
+      : [h("td", {}, `${s.wins}`), h("td", {}, `${s.sonneborn_berger}`), h("td", {}, `${s.direct_encounter}`)];
   return h(
     "section",
     { "aria-labelledby": "standings-title" },
@@ -228,14 +309,71 @@ function standingsSection(t) {
               s.withdrawn ? ` (withdrew${s.annulled ? ", results annulled" : ""})` : "",
             ),
             h("td", {}, `${s.points}`),
-            h("td", {}, `${s.wins}`),
-            h("td", {}, `${s.sonneborn_berger}`),
-            h("td", {}, `${s.direct_encounter}`),
+            ...tieBreaks(s),
             h("td", {}, `${s.unfinished}`),
           ),
         ),
       ),
     ),
+  );
+}
+
+/**
+ * A Swiss round by round, by place: each cell the round's opponent by
+ * pairing number, the colour and the score ("+3w", "=5b", "−2w", "· 4b"
+ * under way), or the bye ("bye +") or an absence ("–").
+ */
+function roundsTableSection(t) {
+  const seatOf = new Map(t.standings.map((s) => [s.player.username, s.seat]));
+  const cell = (username, round) => {
+    const game = t.games.find(
+      (g) => g.round === round && (g.white.username === username || g.black.username === username),
+    );
+    if (game) {
+      const white = game.white.username === username;
+      const opponent = white ? game.black.username : game.white.username;
+      const score = { "1": "+", "0": "−", "½": "=", "·": "· " }[scoreWords(game.result, white)];
+      return `${score}${seatOf.get(opponent)}${white ? "w" : "b"}`;
+    }
+    const bye = t.byes.find((b) => b.round === round && b.player.username === username);
+    return bye?.kind === "pairing" ? "bye +" : "–";
+  };
+  const rounds = Array.from({ length: t.round }, (_, i) => i + 1);
+  return h(
+    "section",
+    { "aria-labelledby": "crosstable-title" },
+    h("h3", { id: "crosstable-title" }, "Round by round"),
+    h(
+      "table",
+      { class: "crosstable" },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, "No."),
+          h("th", { scope: "col" }, "Player"),
+          rounds.map((r) => h("th", { scope: "col" }, `R${r}`)),
+          h("th", { scope: "col" }, "Points"),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        t.standings.map((s) =>
+          h(
+            "tr",
+            {},
+            h("th", { scope: "row" }, `${s.seat}`),
+            h("td", {}, s.player.username),
+            rounds.map((r) => h("td", {}, cell(s.player.username, r))),
+            h("td", {}, `${s.points}`),
+          ),
+        ),
+      ),
+    ),
+    h("p", { class: "hint" }, "Players by place, numbered by rating at the start; + a win, = a draw, − a loss, · under way; w and b the colour."),
   );
 }
 
@@ -290,34 +428,59 @@ function crosstableSection(t) {
 }
 
 function gamesSection(t) {
+  const swiss = t.format === "swiss";
+  const rounds = [...new Set(t.games.map((g) => g.round))];
+  const byesOf = (round) => t.byes.filter((b) => b.round === round);
+  const gameItem = (g) =>
+    h(
+      "li",
+      {},
+      swiss ? `Board ${g.board}: ` : `Round ${g.round}, board ${g.board}: `,
+      h("a", { href: `#/games/${g.game_id}` }, `${g.white.username} – ${g.black.username}`),
+      ` ${g.result ?? "under way"}`,
+    );
+  const list = swiss
+    ? rounds.map((round) =>
+        h(
+          "div",
+          { class: "round" },
+          h("h4", {}, `Round ${round}`),
+          h(
+            "ul",
+            { class: "tournament-games" },
+            t.games.filter((g) => g.round === round).map(gameItem),
+            byesOf(round).map((b) =>
+              h(
+                "li",
+                { class: "bye" },
+                `${b.player.username}: ${b.kind === "pairing" ? "the bye (a point)" : "absent"}`,
+              ),
+            ),
+          ),
+        ),
+      )
+    : h("ul", { class: "tournament-games" }, t.games.map(gameItem));
+  const downloads = [
+    h(
+      "button",
+      {
+        type: "button",
+        onclick: () => downloadPgn(`/tournaments/${t.id}/games.pgn`, `${t.name}.pgn`).catch((e) => announce(describe(e))),
+      },
+      "Download the games (PGN)",
+    ),
+  ];
+  if (swiss) {
+    downloads.push(
+      " ",
+      h("a", { href: `/api/v1/tournaments/${t.id}/report.trf`, download: `${t.name}.trf` }, "The report (FIDE's TRF)"),
+    );
+  }
   return h(
     "section",
     { "aria-labelledby": "tournament-games-title" },
-    h("h3", { id: "tournament-games-title" }, "Games"),
-    h(
-      "ul",
-      { class: "tournament-games" },
-      t.games.map((g) =>
-        h(
-          "li",
-          {},
-          `Round ${g.round}, board ${g.board}: `,
-          h("a", { href: `#/games/${g.game_id}` }, `${g.white.username} – ${g.black.username}`),
-          ` ${g.result ?? "under way"}`,
-        ),
-      ),
-    ),
-    h(
-      "p",
-      {},
-      h(
-        "button",
-        {
-          type: "button",
-          onclick: () => downloadPgn(`/tournaments/${t.id}/games.pgn`, `${t.name}.pgn`).catch((e) => announce(describe(e))),
-        },
-        "Download the games (PGN)",
-      ),
-    ),
+    h("h3", { id: "tournament-games-title" }, swiss ? "Pairings" : "Games"),
+    list,
+    h("p", {}, ...downloads),
   );
 }

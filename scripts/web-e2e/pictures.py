@@ -31,6 +31,7 @@ PICTURES = {
     "web-study": ("study-analysis-carol", "study-phone-ivan"),
     "web-explorer": ("explorer-carol", None),
     "web-tournament": ("tournament-carol", "phone-carol"),
+    "web-swiss": ("swiss-carol", "phone-swiss-carol"),
 }
 
 

@@ -95,11 +95,11 @@ async function startGame(challenger, opponent, options, variant) {
 
 /** The page on show, at a 390 px phone's width, is no wider than the
  * screen (a table may scroll within itself); the desktop size after. */
-async function fitsAPhone(p, what) {
+async function fitsAPhone(p, what, file = `phone-${p.name}`) {
   const desktop = p.page.viewportSize();
   await p.page.setViewportSize({ width: 390, height: 844 });
   const width = await p.page.evaluate(() => document.documentElement.scrollWidth);
-  await p.page.screenshot({ path: `${OUT}/phone-${p.name}.png` });
+  await p.page.screenshot({ path: `${OUT}/${file}.png` });
   await p.page.setViewportSize(desktop);
   assert(width <= 390, `${what} fits a 390 px phone screen (page is ${width} px wide)`);
 }
@@ -839,6 +839,40 @@ await afterNextView(carol, () => carol.page.locator("ul.tournament-games li a", 
 await carol.page.locator("section.game:not([data-loading])").waitFor();
 await carol.page.getByRole("button", { name: "Resign" }).waitFor();
 assert.equal(await carol.page.getByRole("button", { name: "Abort" }).count(), 0, "no abort in a tournament");
+
+step("a Swiss: organised with a round deadline, joined by three, round 1 paired with its bye, round by round");
+{
+  await afterNextView(dave, () => dave.page.locator("#who").getByRole("link", { name: "Tournaments" }).click());
+  const form = dave.page.getByRole("form", { name: "Organise a tournament" });
+  await form.getByLabel("Name").fill("Spring Swiss");
+  await form.getByLabel("Format").selectOption("swiss");
+  assert.equal(await form.getByLabel("Double round robin (both colours)").isVisible(), false, "no double Swiss");
+  await form.getByLabel("Players (3 to 1,000)").fill("3");
+  await form.getByLabel("Rounds").fill("2");
+  await form.getByLabel("Days for each round").fill("7");
+  await form.getByLabel("Games under way at a round's deadline").selectOption("draw");
+  await afterNextView(dave, () => form.getByRole("button", { name: "Organise" }).click());
+  await dave.page.getByRole("heading", { name: "Spring Swiss" }).waitFor();
+  await dave.page.locator("p.about", { hasText: "Swiss, 2 rounds" }).waitFor();
+  await dave.page.locator("p.about", { hasText: "7 days a round, games under way then drawn" }).waitFor();
+  const swissHash = new URL(dave.page.url()).hash;
+  for (const p of [dave, erin, carol]) {
+    if (p !== dave) await afterNextView(p, () => visitHash(p, swissHash));
+    await p.page.getByRole("heading", { name: "Spring Swiss" }).waitFor();
+    await p.page.getByRole("button", { name: "Join" }).click();
+    await p.page.getByRole("button", { name: p === carol ? "Withdraw" : "Leave" }).waitFor();
+  }
+  await carol.page.getByText("Under way: round 1 of 2", { exact: false }).waitFor();
+  await carol.page.getByRole("columnheader", { name: "Buchholz cut 1" }).waitFor();
+  assert.equal(await carol.page.locator("table.standings tbody tr").count(), 3);
+  assert.equal(await carol.page.locator("table.crosstable tbody tr").count(), 3);
+  await carol.page.getByRole("heading", { name: "Round 1" }).waitFor();
+  assert.equal(await carol.page.locator("ul.tournament-games li:not(.bye)").count(), 1, "one game");
+  assert.equal(await carol.page.locator("ul.tournament-games li.bye").count(), 1, "and the bye");
+  await carol.page.getByRole("link", { name: "The report (FIDE's TRF)" }).waitFor();
+  await carol.page.screenshot({ path: `${OUT}/swiss-carol.png`, fullPage: true });
+  await fitsAPhone(carol, "a Swiss's standings and rounds", "phone-swiss-carol");
+}
 
 step("the account page: no mail server, said; notification settings; push from a button and a pushed notification shown; forgot password");
 {
