@@ -47,14 +47,15 @@ def call(server, method, path, token=None, body=None, raw=None):
 
 
 def fill(directory):
-    """Writes a file in `directory` until the file system is full."""
-    with open(os.path.join(directory, "filler"), "wb") as filler:
-        try:
+    """Writes a file in `directory` until the file system is full (a file
+    system the database has filled already refuses even the file)."""
+    try:
+        with open(os.path.join(directory, "filler"), "wb") as filler:
             while True:
                 filler.write(b"\0" * 65536)
                 filler.flush()
-        except OSError:
-            pass
+    except OSError:
+        pass
 
 
 def mount_small(directory, size):
