@@ -50,6 +50,32 @@ async fn organise<B: MessageBody>(app: &impl Served<B>, organiser: &str, extra: 
         .clone()
 }
 
+async fn join_as<B: MessageBody>(app: &impl Served<B>, id: &str, token: &str) {
+    post(format!("/api/v1/tournaments/{id}/join"))
+        .token(token)
+        .send(app)
+        .await
+        .assert_status(200);
+}
+
+/// A Swiss organised by the first of `names`, joined by each of them in
+/// turn: its id.
+async fn organise_joined<B: MessageBody>(
+    app: &impl Served<B>,
+    tokens: &BTreeMap<String, String>,
+    names: &[&str],
+    extra: Value,
+) -> String {
+    let id = organise(app, &tokens[names[0]], extra).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for name in names {
+        join_as(app, &id, &tokens[*name]).await;
+    }
+    id
+}
+
 async fn view<B: MessageBody>(app: &impl Served<B>, id: &str) -> Value {
     get(format!("/api/v1/tournaments/{id}"))
         .send(app)
@@ -177,11 +203,7 @@ async fn a_swiss_of_nine_played_over_four_rounds_to_its_winners(db: Db) {
     );
     let id = created["id"].as_str().unwrap().to_owned();
     for name in names {
-        post(format!("/api/v1/tournaments/{id}/join"))
-            .token(&tokens[name])
-            .send(&app)
-            .await
-            .assert_status(200);
+        join_as(&app, &id, &tokens[name]).await;
     }
     let mut byes = Vec::new();
     for round in 1..=4i64 {
@@ -301,17 +323,7 @@ async fn two_instances_closing_a_round_at_once_pair_the_next_once(db: Db) {
     let (app, other) = (init(one).await, init(two).await);
     let names = ["ann", "ben", "cat", "dan"];
     let tokens = players(&app, &names).await;
-    let id = organise(&app, &tokens["ann"], json!({"capacity": 4, "rounds": 3})).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    for name in names {
-        post(format!("/api/v1/tournaments/{id}/join"))
-            .token(&tokens[name])
-            .send(&app)
-            .await
-            .assert_status(200);
-    }
+    let id = organise_joined(&app, &tokens, &names, json!({"capacity": 4, "rounds": 3})).await;
     let games = games_of(&view(&app, &id).await, 1);
     assert_eq!(games.len(), 2);
     let resign = |app, (game, white, _): &(String, String, String)| {
@@ -338,17 +350,8 @@ async fn a_withdrawal_and_a_late_entry_mid_event(db: Db) {
     let app = init(state.clone()).await;
     let names = ["ann", "ben", "cat", "dan", "eve", "fay"];
     let tokens = players(&app, &names).await;
-    let id = organise(&app, &tokens["ann"], json!({"capacity": 8, "rounds": 3})).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    for name in &names[..5] {
-        post(format!("/api/v1/tournaments/{id}/join"))
-            .token(&tokens[*name])
-            .send(&app)
-            .await
-            .assert_status(200);
-    }
+    let extra = json!({"capacity": 8, "rounds": 3});
+    let id = organise_joined(&app, &tokens, &names[..5], extra).await;
     // Five of eight places taken at the deadline: it starts.
     clock.advance(7 * DAY + 1);
     sweep_once(&state).await.unwrap();
@@ -505,17 +508,7 @@ async fn a_round_deadline_adjudicates_or_waits(db: Db) {
     for adjudication in ["draw", "wait"] {
         let extra = json!({"capacity": 4, "rounds": 3, "round_days": 2,
                            "adjudication": adjudication});
-        let id = organise(&app, &tokens["ann"], extra).await["id"]
-            .as_str()
-            .unwrap()
-            .to_owned();
-        for name in names {
-            post(format!("/api/v1/tournaments/{id}/join"))
-                .token(&tokens[name])
-                .send(&app)
-                .await
-                .assert_status(200);
-        }
+        let id = organise_joined(&app, &tokens, &names, extra).await;
         ids.push(id);
     }
     let paired_at = clock.now();
