@@ -137,8 +137,8 @@ function organiseForm() {
     const swiss = format.value === "swiss";
     swissFields.hidden = !swiss;
     doubleField.hidden = swiss;
-    capacity.max = swiss ? 1000 : 17;
-    capacityLabel.textContent = swiss ? "Players (3 to 1,000)" : "Players (3 to 17)";
+    capacity.max = swiss ? 300 : 17;
+    capacityLabel.textContent = swiss ? "Players (3 to 300)" : "Players (3 to 17)";
   };
   format.addEventListener("change", syncFormat);
   const deadline = h("input", { name: "deadline", type: "date", required: true });

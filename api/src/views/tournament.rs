@@ -130,8 +130,8 @@ pub struct CreateTournamentRequest {
     /// left out).
     #[serde(default)]
     pub adjudication: Option<Adjudication>,
-    /// A round robin takes 3 to 17 players; a Swiss 3 to 1,000.
-    #[schema(minimum = 3, maximum = 1000)]
+    /// A round robin takes 3 to 17 players; a Swiss 3 to 300.
+    #[schema(minimum = 3, maximum = 300)]
     pub capacity: i32,
     /// Who may join: their rating in the tournament's pool.
     #[serde(default)]

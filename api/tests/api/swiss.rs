@@ -451,7 +451,7 @@ async fn a_swiss_is_checked_when_organised(db: Db) {
     let app = TestApp::on(&db).start().await;
     let ann = sign_up_for_a_year(&app, "ann").await;
     for extra in [
-        json!({"capacity": 1001}),
+        json!({"capacity": 301}),
         json!({"rounds": 9}),
         json!({"rounds": 0}),
         json!({"double": true}),
