@@ -1,6 +1,7 @@
 // Each side's clock as a player sees it by the names: the side to move's
 // counting down to its deadline, standing still while that player is on
-// vacation (the server moves the deadline on as the vacation lasts), the
+// vacation (the server moves the deadline on as the vacation lasts) unless
+// the game's tournament allows no vacation, the
 // other's showing the time it will have. Figures come from the server's
 // game view; the page only counts the seconds since it read it.
 
@@ -12,7 +13,7 @@ export function sideClocks(game, elapsed) {
   if (game.status !== "started") return null;
   const allowance = game.days_per_move ? game.days_per_move * 86400 : null;
   const clockOf = (side) => {
-    const vacation = Boolean(game[side].on_vacation);
+    const vacation = Boolean(game[side].on_vacation) && game.vacation_allowed !== false;
     if (side === game.turn) {
       const read = game.time_left_seconds ?? 0;
       const seconds = vacation ? read : Math.max(0, read - elapsed);

@@ -460,7 +460,12 @@ export class GameView {
     const n = game.clock?.moves_to_control;
     if (n) parts.push(`${n} move${n === 1 ? "" : "s"} to the control`);
     for (const color of ["white", "black"])
-      if (game[color].on_vacation) parts.push(`${game[color].username} is on vacation`);
+      if (game[color].on_vacation)
+        parts.push(
+          game.vacation_allowed === false
+            ? `${game[color].username} is on vacation, but this tournament's clocks do not stop for it`
+            : `${game[color].username} is on vacation`,
+        );
     if (game.draw_offer) parts.push(`${SIDES[game.draw_offer]} offers a draw`);
     return `${parts.join("; ")}.`;
   }

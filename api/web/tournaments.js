@@ -116,8 +116,8 @@ function organiseForm() {
   );
   const capacity = h("input", { name: "capacity", type: "number", min: 3, max: 17, value: 7, required: true });
   const capacityLabel = h("span", {}, "Players (3 to 17)");
-  const rounds = h("input", { name: "rounds", type: "number", min: 1, max: 30, placeholder: "from the entries" });
-  const roundDays = h("input", { name: "round_days", type: "number", min: 1, max: 365, placeholder: "none" });
+  const rounds = h("input", { name: "rounds", type: "number", min: 1, placeholder: "from the entries" });
+  const roundDays = h("input", { name: "round_days", type: "number", min: 1, placeholder: "none" });
   const adjudication = h(
     "select",
     { name: "adjudication" },
@@ -147,6 +147,8 @@ function organiseForm() {
   const rated = h("input", { name: "rated", type: "checkbox" });
   const ratedField = h("label", { class: "setting" }, rated, "Rated");
   const double = h("input", { name: "double", type: "checkbox" });
+  const vacation = h("input", { name: "vacation", type: "checkbox", checked: true });
+  const whenFull = h("input", { name: "start_when_full", type: "checkbox", checked: true });
   const doubleField = h("label", { class: "setting" }, double, "Double round robin (both colours)");
   const error = h("p", { class: "error", role: "alert" });
   const form = h(
@@ -165,6 +167,8 @@ function organiseForm() {
           signup_deadline: new Date(`${deadline.value}T23:59:59Z`).toISOString(),
           rated: !ratedField.hidden && rated.checked,
           format: format.value,
+          vacation: vacation.checked,
+          start_when_full: whenFull.checked,
         };
         if (format.value === "swiss") {
           if (rounds.value) body.rounds = Number(rounds.value);
@@ -191,7 +195,9 @@ function organiseForm() {
     time.fields,
     h("label", {}, capacityLabel, capacity),
     h("label", {}, "Sign-up closes", deadline),
+    h("label", { class: "setting" }, whenFull, "Start as soon as it is full (else when sign-up closes)"),
     ratedField,
+    h("label", { class: "setting" }, vacation, "A player's vacation stops their clocks"),
     doubleField,
     swissFields,
     h("button", { type: "submit" }, "Organise"),
@@ -238,6 +244,7 @@ export async function tournamentPage(id, signal) {
     t.rated ? "rated" : "casual",
     formatWords(t),
     `${t.player_count} of ${t.capacity} players`,
+    t.vacation ? "vacations stop the clocks" : "no vacation: the clocks run",
   ];
   if (swiss && t.round_days) {
     about.push(
@@ -248,7 +255,8 @@ export async function tournamentPage(id, signal) {
   if (t.rating_range) about.push(`ratings ${t.rating_range.min} to ${t.rating_range.max}`);
   const state =
     t.status === "open"
-      ? `Sign-up open until ${new Date(t.signup_deadline).toLocaleString()}.`
+      ? `Sign-up open until ${new Date(t.signup_deadline).toLocaleString()}` +
+        (t.start_when_full ? ", or until it is full." : ", when it starts.")
       : t.status === "finished"
         ? `Finished. Won by ${t.winners.map((w) => w.username).join(" and ")}.`
         : t.status === "started"

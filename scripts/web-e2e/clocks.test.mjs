@@ -30,6 +30,11 @@ test("a player on vacation: the clock stands still", () => {
   assert.deepEqual(clocks.white, { seconds: 86_399, running: false, vacation: true, urgent: false });
 });
 
+test("a tournament that allows no vacation: the clock of a player on vacation runs", () => {
+  const clocks = sideClocks(game({ white: { on_vacation: true }, vacation_allowed: false }), 600);
+  assert.deepEqual(clocks.white, { seconds: 85_799, running: true, vacation: false, urgent: false });
+});
+
 test("under a tenth of the time for a move, or an hour, is urgent", () => {
   assert.equal(sideClocks(game({ time_left_seconds: 8_000 }), 0).white.urgent, true);
   assert.equal(sideClocks(game({ time_left_seconds: 9_000 }), 0).white.urgent, false);

@@ -121,6 +121,7 @@ pub fn finished_game(id: &str, at: i64, white: &str, black: &str, sample: &Sampl
         moves: sample.packed.clone(),
         move_times: None,
         recent_keys: None,
+        vacation_allowed: true,
     }
     .with_name_keys()
 }

@@ -94,6 +94,7 @@ diesel::table! {
         moves -> Binary,
         move_times -> Nullable<Binary>,
         recent_keys -> Nullable<Binary>,
+        vacation_allowed -> Bool,
     }
 }
 
@@ -320,6 +321,8 @@ diesel::table! {
         round_days -> Nullable<Integer>,
         adjudication -> Nullable<Text>,
         round_deadline_at -> Nullable<BigInt>,
+        vacation_allowed -> Bool,
+        start_when_full -> Bool,
     }
 }
 

@@ -383,6 +383,7 @@ pub fn accept(
             days_per_move: row.days_per_move,
             clock: spec.as_ref(),
             rated: row.rated,
+            vacation_allowed: true,
         };
         let game = play::open(conn, now, setup)?;
         if !challenge::close(conn, id, ChallengeStatus::Accepted, Some(&game.id), now)? {

@@ -69,6 +69,9 @@ pub fn settle(
     {
         let stop = now.min(end);
         for row in game::awaiting(conn, &account.id)? {
+            if !row.vacation_allowed {
+                continue; // its clock did not stop
+            }
             let shift = extension(&account, row.turn_started_at, stop);
             if let Some(deadline) = row.deadline_at.filter(|_| shift > 0) {
                 game::set_deadline(conn, &row.id, deadline + shift)?;

@@ -110,6 +110,9 @@ pub struct GameRow {
     /// move, the current one last (`domain::game::moves::recent_keys`);
     /// none until a move writes them.
     pub recent_keys: Option<Vec<u8>>,
+    /// Whether a player's vacation stops this game's clock (its event's
+    /// rule; always for a game from a challenge).
+    pub vacation_allowed: bool,
 }
 
 /// The state of a game that changes as it goes on.

@@ -49,6 +49,10 @@ pub struct TournamentRow {
     pub adjudication: Option<Adjudication>,
     /// When the round paired last must end, if it has a deadline.
     pub round_deadline_at: Option<i64>,
+    /// Whether a player's vacation stops the clocks of its games.
+    pub vacation_allowed: bool,
+    /// Whether it starts once full, or only at its sign-up deadline.
+    pub start_when_full: bool,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]

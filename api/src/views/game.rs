@@ -381,7 +381,11 @@ pub struct GameState {
     pub days_per_move: i32,
     /// A clock that carries time over, with each side's time left.
     pub clock: Option<ClockView>,
-    /// When the side to move loses on time (RFC 3339, UTC), its vacation counted.
+    /// Whether a player's vacation stops this game's clock: always, but in
+    /// a tournament that says otherwise.
+    pub vacation_allowed: bool,
+    /// When the side to move loses on time (RFC 3339, UTC), its vacation
+    /// counted where it is allowed.
     pub deadline: Option<Timestamp>,
     /// Seconds until the deadline.
     pub time_left_seconds: Option<i64>,

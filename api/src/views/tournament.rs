@@ -136,10 +136,23 @@ pub struct CreateTournamentRequest {
     /// Who may join: their rating in the tournament's pool.
     #[serde(default)]
     pub rating_range: Option<RatingRange>,
+    /// Whether a player's vacation stops the clocks of the tournament's
+    /// games (true when left out).
+    #[serde(default = "yes")]
+    pub vacation: bool,
+    /// Whether the tournament starts as soon as it is full (true when left
+    /// out), or only at its sign-up deadline, its start time.
+    #[serde(default = "yes")]
+    pub start_when_full: bool,
     /// When sign-up closes (RFC 3339): the tournament starts then with
-    /// three players or more, or sooner once full.
+    /// three players or more, or sooner once full (unless
+    /// `start_when_full` is false).
     #[schema(format = DateTime)]
     pub signup_deadline: String,
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn standard_start() -> StartSpec {
@@ -174,6 +187,10 @@ pub struct TournamentSummary {
     pub adjudication: Option<Adjudication>,
     /// When the round paired last ends, if it has a deadline.
     pub round_deadline: Option<Timestamp>,
+    /// Whether a player's vacation stops the clocks of its games.
+    pub vacation: bool,
+    /// Whether it starts once full, or only at `signup_deadline`.
+    pub start_when_full: bool,
     pub capacity: i32,
     pub rating_range: Option<RatingRange>,
     /// Signed up (before the start) or playing.

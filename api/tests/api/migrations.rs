@@ -35,7 +35,8 @@ on_both_databases!(
     the_names_of_games_stored_before_are_folded_for_search,
     stored_moves_are_packed_and_their_positions_indexed,
     explorer_counts_are_built_and_a_game_filed_twice_copied,
-    a_round_robin_made_before_swiss_stays_a_round_robin
+    a_round_robin_made_before_swiss_stays_a_round_robin,
+    games_and_tournaments_made_before_event_rules_allow_vacation
 );
 
 /// Runs the migrations in `dir` older than `version` on `conn`.
@@ -608,4 +609,36 @@ async fn a_round_robin_made_before_swiss_stays_a_round_robin(db: Db) {
         .first(conn)
         .unwrap();
     assert_eq!(row, ("round_robin".to_owned(), None, 0, None));
+}
+
+/// Games and tournaments made before the events' own rules keep what they
+/// had: vacations stop the clocks, and a tournament starts once full.
+async fn games_and_tournaments_made_before_event_rules_allow_vacation(db: Db) {
+    let pool = db::connect(&db.url()).unwrap();
+    let mut pooled = pool.get().unwrap();
+    let conn: &mut DbConnection = &mut pooled;
+    made_before(conn, "20261206000038");
+    for statement in [
+        "INSERT INTO accounts (id, username, username_key, password_hash, created_at) \
+         VALUES ('a1', 'alice', 'alice', 'x', 0)",
+        "INSERT INTO games (id, rules, start_kind, initial_fen, initial_key, current_fen, ply, \
+         status, white_name, black_name, days_per_move, created_at, updated_at, turn_started_at) \
+         VALUES ('g1', 'standard', 'standard', 'start', 1, 'now', 1, 'started', 'w', 'b', 3, 0, 0, 0)",
+        "INSERT INTO tournaments (id, organiser_id, name, rules, start_kind, start_per_round, \
+         days_per_move, rated, double_round, capacity, signup_deadline, status, created_at) \
+         VALUES ('t1', 'a1', 'Old', 'standard', 'standard', false, 3, false, false, 4, 10, \
+                 'open', 0)",
+    ] {
+        diesel::sql_query(statement).execute(conn).unwrap();
+    }
+    db::run_migrations(conn).unwrap();
+    let game: bool = games::table
+        .select(games::vacation_allowed)
+        .first(conn)
+        .unwrap();
+    let tournament: (bool, bool) = tournaments::table
+        .select((tournaments::vacation_allowed, tournaments::start_when_full))
+        .first(conn)
+        .unwrap();
+    assert_eq!((game, tournament), (true, (true, true)));
 }

@@ -22,7 +22,9 @@ use serde_json::{Value, json};
 use crate::{
     events::read_events,
     on_both_databases,
-    support::{Db, START_TIME, Served, TestApp, clock, get, init, post, sign_up_for_a_year},
+    support::{
+        Db, START_TIME, Served, TestApp, clock, delete, get, init, post, sign_up_for_a_year,
+    },
 };
 
 on_both_databases!(
@@ -30,6 +32,7 @@ on_both_databases!(
     two_instances_closing_a_round_at_once_pair_the_next_once,
     a_withdrawal_and_a_late_entry_mid_event,
     a_round_deadline_adjudicates_or_waits,
+    an_event_without_vacation_that_starts_at_its_time,
     a_swiss_is_checked_when_organised
 );
 
@@ -568,4 +571,73 @@ async fn a_round_deadline_adjudicates_or_waits(db: Db) {
         .assert_status(200)
         .clone();
     assert_eq!(game["status"], "started");
+}
+
+// The event's own rules, for a round robin as for a Swiss: full before its
+// start time, a tournament that starts at its time waits for it; its games
+// allow no vacation, so a player's vacation does not stop their clock (in
+// a game from a challenge it does: `correspondence::vacation_stops_the_clock`).
+async fn an_event_without_vacation_that_starts_at_its_time(db: Db) {
+    let clock = clock();
+    let state = TestApp::on(&db).clock(clock.clone()).state();
+    let app = init(state.clone()).await;
+    let names = ["ann", "ben", "cat"];
+    let tokens = players(&app, &names).await;
+    for format in ["round_robin", "swiss"] {
+        let extra = json!({"format": format, "capacity": 3, "vacation": false,
+                           "start_when_full": false,
+                           "signup_deadline": rfc3339(clock.now() + DAY)});
+        let id = organise_joined(&app, &tokens, &names, extra).await;
+        let full = view(&app, &id).await;
+        assert_eq!(
+            (&full["status"], &full["vacation"], &full["start_when_full"]),
+            (&json!("open"), &json!(false), &json!(false)),
+            "full, it waits for its time: {full:#}"
+        );
+        post(format!("/api/v1/tournaments/{id}/leave"))
+            .token(&tokens["cat"])
+            .send(&app)
+            .await
+            .assert_status(200);
+        join_as(&app, &id, &tokens["cat"]).await;
+    }
+    clock.advance(DAY + 1);
+    sweep_once(&state).await.unwrap();
+    let list = get("/api/v1/tournaments?status=started")
+        .send(&app)
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(list["tournaments"].as_array().unwrap().len(), 2, "{list:#}");
+    let id = list["tournaments"][0]["id"].as_str().unwrap().to_owned();
+    let (game, white, _) = games_of(&view(&app, &id).await, 1)[0].clone();
+    let read = |token| get(format!("/api/v1/games/{game}")).token(token).send(&app);
+    let before = read(&tokens[&white]).await.assert_status(200).clone();
+    assert_eq!(before["vacation_allowed"], false);
+    // White, to move, goes on vacation: the deadline stays; a day later
+    // the clock shows a day gone.
+    post("/api/v1/account/vacation")
+        .token(&tokens[&white])
+        .send(&app)
+        .await
+        .assert_status(200);
+    clock.advance(DAY);
+    let during = read(&tokens[&white]).await.assert_status(200).clone();
+    assert_eq!(during["white"]["on_vacation"], true);
+    assert_eq!(during["deadline"], before["deadline"]);
+    assert_eq!(during["time_left_seconds"], 2 * 86400);
+    delete("/api/v1/account/vacation")
+        .token(&tokens[&white])
+        .send(&app)
+        .await
+        .assert_status(200);
+    let after = read(&tokens[&white]).await.assert_status(200).clone();
+    assert_eq!(
+        after["deadline"], before["deadline"],
+        "the vacation's end moves nothing"
+    );
+    clock.advance(2 * DAY + 1);
+    sweep_once(&state).await.unwrap();
+    let lost = read(&tokens[&white]).await.assert_status(200).clone();
+    assert_eq!(lost["termination"], "timeout");
 }

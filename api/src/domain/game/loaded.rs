@@ -75,9 +75,10 @@ fn reversible_plies(pos: &Position) -> usize {
     usize::try_from(pos.halfmoves()).unwrap_or(usize::MAX)
 }
 
-/// When the side to move loses on time, its vacation counted.
+/// When the side to move loses on time, its vacation counted where the
+/// game allows it.
 pub fn effective_deadline(row: &GameRow, mover: Option<&Account>, now: Millis) -> Option<Millis> {
-    let extension = mover.map_or(0, |account| {
+    let extension = mover.filter(|_| row.vacation_allowed).map_or(0, |account| {
         vacation::extension(account, row.turn_started_at, now)
     });
     row.deadline_at.map(|deadline| deadline + extension)

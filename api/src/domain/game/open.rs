@@ -29,6 +29,8 @@ pub struct Setup<'a> {
     pub days_per_move: i32,
     pub clock: Option<&'a ClockSpec>,
     pub rated: bool,
+    /// Whether a player's vacation stops the game's clock.
+    pub vacation_allowed: bool,
 }
 
 /// Creates and stores a game under `setup`: its clock started, its
@@ -43,6 +45,7 @@ pub fn open(conn: &mut DbConnection, now: Millis, setup: Setup<'_>) -> Result<Ga
         now,
     )?;
     row.rated = setup.rated;
+    row.vacation_allowed = setup.vacation_allowed;
     if let Some(spec) = setup.clock {
         clock::start(&mut row, spec, now);
     }

@@ -138,6 +138,7 @@ pub fn new_game(
         moves: packed::empty(),
         move_times: None,
         recent_keys: None,
+        vacation_allowed: true,
     }
     .with_name_keys();
     row.to_move_id = row.player(pos.turn()).cloned();

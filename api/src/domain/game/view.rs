@@ -192,6 +192,7 @@ fn state_of(conn: &mut DbConnection, mut game: Loaded, now: Millis) -> Result<Ga
         rights: RightsView::of(pos),
         days_per_move: row.days_per_move,
         clock: clock::of_row(row)?.map(|spec| clock::view(spec, row, pos.turn(), deadline, now)),
+        vacation_allowed: row.vacation_allowed,
         deadline: deadline.map(Timestamp),
         time_left_seconds: deadline.map(|d| (d - now).max(0) / SECOND),
         draw_offer,

@@ -214,6 +214,7 @@ fn rows_of(
         moves: packed::empty(),
         move_times: None,
         recent_keys: None,
+        vacation_allowed: true,
     }
     .with_name_keys();
     let keys = replayed.moves.iter().map(|m| m.position_key);

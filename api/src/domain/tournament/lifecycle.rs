@@ -138,6 +138,8 @@ pub fn create(
         round_days: swiss.round_days,
         adjudication: swiss.adjudication,
         round_deadline_at: None,
+        vacation_allowed: request.vacation,
+        start_when_full: request.start_when_full,
     };
     write_transaction(conn, |conn| {
         if tournament::unfinished_of(conn, organiser)? >= MOST_ORGANISED {
@@ -289,7 +291,7 @@ pub fn join(
                 data,
             )?;
         }
-        if !late && players.len() + 1 == row.capacity as usize {
+        if !late && row.start_when_full && players.len() + 1 == row.capacity as usize {
             start(conn, outbox, now, &row)?;
         }
         Ok(())
@@ -489,6 +491,7 @@ pub(super) fn open_game(
         days_per_move: row.days_per_move,
         clock: table.clock,
         rated: row.rated,
+        vacation_allowed: row.vacation_allowed,
     };
     let game = game::open(conn, now, setup)?;
     tournament::add_game(

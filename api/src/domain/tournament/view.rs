@@ -65,6 +65,8 @@ fn summary(
         round_days: row.round_days,
         adjudication: row.adjudication,
         round_deadline: row.round_deadline_at.map(Timestamp),
+        vacation: row.vacation_allowed,
+        start_when_full: row.start_when_full,
         capacity: row.capacity,
         rating_range: RatingRange::of(row.rating_min, row.rating_max),
         player_count,
