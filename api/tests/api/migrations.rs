@@ -581,64 +581,70 @@ async fn explorer_counts_are_built_and_a_game_filed_twice_copied(db: Db) {
     assert_eq!(of("cb"), imported, "the copy in its own collection");
 }
 
-/// A round robin organised before Swiss tournaments existed reads back as
-/// a round robin: no rounds of its own, none paired, no tie-breaks.
-async fn a_round_robin_made_before_swiss_stays_a_round_robin(db: Db) {
+/// `check`s a database made as the server before migration `version` did,
+/// holding what `statements` inserted, once migrated.
+fn migrated_from(
+    db: &Db,
+    version: &str,
+    statements: &[&str],
+    check: impl FnOnce(&mut DbConnection),
+) {
     let pool = db::connect(&db.url()).unwrap();
     let mut pooled = pool.get().unwrap();
     let conn: &mut DbConnection = &mut pooled;
-    made_before(conn, "20261206000037");
-    for statement in [
-        "INSERT INTO accounts (id, username, username_key, password_hash, created_at) \
-         VALUES ('a1', 'alice', 'alice', 'x', 0)",
-        "INSERT INTO tournaments (id, organiser_id, name, rules, start_kind, start_per_round, \
-         days_per_move, rated, double_round, capacity, signup_deadline, status, created_at) \
-         VALUES ('t1', 'a1', 'Old', 'standard', 'standard', false, 3, false, false, 4, 10, \
-                 'open', 0)",
-    ] {
-        diesel::sql_query(statement).execute(conn).unwrap();
+    made_before(conn, version);
+    for statement in statements {
+        diesel::sql_query(*statement).execute(conn).unwrap();
     }
     db::run_migrations(conn).unwrap();
-    let row: (String, Option<i32>, i32, Option<String>) = tournaments::table
-        .select((
-            tournaments::format,
-            tournaments::rounds,
-            tournaments::round,
-            tournaments::tiebreaks,
-        ))
-        .first(conn)
-        .unwrap();
-    assert_eq!(row, ("round_robin".to_owned(), None, 0, None));
+    check(conn);
+}
+
+const ALICE: &str = "INSERT INTO accounts (id, username, username_key, password_hash, created_at) \
+                     VALUES ('a1', 'alice', 'alice', 'x', 0)";
+const OLD_TOURNAMENT: &str = "INSERT INTO tournaments (id, organiser_id, name, rules, start_kind, start_per_round, \
+     days_per_move, rated, double_round, capacity, signup_deadline, status, created_at) \
+     VALUES ('t1', 'a1', 'Old', 'standard', 'standard', false, 3, false, false, 4, 10, 'open', 0)";
+
+/// A round robin organised before Swiss tournaments existed reads back as
+/// a round robin: no rounds of its own, none paired, no tie-breaks.
+async fn a_round_robin_made_before_swiss_stays_a_round_robin(db: Db) {
+    migrated_from(&db, "20261206000037", &[ALICE, OLD_TOURNAMENT], |conn| {
+        let row: (String, Option<i32>, i32, Option<String>) = tournaments::table
+            .select((
+                tournaments::format,
+                tournaments::rounds,
+                tournaments::round,
+                tournaments::tiebreaks,
+            ))
+            .first(conn)
+            .unwrap();
+        assert_eq!(row, ("round_robin".to_owned(), None, 0, None));
+    });
 }
 
 /// Games and tournaments made before the events' own rules keep what they
 /// had: vacations stop the clocks, and a tournament starts once full.
 async fn games_and_tournaments_made_before_event_rules_allow_vacation(db: Db) {
-    let pool = db::connect(&db.url()).unwrap();
-    let mut pooled = pool.get().unwrap();
-    let conn: &mut DbConnection = &mut pooled;
-    made_before(conn, "20261206000038");
-    for statement in [
-        "INSERT INTO accounts (id, username, username_key, password_hash, created_at) \
-         VALUES ('a1', 'alice', 'alice', 'x', 0)",
-        "INSERT INTO games (id, rules, start_kind, initial_fen, initial_key, current_fen, ply, \
-         status, white_name, black_name, days_per_move, created_at, updated_at, turn_started_at) \
-         VALUES ('g1', 'standard', 'standard', 'start', 1, 'now', 1, 'started', 'w', 'b', 3, 0, 0, 0)",
-        "INSERT INTO tournaments (id, organiser_id, name, rules, start_kind, start_per_round, \
-         days_per_move, rated, double_round, capacity, signup_deadline, status, created_at) \
-         VALUES ('t1', 'a1', 'Old', 'standard', 'standard', false, 3, false, false, 4, 10, \
-                 'open', 0)",
-    ] {
-        diesel::sql_query(statement).execute(conn).unwrap();
-    }
-    db::run_migrations(conn).unwrap();
-    let game: bool = games::table
-        .select(games::vacation_allowed)
-        .first(conn)
-        .unwrap();
-    let tournament: (bool, bool) = tournaments::table
-        .select((tournaments::vacation_allowed, tournaments::start_when_full))
-        .first(conn)
-        .unwrap();
-    assert_eq!((game, tournament), (true, (true, true)));
+    let game = "INSERT INTO games (id, rules, start_kind, initial_fen, initial_key, current_fen, \
+                ply, status, white_name, black_name, days_per_move, created_at, updated_at, \
+                turn_started_at) \
+                VALUES ('g1', 'standard', 'standard', 'start', 1, 'now', 1, 'started', 'w', 'b', \
+                        3, 0, 0, 0)";
+    migrated_from(
+        &db,
+        "20261206000038",
+        &[ALICE, game, OLD_TOURNAMENT],
+        |conn| {
+            let game: bool = games::table
+                .select(games::vacation_allowed)
+                .first(conn)
+                .unwrap();
+            let tournament: (bool, bool) = tournaments::table
+                .select((tournaments::vacation_allowed, tournaments::start_when_full))
+                .first(conn)
+                .unwrap();
+            assert_eq!((game, tournament), (true, (true, true)));
+        },
+    );
 }
