@@ -94,6 +94,14 @@ impl<W: Weight> Graph<W> {
         }
     }
 
+    /// Fixes the pair `a`-`b`: every other edge of both removed, theirs
+    /// set to `weight`, so that every matching holds it.
+    pub fn fix(&mut self, a: usize, b: usize, weight: W) {
+        self.isolate(a);
+        self.isolate(b);
+        self.set_weight(a, b, weight);
+    }
+
     /// A vertex's mate in the matching last computed; itself if unmatched.
     pub fn mate(&self, a: usize) -> usize {
         self.solver.mate_of(a).unwrap_or(a)

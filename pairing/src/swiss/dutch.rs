@@ -145,9 +145,7 @@ impl Validity {
     }
 
     fn fix(&mut self, a: usize, b: usize) {
-        self.graph.isolate(a);
-        self.graph.isolate(b);
-        self.graph.set_weight(a, b, 1);
+        self.graph.fix(a, b, 1);
     }
 
     fn completable(&mut self) -> bool {
@@ -258,10 +256,7 @@ impl<'b, 'p, W: Weight> BracketPairer<'b, 'p, W> {
 
     /// Fixes the pair `a`-`b`, here and in the completion check.
     fn fix(&mut self, a: usize, b: usize) {
-        self.graph.isolate(a);
-        self.graph.isolate(b);
-        self.graph
-            .set_weight(a, b, self.bracket.forcing_weight::<W>());
+        self.graph.fix(a, b, self.bracket.forcing_weight::<W>());
         let vertices = &self.bracket.vertices;
         self.validity.fix(vertices[a].global, vertices[b].global);
     }

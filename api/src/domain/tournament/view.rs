@@ -159,7 +159,7 @@ pub fn view(conn: &mut DbConnection, id: &TournamentId) -> Result<TournamentView
         })
         .collect();
     if row.format == TournamentFormat::Swiss {
-        return swiss_view(conn, &row, views);
+        return swiss_view(conn, &row, &players, &bots, views);
     }
     let table = if started {
         standings::standings(players.len(), &games, &withdrawn)
@@ -215,11 +215,10 @@ pub fn view(conn: &mut DbConnection, id: &TournamentId) -> Result<TournamentView
 fn swiss_view(
     conn: &mut DbConnection,
     row: &TournamentRow,
+    all: &[(PlayerRow, String)],
+    bots: &[AccountId],
     games: Vec<TournamentGameView>,
 ) -> Result<TournamentView, ApiError> {
-    let all = tournament::players_of(conn, &row.id)?;
-    let accounts: Vec<&AccountId> = all.iter().map(|(p, _)| &p.account_id).collect();
-    let bots = account::bots_among(conn, &accounts)?;
     let view_of = |(player, username): &(PlayerRow, String)| PlayerView {
         username: username.clone(),
         bot: bots.contains(&player.account_id),
