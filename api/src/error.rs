@@ -58,12 +58,14 @@ text_enum! {
         UnratedStart = "unrated_start",
         InvalidRatingRange = "invalid_rating_range",
         InvalidTournament = "invalid_tournament",
+        InvalidTeam = "invalid_team",
         TooManyWebhooks = "too_many_webhooks",
         TooManySubscriptions = "too_many_subscriptions",
         TooManyCollections = "too_many_collections",
         TooManyTokens = "too_many_tokens",
         TooManyChallenges = "too_many_challenges",
         TooManyTournaments = "too_many_tournaments",
+        TooManyTeams = "too_many_teams",
         AlreadyOnVacation = "already_on_vacation",
         NoVacationLeft = "no_vacation_left",
         Unauthorized = "unauthorized",
@@ -91,6 +93,12 @@ text_enum! {
         /// A report asked of a round robin, or of a Swiss before its first round.
         NotASwiss = "not_a_swiss",
         CollectionNameTaken = "collection_name_taken",
+        TeamNameTaken = "team_name_taken",
+        TeamFull = "team_full",
+        /// A team that is not open, joined without a captain's invitation.
+        NotInvited = "not_invited",
+        /// Not a member of the team (or of either team of a match).
+        NotATeamMember = "not_a_team_member",
         GameUnderWay = "game_under_way",
         /// Only an account that has never played may become a BOT.
         HasPlayed = "has_played",

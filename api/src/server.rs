@@ -108,7 +108,8 @@ pub fn jwt_keys(pool: &DbPool, secret: Option<&str>) -> anyhow::Result<JwtKeys> 
 
 /// Starts the tournaments whose sign-up has closed, ends the Swiss rounds
 /// whose deadline has passed (adjudicating), ends on time the games
-/// whose deadline has passed, and finishes the account deletions that were
+/// whose deadline has passed (and the team-match games that forfeits),
+/// and finishes the account deletions that were
 /// interrupted; how many games ended on time. The games are swept a
 /// step at a time, each step its own turn at the writers, its wake-ups sent
 /// as it ends: moves made meanwhile wait for a step, not the whole sweep.
@@ -130,6 +131,10 @@ pub async fn sweep_once(state: &AppState) -> Result<usize, ApiError> {
             break;
         }
     }
+    // A game lost on time in a team match forfeits its board's other game.
+    state
+        .write(move |conn, outbox| tournament::team_match::forfeit_due(conn, outbox, now))
+        .await?;
     deletions::finish_interrupted(state).await?;
     Ok(sweep.ended())
 }

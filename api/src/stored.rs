@@ -277,6 +277,11 @@ text_id! {
 }
 
 text_id! {
+    /// A team's id.
+    TeamId
+}
+
+text_id! {
     /// A webhook's id.
     WebhookId
 }

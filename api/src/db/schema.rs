@@ -323,6 +323,9 @@ diesel::table! {
         round_deadline_at -> Nullable<BigInt>,
         vacation_allowed -> Bool,
         start_when_full -> Bool,
+        home_team_id -> Nullable<Text>,
+        away_team_id -> Nullable<Text>,
+        accepted_at -> Nullable<BigInt>,
     }
 }
 
@@ -343,6 +346,37 @@ diesel::table! {
         seat -> Nullable<Integer>,
         withdrawn_at -> Nullable<BigInt>,
         finished_when_withdrawn -> Nullable<Integer>,
+        team_id -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    teams (id) {
+        id -> Text,
+        name -> Text,
+        name_key -> Text,
+        description -> Text,
+        open -> Bool,
+        created_by -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    team_members (team_id, account_id) {
+        team_id -> Text,
+        account_id -> Text,
+        captain -> Bool,
+        joined_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    team_invites (team_id, account_id) {
+        team_id -> Text,
+        account_id -> Text,
+        invited_by -> Text,
+        created_at -> BigInt,
     }
 }
 
@@ -466,6 +500,8 @@ diesel::joinable!(messages -> accounts (author_id));
 diesel::joinable!(tournament_players -> accounts (account_id));
 diesel::joinable!(tournament_players -> tournaments (tournament_id));
 diesel::joinable!(tournament_byes -> tournaments (tournament_id));
+diesel::joinable!(team_members -> teams (team_id));
+diesel::joinable!(team_members -> accounts (account_id));
 diesel::joinable!(tournament_games -> games (game_id));
 diesel::joinable!(ratings -> accounts (account_id));
 diesel::joinable!(collection_games -> games (game_id));
@@ -476,6 +512,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     tournament_byes,
     tournament_players,
     tournament_games,
+    teams,
+    team_members,
+    team_invites,
     ratings,
     game_ratings,
     annotations,

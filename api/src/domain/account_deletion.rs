@@ -5,7 +5,7 @@
 //! can no longer sign in or act (its name, password and tokens are gone),
 //! nothing reaches it (its address, settings, subscriptions, webhooks and
 //! mutes are gone), nobody can start a game with it (its challenges are
-//! closed, its tournaments left). What may take long follows in steps, each
+//! closed, its tournaments and teams left). What may take long follows in steps, each
 //! its own transaction: its games under way resigned ([`resign_step`]),
 //! then its collections deleted ([`finish_step`]). A deletion interrupted
 //! between steps is finished by the sweep.
@@ -13,7 +13,7 @@
 use crate::{
     clock::Millis,
     db::{DbConnection, Yield, write_transaction},
-    domain::{challenge, collections, game, tournament},
+    domain::{challenge, collections, game, teams, tournament},
     error::{ApiError, Code},
     models::{
         challenge as challenge_rows, collection, deletion, game as game_rows,
@@ -51,6 +51,7 @@ pub fn delete(
                 Err(other) => return Err(other),
             }
         }
+        teams::forget(conn, outbox, now, account_id)?;
         for row in challenge_rows::open_involving(conn, account_id)? {
             let closed = if row.challenger_id == *account_id {
                 challenge::cancel(conn, outbox, now, &row.id, account_id)

@@ -153,6 +153,8 @@ fn status(view: &GameView) -> GameStatus {
         Some(Termination::Resignation) => (31, "resign"),
         Some(Termination::Stalemate) => (32, "stalemate"),
         Some(Termination::Timeout) => (35, "outoftime"),
+        // lichess's forfeit: a player who left the game.
+        Some(Termination::Forfeit) => (33, "timeout"),
         Some(Termination::GoalRank) => (60, "variantEnd"),
         Some(
             Termination::InsufficientMaterial

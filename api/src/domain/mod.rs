@@ -25,6 +25,7 @@ pub mod ratings;
 pub mod recovery;
 pub mod search;
 pub mod session;
+pub mod teams;
 pub mod tokens;
 pub mod tournament;
 pub mod vacation;

@@ -331,6 +331,46 @@ pub fn notice_of(
                 action: ("Open the tournament".to_owned(), links.tournament(&id)),
             }
         }
+        EventKind::TeamMatchStarted => {
+            let id = TournamentId::from(text("tournament_id").as_str());
+            let name =
+                tournament::find(conn, &id)?.map_or_else(|| "A team match".to_owned(), |t| t.name);
+            let board = data["board"].as_i64().unwrap_or_default();
+            Notice {
+                subject: format!("{name} started"),
+                lines: vec![format!(
+                    "{name} started: you play board {board}, two games at once, one with each colour."
+                )],
+                action: ("Open the match".to_owned(), links.tournament(&id)),
+            }
+        }
+        EventKind::TeamMatchFinished => {
+            let id = TournamentId::from(text("tournament_id").as_str());
+            let (home, away) = (text("home"), text("away"));
+            let points = |key: &str| data[key].as_f64().unwrap_or_default();
+            Notice {
+                subject: format!("{home} - {away} finished"),
+                lines: vec![format!(
+                    "The match {home} - {away} finished {} - {}.",
+                    points("home_points"),
+                    points("away_points")
+                )],
+                action: ("Open the match".to_owned(), links.tournament(&id)),
+            }
+        }
+        EventKind::TeamInvited => {
+            let team = text("team");
+            Notice {
+                subject: format!("You are invited to join {team}"),
+                lines: vec![format!(
+                    "A captain of {team} invites you to join the team and play its matches."
+                )],
+                action: (
+                    "See the team".to_owned(),
+                    links.page(&format!("teams/{}", text("team_id"))),
+                ),
+            }
+        }
         kind => Notice {
             subject: format!("kingpost: {}", kind.key().replace('_', " ")),
             lines: vec![format!(

@@ -22,6 +22,7 @@ pub mod push;
 pub mod rating;
 pub mod search;
 pub mod setting;
+pub mod team;
 pub mod token;
 pub mod tournament;
 

@@ -46,6 +46,8 @@ pub const DEFAULT_EVENTS: &[EventKind] = &[
     EventKind::MessageReceived,
     EventKind::TournamentStarted,
     EventKind::TournamentRound,
+    EventKind::TeamMatchStarted,
+    EventKind::TeamInvited,
 ];
 pub const DEFAULT_DIGEST_HOUR: i32 = 8;
 pub const DEFAULT_TIME_ZONE: &str = "UTC";

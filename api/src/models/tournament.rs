@@ -8,7 +8,7 @@ use crate::{
         schema::{accounts, tournament_byes, tournament_games, tournament_players, tournaments},
     },
     models::game::StartKind,
-    stored::{AccountId, GameId, TournamentId},
+    stored::{AccountId, GameId, TeamId, TournamentId},
     views::{Adjudication, ByeKind, RuleKey, TournamentFormat, TournamentStatus},
 };
 
@@ -53,6 +53,11 @@ pub struct TournamentRow {
     pub vacation_allowed: bool,
     /// Whether it starts once full, or only at its sign-up deadline.
     pub start_when_full: bool,
+    /// A team match's teams: the home team's captain organises it.
+    pub home_team_id: Option<TeamId>,
+    pub away_team_id: Option<TeamId>,
+    /// When a captain of the away team accepted the match.
+    pub accepted_at: Option<i64>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -73,6 +78,8 @@ pub struct PlayerRow {
     pub seat: Option<i32>,
     pub withdrawn_at: Option<i64>,
     pub finished_when_withdrawn: Option<i32>,
+    /// In a team match: the team the player plays for.
+    pub team_id: Option<TeamId>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -384,5 +391,72 @@ pub fn rounds_of_games(
             tournament_games::round,
             tournament_games::board,
         ))
+        .load(conn)
+}
+
+/// Records that the away team accepted a team match; whether it had not.
+pub fn accept(conn: &mut DbConnection, id: &TournamentId, now: i64) -> QueryResult<bool> {
+    diesel::update(
+        tournaments::table
+            .filter(tournaments::id.eq(id))
+            .filter(tournaments::accepted_at.is_null()),
+    )
+    .set(tournaments::accepted_at.eq(now))
+    .execute(conn)
+    .map(|n| n == 1)
+}
+
+/// Forgets a captain's board order for a team's players of a match.
+pub fn clear_seats(conn: &mut DbConnection, id: &TournamentId, team: &TeamId) -> QueryResult<()> {
+    diesel::update(
+        tournament_players::table
+            .filter(tournament_players::tournament_id.eq(id))
+            .filter(tournament_players::team_id.eq(team)),
+    )
+    .set(tournament_players::seat.eq(None::<i32>))
+    .execute(conn)
+    .map(|_| ())
+}
+
+/// The team matches not over that the account entered for this team.
+pub fn entered_for_team(
+    conn: &mut DbConnection,
+    account: &AccountId,
+    team: &TeamId,
+) -> QueryResult<Vec<TournamentId>> {
+    tournament_players::table
+        .inner_join(tournaments::table)
+        .filter(tournament_players::account_id.eq(account))
+        .filter(tournament_players::team_id.eq(team))
+        .filter(tournaments::status.eq_any([TournamentStatus::Open, TournamentStatus::Started]))
+        .select(tournaments::id)
+        .load(conn)
+}
+
+/// A team's matches, the newest first (the latest hundred).
+pub fn matches_of_team(conn: &mut DbConnection, team: &TeamId) -> QueryResult<Vec<TournamentRow>> {
+    tournaments::table
+        .filter(
+            tournaments::home_team_id
+                .eq(team)
+                .or(tournaments::away_team_id.eq(team)),
+        )
+        .order((tournaments::created_at.desc(), tournaments::id.asc()))
+        .limit(100)
+        .select(TournamentRow::as_select())
+        .load(conn)
+}
+
+/// Team matches under way, the earliest started first.
+pub fn team_matches_under_way(
+    conn: &mut DbConnection,
+    limit: i64,
+) -> QueryResult<Vec<TournamentId>> {
+    tournaments::table
+        .filter(tournaments::status.eq(TournamentStatus::Started))
+        .filter(tournaments::format.eq(TournamentFormat::TeamMatch))
+        .order((tournaments::started_at, tournaments::id))
+        .limit(limit)
+        .select(tournaments::id)
         .load(conn)
 }

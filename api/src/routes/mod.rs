@@ -19,6 +19,7 @@ pub mod push;
 pub mod query;
 pub mod search;
 pub mod session;
+pub mod teams;
 pub mod tokens;
 pub mod tournaments;
 pub mod users;
@@ -102,6 +103,15 @@ pub fn configure(cfg: &mut ServiceConfig<'_>) {
         .service(tournaments::leave_tournament)
         .service(tournaments::export_tournament_pgn)
         .service(tournaments::export_tournament_trf)
+        .service(tournaments::accept_team_match)
+        .service(tournaments::set_board_order)
+        .service(teams::create_team)
+        .service(teams::list_teams)
+        .service(teams::get_team)
+        .service(teams::join_team)
+        .service(teams::leave_team)
+        .service(teams::invite_to_team)
+        .service(teams::add_team_captain)
         .service(challenges::get_challenge)
         .service(challenges::accept_challenge)
         .service(challenges::decline_challenge)

@@ -1,30 +1,35 @@
-//! `/api/v1/tournaments`: round robins and Swiss organised, joined, left,
-//! read, and exported (PGN; a Swiss's TRF).
+//! `/api/v1/tournaments`: round robins, Swiss and team matches organised,
+//! joined, left, read, and exported (PGN; a Swiss's TRF); a team match
+//! accepted and its boards ordered.
 
-use actix_web::{HttpResponse, get, http::header, post, web};
+use actix_web::{HttpResponse, get, http::header, post, put, web};
 
 use crate::{
     auth::Auth,
     credentials::Scope,
-    domain::tournament::{lifecycle, view},
+    domain::tournament::{lifecycle, team_match, view},
     error::{ApiError, Problem},
     openapi::PGN,
     routes::{Query, page_limit},
     state::AppState,
     stored::TournamentId,
     views::{
-        CreateTournamentRequest, PgnText, TournamentList, TournamentQuery, TournamentView, TrfText,
+        BoardOrderRequest, CreateTournamentRequest, PgnText, TournamentList, TournamentQuery,
+        TournamentView, TrfText,
     },
 };
 
-/// Organise a round robin or a Swiss: open for sign-up until full or its
-/// deadline. A Swiss takes late entries until its last round is paired.
+/// Organise a round robin, a Swiss or a team match: open for sign-up until
+/// full or its deadline. A Swiss takes late entries until its last round is
+/// paired; a team match is organised by a captain of its home team and
+/// accepted by one of its away team.
 #[utoipa::path(
     tag = "tournaments",
     request_body = CreateTournamentRequest,
     responses(
         (status = 201, description = "The tournament", body = TournamentView),
-        (status = 403, description = "The token lacks `challenge:write`", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The token lacks `challenge:write`, or a team match's organiser is not a captain of its home team", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "A team match's team does not exist", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A bad name, rule set, start (one over already among them), time, capacity, rating range or deadline; as many unfinished tournaments as an account may organise (`too_many_tournaments`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["challenge:write"]))
@@ -203,4 +208,70 @@ pub async fn export_tournament_trf(
     Ok(HttpResponse::Ok()
         .content_type("text/plain; charset=utf-8")
         .body(text))
+}
+
+/// A captain of a team match's away team accepts it: a match not accepted
+/// by its start time is cancelled. It starts now if both sides are full
+/// (and it starts once full).
+#[utoipa::path(
+    tag = "tournaments",
+    params(("id" = String, Path, description = "The team match")),
+    responses(
+        (status = 200, description = "The match", body = TournamentView),
+        (status = 403, description = "Not a captain of the away team, or the token lacks `challenge:write`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Not a team match (`not_a_team_member`), or no longer open (`tournament_closed`)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["challenge:write"]))
+)]
+#[post("/tournaments/{id}/accept")]
+pub async fn accept_team_match(
+    state: web::Data<AppState>,
+    auth: Auth,
+    id: web::Path<TournamentId>,
+) -> Result<web::Json<TournamentView>, ApiError> {
+    auth.require(Scope::ChallengeWrite)?;
+    let now = state.clock.now();
+    let id = id.into_inner();
+    let view = state
+        .write(move |conn, outbox| {
+            team_match::accept(conn, outbox, now, &id, &auth.account_id)?;
+            view::view(conn, &id)
+        })
+        .await?;
+    Ok(web::Json(view))
+}
+
+/// A captain sets their team's board order before the start: the players
+/// named first, in this order, the others after them by rating. Sent
+/// again, it replaces the order.
+#[utoipa::path(
+    tag = "tournaments",
+    params(("id" = String, Path, description = "The team match")),
+    request_body = BoardOrderRequest,
+    responses(
+        (status = 200, description = "The match", body = TournamentView),
+        (status = 403, description = "Not a captain of the players' team, or the token lacks `challenge:write`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Not a team match (`not_a_team_member`), or started (`tournament_closed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A player not signed up, named twice, or of the other team (`invalid_tournament`)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["challenge:write"]))
+)]
+#[put("/tournaments/{id}/board-order")]
+pub async fn set_board_order(
+    state: web::Data<AppState>,
+    auth: Auth,
+    id: web::Path<TournamentId>,
+    body: web::Json<BoardOrderRequest>,
+) -> Result<web::Json<TournamentView>, ApiError> {
+    auth.require(Scope::ChallengeWrite)?;
+    let (id, order) = (id.into_inner(), body.into_inner());
+    let view = state
+        .write(move |conn, _| {
+            team_match::set_order(conn, &id, &auth.account_id, &order.usernames)?;
+            view::view(conn, &id)
+        })
+        .await?;
+    Ok(web::Json(view))
 }

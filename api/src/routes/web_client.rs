@@ -46,6 +46,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     script!("study.js"),
     script!("theme.js"),
     script!("time.js"),
+    script!("teams.js"),
     script!("tournaments.js"),
     script!("variants.js"),
     script!("words.js"),

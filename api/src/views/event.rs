@@ -38,6 +38,12 @@ text_enum! {
         TournamentRound = "tournament_round",
         /// A tournament the account plays in finished, with its winners.
         TournamentFinished = "tournament_finished",
+        /// A captain invited the account to a team.
+        TeamInvited = "team_invited",
+        /// A team match the account plays in started: its two games.
+        TeamMatchStarted = "team_match_started",
+        /// A team match the account plays in finished, with its score.
+        TeamMatchFinished = "team_match_finished",
         /// The opponent said something in a game: the message.
         MessageReceived = "message_received",
     }

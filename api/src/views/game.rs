@@ -34,6 +34,9 @@ text_enum! {
         /// Drawn by the rules of its tournament: under way at its round's
         /// deadline.
         Adjudication = "adjudication",
+        /// Lost by the rules of its team match: its player lost the
+        /// board's other game on time.
+        Forfeit = "forfeit",
     }
 }
 

@@ -38,6 +38,7 @@ mod pgn;
 mod rating;
 mod search;
 mod start;
+mod team;
 mod tournament;
 mod variant;
 
@@ -56,5 +57,6 @@ pub use pgn::*;
 pub use rating::*;
 pub use search::*;
 pub use start::*;
+pub use team::*;
 pub use tournament::*;
 pub use variant::*;

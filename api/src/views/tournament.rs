@@ -5,7 +5,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::{
-    ClockSpec, DaysPerMove, GameResult, PlayerView, RatingRange, RuleKey, StartSpec, Timestamp,
+    ClockSpec, DaysPerMove, GameResult, MatchTeams, PlayerView, RatingRange, RuleKey, StartSpec,
+    TeamMatchView, TeamRef, Timestamp,
 };
 use crate::stored::text_enum;
 
@@ -33,6 +34,9 @@ text_enum! {
         /// FIDE's Dutch system: each round paired when the one before it
         /// ends, players of equal scores meeting.
         Swiss = "swiss",
+        /// Two teams, board against board: each board's players play two
+        /// games at once, one with each colour.
+        TeamMatch = "team_match",
     }
 }
 
@@ -130,9 +134,13 @@ pub struct CreateTournamentRequest {
     /// left out).
     #[serde(default)]
     pub adjudication: Option<Adjudication>,
-    /// A round robin takes 3 to 17 players; a Swiss 3 to 300.
-    #[schema(minimum = 3, maximum = 300)]
+    /// A round robin takes 3 to 17 players; a Swiss 3 to 300; a team
+    /// match is played on 1 to 100 boards, a player of each team on each.
+    #[schema(minimum = 1, maximum = 300)]
     pub capacity: i32,
+    /// A team match's teams.
+    #[serde(default)]
+    pub teams: Option<MatchTeams>,
     /// Who may join: their rating in the tournament's pool.
     #[serde(default)]
     pub rating_range: Option<RatingRange>,
@@ -146,7 +154,8 @@ pub struct CreateTournamentRequest {
     pub start_when_full: bool,
     /// When sign-up closes (RFC 3339): the tournament starts then with
     /// three players or more, or sooner once full (unless
-    /// `start_when_full` is false).
+    /// `start_when_full` is false). A team match starts then if accepted,
+    /// with a player a side or more, or sooner once both sides are full.
     #[schema(format = DateTime)]
     pub signup_deadline: String,
 }
@@ -174,6 +183,9 @@ pub struct TournamentSummary {
     pub clock: Option<ClockSpec>,
     pub rated: bool,
     pub format: TournamentFormat,
+    /// A team match's teams.
+    pub home_team: Option<TeamRef>,
+    pub away_team: Option<TeamRef>,
     pub double: bool,
     /// A Swiss's number of rounds (null until its start when it was left to
     /// the entries); a round robin's, once started.
@@ -288,6 +300,9 @@ pub struct TournamentView {
     pub games: Vec<TournamentGameView>,
     /// A Swiss's byes and absences, by round.
     pub byes: Vec<ByeView>,
-    /// Once finished: those in first place.
+    /// Once finished: those in first place (a team match's: its winning
+    /// team's players).
     pub winners: Vec<PlayerView>,
+    /// A team match's teams, boards and score.
+    pub team_match: Option<TeamMatchView>,
 }

@@ -289,6 +289,9 @@ fn body_for<'a>(call: crate::support::Call<'a>, operation: &str) -> crate::suppo
         "create_tournament" => json!({"name": "probe", "rules": "standard", "days_per_move": 3,
                                       "capacity": 3, "signup_deadline": "2027-01-01T00:00:00Z"}),
         "create_personal_token" => json!({"name": "probe", "scopes": ["game:read"]}),
+        "create_team" => json!({"name": "probe"}),
+        "invite_to_team" | "add_team_captain" => json!({"username": "alice"}),
+        "set_board_order" => json!({"usernames": ["alice"]}),
         "create_webhook" => json!({
             "url": "http://127.0.0.1:9/hook",
             "secret": "a secret of sixteen or more",

@@ -36,6 +36,7 @@ mod search;
 mod sqlite_build;
 mod statements;
 mod swiss;
+mod teams;
 mod tournaments;
 mod web_client;
 

@@ -12,6 +12,7 @@ use kingpost_api::db::{
         tournaments,
     },
 };
+use kingpost_api::views::TournamentFormat;
 use kingpost_api::{
     domain::{
         game::moves::{pack_legacy_moves, played_moves},
@@ -36,7 +37,8 @@ on_both_databases!(
     stored_moves_are_packed_and_their_positions_indexed,
     explorer_counts_are_built_and_a_game_filed_twice_copied,
     a_round_robin_made_before_swiss_stays_a_round_robin,
-    games_and_tournaments_made_before_event_rules_allow_vacation
+    games_and_tournaments_made_before_event_rules_allow_vacation,
+    tournaments_made_before_teams_read_as_they_were
 );
 
 /// Runs the migrations in `dir` older than `version` on `conn`.
@@ -645,6 +647,25 @@ async fn games_and_tournaments_made_before_event_rules_allow_vacation(db: Db) {
                 .first(conn)
                 .unwrap();
             assert_eq!((game, tournament), (true, (true, true)));
+        },
+    );
+}
+
+/// A tournament and its players from before teams read back as they were,
+/// through the service's own view: no teams, no team match.
+async fn tournaments_made_before_teams_read_as_they_were(db: Db) {
+    let player = "INSERT INTO tournament_players (tournament_id, account_id, joined_at) \
+                  VALUES ('t1', 'a1', 5)";
+    migrated_from(
+        &db,
+        "20261207000039",
+        &[ALICE, OLD_TOURNAMENT, player],
+        |conn| {
+            let view = kingpost_api::domain::tournament::view::view(conn, &"t1".into()).unwrap();
+            assert_eq!(view.summary.format, TournamentFormat::RoundRobin);
+            assert_eq!(view.summary.player_count, 1);
+            assert_eq!(view.players[0].username, "alice");
+            assert!(view.summary.home_team.is_none() && view.team_match.is_none());
         },
     );
 }

@@ -409,6 +409,10 @@ pub fn post<'a>(path: impl Into<String>) -> Call<'a> {
     Call::new(Method::POST, path)
 }
 
+pub fn put<'a>(path: impl Into<String>) -> Call<'a> {
+    Call::new(Method::PUT, path)
+}
+
 pub fn delete<'a>(path: impl Into<String>) -> Call<'a> {
     Call::new(Method::DELETE, path)
 }

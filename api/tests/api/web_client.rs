@@ -87,6 +87,7 @@ async fn the_web_client_is_served_whole_and_self_contained() {
             "players.js",
             "rules.js",
             "study.js",
+            "teams.js",
             "theme.js",
             "time.js",
             "tournaments.js",

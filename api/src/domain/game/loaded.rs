@@ -379,6 +379,29 @@ pub fn adjudicate_draw(
     game.save(conn, outbox, now)
 }
 
+/// Ends a game under way as lost by `loser` by the rules of its event (a
+/// forfeit: see `tournament::team_match`); whether it was under way.
+pub fn forfeit(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    now: Millis,
+    game_id: &GameId,
+    loser: &AccountId,
+) -> Result<bool, ApiError> {
+    let mut game = Loaded::read_for_update(conn, game_id)?;
+    if game.row.status != GameStatus::Started {
+        return Ok(false);
+    }
+    let Some(color) = game.row.color_of(loser) else {
+        return Err(ApiError::Internal(format!(
+            "game {game_id}: {loser} forfeits a game they do not play"
+        )));
+    };
+    win(&mut game.row, !color, Termination::Forfeit);
+    game.row.updated_at = now;
+    game.save(conn, outbox, now)
+}
+
 /// The game's row, or `404` for an unknown id.
 pub fn find_game(conn: &mut DbConnection, game_id: &GameId) -> Result<GameRow, ApiError> {
     found(game_id, game::find(conn, game_id))

@@ -16,7 +16,7 @@ mod view;
 pub use actions::{Action, Play, Player, act, play_move};
 pub(crate) use loaded::Loaded;
 pub use loaded::{
-    adjudicate_draw, effective_deadline, find_game, find_game_for_update, readable_game,
+    adjudicate_draw, effective_deadline, find_game, find_game_for_update, forfeit, readable_game,
 };
 pub use open::{Setup, open, tell_started};
 pub(crate) use start::corrupt;

@@ -68,6 +68,8 @@ fn termination_tag(row: &GameRow) -> &'static str {
         Some(Termination::Timeout) => "time forfeit",
         Some(Termination::Aborted) => "abandoned",
         Some(Termination::Adjudication) => "adjudication",
+        // The PGN standard's administrative forfeit under the event's rules.
+        Some(Termination::Forfeit) => "rules infraction",
         Some(_) => "normal",
     }
 }

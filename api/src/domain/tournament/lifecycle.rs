@@ -32,7 +32,7 @@ use crate::{
     },
 };
 
-use super::{berger, swiss};
+use super::{berger, swiss, team_match};
 
 /// The most players a round robin takes (ICCF's groups go to 17).
 pub const MOST_PLAYERS: i32 = 17;
@@ -87,7 +87,15 @@ pub fn create(
     if let Some(range) = request.rating_range {
         check_range(range, kind, false)?;
     }
+    if request.teams.is_some() && request.format != TournamentFormat::TeamMatch {
+        return Err(invalid("teams are a team match's"));
+    }
+    let mut teams = None;
     let swiss = match request.format {
+        TournamentFormat::TeamMatch => {
+            teams = Some(team_match::teams_of_request(conn, organiser, request)?);
+            SwissSettings::default()
+        }
         TournamentFormat::RoundRobin => {
             if !(FEWEST_PLAYERS as i32..=MOST_PLAYERS).contains(&request.capacity) {
                 return Err(invalid(format!(
@@ -140,6 +148,9 @@ pub fn create(
         round_deadline_at: None,
         vacation_allowed: request.vacation,
         start_when_full: request.start_when_full,
+        home_team_id: teams.as_ref().map(|(home, _)| home.clone()),
+        away_team_id: teams.map(|(_, away)| away),
+        accepted_at: None,
     };
     write_transaction(conn, |conn| {
         if tournament::unfinished_of(conn, organiser)? >= MOST_ORGANISED {
@@ -251,7 +262,12 @@ pub fn join(
             });
         }
         bots::check_rated(conn, row.rated, account_id, account_id)?;
-        if players.len() >= row.capacity as usize {
+        let team_id = if row.format == TournamentFormat::TeamMatch {
+            Some(team_match::side_of(conn, &row, account_id, &players)?)
+        } else {
+            None
+        };
+        if team_id.is_none() && players.len() >= row.capacity as usize {
             return Err(ApiError::Refused {
                 code: Code::TournamentFull,
                 detail: "the tournament is full".to_owned(),
@@ -273,6 +289,7 @@ pub fn join(
             seat: None,
             withdrawn_at: None,
             finished_when_withdrawn: None,
+            team_id,
         };
         if late {
             swiss::enter_late(conn, &row, &player)?;
@@ -291,10 +308,20 @@ pub fn join(
                 data,
             )?;
         }
-        if !late && row.start_when_full && players.len() + 1 == row.capacity as usize {
+        if !late && row.start_when_full && full(conn, &row)? {
             start(conn, outbox, now, &row)?;
         }
         Ok(())
+    })
+}
+
+/// Whether every place is taken (in a team match: every board of both
+/// sides, the match accepted).
+fn full(conn: &mut DbConnection, row: &TournamentRow) -> Result<bool, ApiError> {
+    let players = tournament::players_of(conn, &row.id)?;
+    Ok(match row.format {
+        TournamentFormat::TeamMatch => row.accepted_at.is_some() && team_match::full(row, &players),
+        _ => players.len() >= row.capacity as usize,
     })
 }
 
@@ -388,26 +415,34 @@ fn games_of_player(
         .collect())
 }
 
-/// Starts a locked open tournament: seats drawn by lot, every game of
-/// every round created with the Berger table's colours. With fewer than
-/// three players it is cancelled instead. Only the change that closes its
-/// sign-up goes on, so that two instances start it once.
-fn start(
+/// Starts a locked open tournament: a round robin's seats drawn by lot,
+/// every game of every round created with the Berger table's colours; a
+/// Swiss's first round paired; a team match's boards set. With fewer than
+/// three players (a team match not accepted, or a side without players)
+/// it is cancelled instead. Only the change that closes its sign-up goes
+/// on, so that two instances start it once.
+pub(super) fn start(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
     now: Millis,
     row: &TournamentRow,
 ) -> Result<(), ApiError> {
     let mut players = tournament::players_of(conn, &row.id)?;
-    if players.len() < FEWEST_PLAYERS {
+    let enough = match row.format {
+        TournamentFormat::TeamMatch => team_match::can_start(row, &players),
+        _ => players.len() >= FEWEST_PLAYERS,
+    };
+    if !enough {
         tournament::close_signup(conn, &row.id, TournamentStatus::Cancelled, now)?;
         return Ok(());
     }
     if !tournament::close_signup(conn, &row.id, TournamentStatus::Started, now)? {
         return Ok(());
     }
-    if row.format == TournamentFormat::Swiss {
-        return swiss::start(conn, outbox, now, row);
+    match row.format {
+        TournamentFormat::Swiss => return swiss::start(conn, outbox, now, row),
+        TournamentFormat::TeamMatch => return team_match::start(conn, outbox, now, row),
+        TournamentFormat::RoundRobin => {}
     }
     players.shuffle(&mut rand::rng());
     for (seat, (player, _)) in (1..).zip(&players) {
@@ -618,14 +653,30 @@ pub(super) fn finish(
     }
     let view = super::view::view(conn, id)?;
     let winners: Vec<&str> = view.winners.iter().map(|w| w.username.as_str()).collect();
-    let data = json!({"tournament_id": id, "winners": winners});
+    let (kind, data) = match &view.team_match {
+        Some(score) => (
+            EventKind::TeamMatchFinished,
+            json!({
+                "tournament_id": id,
+                "home": score.home.team.name,
+                "away": score.away.team.name,
+                "home_points": score.home.points,
+                "away_points": score.away.points,
+                "winner": score.winner.as_ref().map(|t| &t.name),
+            }),
+        ),
+        None => (
+            EventKind::TournamentFinished,
+            json!({"tournament_id": id, "winners": winners}),
+        ),
+    };
     for (player, _) in tournament::players_of(conn, id)? {
         events::record(
             conn,
             outbox,
             now,
             &player.account_id,
-            EventKind::TournamentFinished,
+            kind,
             None,
             data.clone(),
         )?;

@@ -16,11 +16,11 @@ use crate::{
         game::{self, GameResult, GameStatus},
         tournament::{self, PlayerRow, TournamentRow},
     },
-    stored::{AccountId, TournamentId},
+    stored::{AccountId, TeamId, TournamentId},
     views::{
-        ByeView, ClockSpec, PlayerView, RatingRange, StandingView, TieBreakKey, TieBreakValue,
-        Timestamp, TournamentFormat, TournamentGameView, TournamentList, TournamentQuery,
-        TournamentStatus, TournamentSummary, TournamentView,
+        ByeView, ClockSpec, PlayerView, RatingRange, StandingView, TeamRef, TieBreakKey,
+        TieBreakValue, Timestamp, TournamentFormat, TournamentGameView, TournamentList,
+        TournamentQuery, TournamentStatus, TournamentSummary, TournamentView,
     },
 };
 use kingpost_pairing::{
@@ -30,7 +30,7 @@ use kingpost_pairing::{
 
 use super::{
     standings::{self, Game, Outcome},
-    swiss,
+    swiss, team_match,
 };
 
 fn summary(
@@ -38,7 +38,9 @@ fn summary(
     organiser: PlayerView,
     player_count: i64,
     rounds: Option<i32>,
+    teams: &HashMap<TeamId, TeamRef>,
 ) -> Result<TournamentSummary, ApiError> {
+    let team = |id: &Option<TeamId>| id.as_ref().and_then(|id| teams.get(id)).cloned();
     let start = spec_from_parts(
         row.start_kind,
         row.start_number,
@@ -58,6 +60,8 @@ fn summary(
         clock,
         rated: row.rated,
         format: row.format,
+        home_team: team(&row.home_team_id),
+        away_team: team(&row.away_team_id),
         double: row.double_round,
         rounds,
         round: row.round,
@@ -161,6 +165,36 @@ pub fn view(conn: &mut DbConnection, id: &TournamentId) -> Result<TournamentView
     if row.format == TournamentFormat::Swiss {
         return swiss_view(conn, &row, &players, &bots, views);
     }
+    if row.format == TournamentFormat::TeamMatch {
+        let ordered: Vec<_> = entries
+            .iter()
+            .filter_map(|e| rows.get(&e.game_id))
+            .cloned()
+            .collect();
+        let score = team_match::view(conn, &row, &players, &bots, &ordered)?;
+        let winners = match &score.winner {
+            Some(team) => {
+                let side = if team.id == score.home.team.id {
+                    &score.home
+                } else {
+                    &score.away
+                };
+                side.players.clone()
+            }
+            None => Vec::new(),
+        };
+        let teams = team_match::team_refs(conn, &[&row])?;
+        let organiser = organiser(conn, &row)?;
+        return Ok(TournamentView {
+            summary: summary(&row, organiser, players.len() as i64, Some(2), &teams)?,
+            players: (0..players.len()).map(name).collect(),
+            standings: Vec::new(),
+            games: views,
+            byes: Vec::new(),
+            winners,
+            team_match: Some(score),
+        });
+    }
     let table = if started {
         standings::standings(players.len(), &games, &withdrawn)
     } else {
@@ -196,7 +230,13 @@ pub fn view(conn: &mut DbConnection, id: &TournamentId) -> Result<TournamentView
     let organiser = organiser(conn, &row)?;
     let rounds = views.iter().map(|g| g.round).max();
     Ok(TournamentView {
-        summary: summary(&row, organiser, players.len() as i64, rounds)?,
+        summary: summary(
+            &row,
+            organiser,
+            players.len() as i64,
+            rounds,
+            &HashMap::new(),
+        )?,
         players: players
             .iter()
             .map(|(player, username)| PlayerView {
@@ -208,6 +248,7 @@ pub fn view(conn: &mut DbConnection, id: &TournamentId) -> Result<TournamentView
         games: views,
         byes: Vec::new(),
         winners,
+        team_match: None,
     })
 }
 
@@ -294,12 +335,19 @@ fn swiss_view(
     };
     let organiser = organiser(conn, row)?;
     Ok(TournamentView {
-        summary: summary(row, organiser, all.len() as i64, row.rounds)?,
+        summary: summary(
+            row,
+            organiser,
+            all.len() as i64,
+            row.rounds,
+            &HashMap::new(),
+        )?,
         players: all.iter().map(view_of).collect(),
         standings,
         games,
         byes,
         winners,
+        team_match: None,
     })
 }
 
@@ -319,16 +367,41 @@ pub fn list(
         .last()
         .filter(|_| more)
         .map(|last| cursor::encode(last.created_at, &last.id));
-    let mut tournaments = Vec::with_capacity(rows.len());
-    for row in &rows {
-        let organiser = organiser(conn, row)?;
-        let count = counts.get(&row.id).copied().unwrap_or_default();
-        tournaments.push(summary(row, organiser, count, row.rounds)?);
-    }
     Ok(TournamentList {
-        tournaments,
+        tournaments: summaries(conn, &rows, &counts)?,
         next_cursor,
     })
+}
+
+fn summaries(
+    conn: &mut DbConnection,
+    rows: &[TournamentRow],
+    counts: &HashMap<TournamentId, i64>,
+) -> Result<Vec<TournamentSummary>, ApiError> {
+    let teams = team_match::team_refs(conn, &rows.iter().collect::<Vec<_>>())?;
+    let mut tournaments = Vec::with_capacity(rows.len());
+    for row in rows {
+        let organiser = organiser(conn, row)?;
+        let count = counts.get(&row.id).copied().unwrap_or_default();
+        let rounds = if row.format == TournamentFormat::TeamMatch {
+            Some(2)
+        } else {
+            row.rounds
+        };
+        tournaments.push(summary(row, organiser, count, rounds, &teams)?);
+    }
+    Ok(tournaments)
+}
+
+/// A team's matches, the newest first.
+pub fn matches_of_team(
+    conn: &mut DbConnection,
+    team: &TeamId,
+) -> Result<Vec<TournamentSummary>, ApiError> {
+    let rows = tournament::matches_of_team(conn, team)?;
+    let ids: Vec<&TournamentId> = rows.iter().map(|r| &r.id).collect();
+    let counts: HashMap<TournamentId, i64> = tournament::counts(conn, &ids)?.into_iter().collect();
+    summaries(conn, &rows, &counts)
 }
 
 /// Every game of the tournament as PGN, by round and board, each with the
