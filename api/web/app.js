@@ -3,7 +3,8 @@
 // #/ is the lobby, #/games/{id} a game, #/rules/{key} the rules of a game;
 // #/collections, #/collections/{id}, #/search and #/study/{id} the archive;
 // #/users/{name} a profile and #/leaderboard a pool's leaderboard;
-// #/tournaments and #/tournaments/{id} the round robins.
+// #/tournaments and #/tournaments/{id} the tournaments and team matches;
+// #/teams and #/teams/{id} the teams.
 
 import { ApiError, act, call, listen, session, signIn, signOut, signUp } from "./api.js";
 import { miniBoard } from "./board.js";
@@ -13,6 +14,7 @@ import { botMark, leaderboardPage, profileLink, profilePage } from "./players.js
 import { rulesLink, rulesPage } from "./rules.js";
 import { StudyView, collectionPage, collectionsPage, searchPage } from "./study.js";
 import { applyTheme, themeSwitch } from "./theme.js";
+import { teamPage, teamsPage } from "./teams.js";
 import { timeFields } from "./time.js";
 import { tournamentPage, tournamentsPage } from "./tournaments.js";
 import { loadVariants, variantOf, variantWords, variants } from "./variants.js";
@@ -41,6 +43,7 @@ async function route() {
   const leaderboard = hash.match(/^#\/leaderboard(?:\?(.*))?$/);
   const tournaments = hash.match(/^#\/tournaments(?:\?(.*))?$/);
   const tournament = hash.match(/^#\/tournaments\/([A-Za-z0-9_-]+)$/);
+  const team = hash.match(/^#\/teams\/([A-Za-z0-9_-]+)$/);
   const verification = hash.match(/^#\/verify-email\/([A-Za-z0-9]+)$/);
   const reset = hash.match(/^#\/reset-password\/([A-Za-z0-9]+)$/);
   const challengeTo = hash.match(/^#\/challenge\/([^/?]+)$/);
@@ -62,6 +65,8 @@ async function route() {
     else if (leaderboard) await leaderboardPage(leaderboard[1], signal);
     else if (tournaments) await tournamentsPage(tournaments[1], signal);
     else if (tournament) await tournamentPage(tournament[1], signal);
+    else if (hash === "#/teams") await teamsPage(signal);
+    else if (team) await teamPage(team[1], signal);
     else await showLobby(signal, challengeTo ? decodeURIComponent(challengeTo[1]) : "");
   } catch (error) {
     if (signal.aborted) return;
@@ -90,6 +95,8 @@ function renderHeader() {
           h("a", { href: "#/leaderboard" }, "Leaderboard"),
           " ",
           h("a", { href: "#/tournaments" }, "Tournaments"),
+          " ",
+          h("a", { href: "#/teams" }, "Teams"),
         )
       : "",
     current
@@ -508,6 +515,9 @@ const NOTICE_WORDS = {
   tournament_joined: "Someone joins your tournament",
   tournament_round: "A new round of your Swiss",
   tournament_finished: "A tournament of yours finishes",
+  team_invited: "A captain invites you to a team",
+  team_match_started: "A team match of yours starts",
+  team_match_finished: "A team match of yours finishes",
 };
 
 /** Which events are mailed and pushed, and when mail goes: at once or in a

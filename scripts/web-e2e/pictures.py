@@ -32,6 +32,7 @@ PICTURES = {
     "web-explorer": ("explorer-carol", None),
     "web-tournament": ("tournament-carol", "phone-carol"),
     "web-swiss": ("swiss-carol", "phone-swiss-carol"),
+    "web-team-match": ("team-match-carol", "phone-team-match-carol"),
 }
 
 

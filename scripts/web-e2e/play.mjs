@@ -874,6 +874,80 @@ step("a Swiss: organised with a round deadline, joined by three, round 1 paired 
   await fitsAPhone(carol, "a Swiss's standings and rounds", "phone-swiss-carol");
 }
 
+step("teams and a team match: two teams, organised, ordered by a captain, accepted, two boards with two games each, the score");
+{
+  // Dave makes an open team, Carol joins it; Erin makes one by invitation
+  // and invites Alice.
+  const makeTeam = async (p, name, open) => {
+    await afterNextView(p, () => p.page.locator("#who").getByRole("link", { name: "Teams" }).click());
+    const form = p.page.getByRole("form", { name: "Make a team" });
+    await form.getByLabel("Name").fill(name);
+    if (!open) await form.getByLabel("Anyone may join", { exact: false }).uncheck();
+    await afterNextView(p, () => form.getByRole("button", { name: "Make the team" }).click());
+    await p.page.getByRole("heading", { name }).waitFor();
+    return new URL(p.page.url()).hash;
+  };
+  const rooks = await makeTeam(dave, "Dave's Rooks", true);
+  const bishops = await makeTeam(erin, "Erin's Bishops", false);
+  await afterNextView(carol, () => visitHash(carol, rooks));
+  await carol.page.getByRole("button", { name: "Join" }).click();
+  await carol.page.locator("ul.members li", { hasText: "carol" }).waitFor();
+  const invite = erin.page.getByRole("form", { name: "Invite a player" });
+  await invite.getByLabel("Username").fill("alice");
+  await invite.getByRole("button", { name: "Invite" }).click();
+  await erin.page.getByRole("status").getByText("alice invited: done.").waitFor();
+  await afterNextView(alice, () => visitHash(alice, bishops));
+  await alice.page.getByRole("button", { name: "Join" }).click();
+  await alice.page.locator("ul.members li", { hasText: "alice" }).waitFor();
+  // Dave, captain, organises a match of two boards from his team's page,
+  // still on show since he made the team.
+  await afterNextView(dave, () => dave.page.getByRole("link", { name: "Organise a match" }).click());
+  const form = dave.page.getByRole("form", { name: "Organise a tournament" });
+  assert.equal(await form.getByLabel("Format").inputValue(), "team_match");
+  await form.getByLabel("Name").fill("Rooks v Bishops");
+  await form.getByLabel("Opponent team").selectOption({ label: "Erin's Bishops" });
+  await form.getByLabel("Boards (1 to 100)").fill("2");
+  await afterNextView(dave, () => form.getByRole("button", { name: "Organise" }).click());
+  await dave.page.getByRole("heading", { name: "Rooks v Bishops" }).waitFor();
+  await dave.page.getByText("Waiting for a captain of Erin's Bishops to accept.", { exact: false }).waitFor();
+  const matchHash = new URL(dave.page.url()).hash;
+  for (const p of [dave, carol, erin, alice]) {
+    if (p !== dave) await afterNextView(p, () => visitHash(p, matchHash));
+    await p.page.getByRole("heading", { name: "Rooks v Bishops" }).waitFor();
+    await p.page.getByRole("button", { name: "Sign up for your team" }).click();
+    await p.page.getByRole("button", { name: "Leave" }).waitFor();
+  }
+  // Dave, back on the match's page, puts Carol on board 1.
+  await afterNextView(dave, () => visitHash(dave, rooks));
+  await afterNextView(dave, () => visitHash(dave, matchHash));
+  await dave.page.getByLabel("Board order of Dave's Rooks").fill("carol, dave");
+  await dave.page.getByRole("button", { name: "Set the order" }).click();
+  await dave.page.locator("div.side ol.players li").first().filter({ hasText: "carol" }).waitFor();
+  await erin.page.getByRole("button", { name: "Accept the match" }).click();
+  await erin.page.getByText("Under way: 4 games still being played.").waitFor();
+  assert.equal(await erin.page.locator("table.boards tbody tr").count(), 2);
+  await erin.page.locator("table.boards tbody tr").first().filter({ hasText: "carol" }).waitFor();
+  // Carol and Alice open the match under way (from their teams' pages);
+  // Alice resigns her game with White on board 2: the score moves.
+  for (const [p, team] of [[carol, rooks], [alice, bishops]]) {
+    await afterNextView(p, () => visitHash(p, team));
+    await afterNextView(p, () => visitHash(p, matchHash));
+    await p.page.locator("table.boards tbody tr").nth(1).waitFor();
+  }
+  await afterNextView(alice, () => alice.page.getByRole("link", { name: "alice – dave, under way" }).click());
+  await alice.page.locator("section.game:not([data-loading])").waitFor();
+  await alice.page.getByRole("button", { name: "Resign" }).click();
+  await alice.page.getByRole("status").getByText("resigned", { exact: false }).waitFor();
+  // Carol's page, open all along, shows the new score without a reload.
+  await carol.page.locator("p.score", { hasText: "1 – 0" }).waitFor();
+  await carol.page.screenshot({ path: `${OUT}/team-match-carol.png`, fullPage: true });
+  await fitsAPhone(carol, "a team match's boards and score", "phone-team-match-carol");
+  await afterNextView(dave, () => visitHash(dave, rooks));
+  await dave.page.locator("ul.tournaments li", { hasText: "Rooks v Bishops" }).waitFor();
+  await dave.page.screenshot({ path: `${OUT}/team-dave.png`, fullPage: true });
+  await fitsAPhone(dave, "a team's page", "phone-team-dave");
+}
+
 step("the account page: no mail server, said; notification settings; push from a button and a pushed notification shown; forgot password");
 {
   // A page of its own, whose refused save is the point, not a problem.
