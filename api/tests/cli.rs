@@ -274,3 +274,22 @@ fn pgn_sample_check_and_import() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A TRF-2016 report made by another program (bbpPairings' own test of
+/// rule C.9, and py4swiss's pairing of its next round, both in the pairing
+/// crate's test data) is paired as that program pairs it.
+#[test]
+fn swiss_pair_reads_another_programs_report() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../pairing/tests/data/bbp/");
+    let report = format!("{data}dutch_2025_C9.trf");
+    let expected = std::fs::read_to_string(format!("{data}dutch_2025_C9.pairs")).unwrap();
+    let ours = stdout(&["swiss", "pair", &report]);
+    let lines = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|l| !l.is_empty())
+            .collect()
+    };
+    assert_eq!(lines(&ours), lines(&expected));
+    assert!(error(&["swiss", "pair", "Cargo.toml"]).contains("not a TRF-2016 report"));
+}

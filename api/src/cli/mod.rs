@@ -3,6 +3,7 @@
 mod engine;
 mod pgn;
 mod service;
+mod swiss;
 
 use clap::{Args, Parser, Subcommand};
 use kingpost_api::{budgets::RateLimits, secret::Secret, server};
@@ -107,6 +108,9 @@ enum Command {
     /// Work with PGN files.
     #[command(subcommand)]
     Pgn(PgnCommand),
+    /// Work with Swiss tournaments' TRF-2016 reports.
+    #[command(subcommand)]
+    Swiss(SwissCommand),
     /// Write the OpenAPI document.
     Openapi {
         /// Where to write it (`-` for stdout).
@@ -182,6 +186,19 @@ enum PgnCommand {
         /// Also write each game's final FEN, one per line, to this file.
         #[arg(long)]
         fens: Option<String>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum SwissCommand {
+    /// Pair the next round of a tournament from its TRF-2016 report (this
+    /// server's `report.trf`, or another program's) by FIDE's Dutch system:
+    /// the number of pairs, then `<white> <black>` by pairing number a
+    /// line, `<player> 0` for the bye.
+    Pair {
+        /// The TRF-2016 file (`XXR` gives the number of rounds, `XXC` the
+        /// first colour; absences already marked `Z` for the round).
+        file: String,
     },
 }
 
@@ -276,6 +293,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Migrate { database } => Ok(service::migrate(&database.database_url)?),
         Command::Openapi { output } => Ok(service::openapi(&output)?),
         Command::Pgn(PgnCommand::Check { file, fens }) => Ok(pgn::check(&file, fens.as_deref())?),
+        Command::Swiss(SwissCommand::Pair { file }) => swiss::pair(&mut out, &file),
         Command::Pgn(PgnCommand::Import {
             file,
             owner,
