@@ -125,6 +125,14 @@ pub(crate) struct Solver<W> {
     endpoint: Vec<usize>,
     /// For each vertex, the remote endpoints of its edges.
     neighbours: Vec<Vec<usize>>,
+    /// Beside `neighbours`, each edge's other vertex and its weight: a
+    /// stage scans a vertex's edges in order through memory, where the
+    /// edge list would be visited at random (the scans are most of the
+    /// work, and a dense graph's list is larger than the caches).
+    row_vertex: Vec<Vec<u32>>,
+    row_weight: Vec<Vec<W>>,
+    /// Where each edge sits in its ends' rows.
+    row_at: Vec<[u32; 2]>,
     /// For each vertex, the remote endpoint of its matched edge.
     mate: Vec<Option<usize>>,
     /// For each top-level blossom (and vertex), its label.
@@ -145,8 +153,11 @@ pub(crate) struct Solver<W> {
     blossom_best_edges: Vec<Option<Vec<usize>>>,
     unused_blossoms: Vec<usize>,
     dual: Vec<W>,
-    /// Edges of zero slack, usable in the trees.
-    allowed: Vec<bool>,
+    /// Edges of zero slack, usable in the trees: those marked with the
+    /// stage under way (a stamp, so that a stage begins without clearing
+    /// every edge's mark: the stages of a repair are many and small).
+    allowed: Vec<u32>,
+    stage: u32,
     queue: Vec<usize>,
 }
 
@@ -154,16 +165,30 @@ impl<W: Weight> Solver<W> {
     pub(crate) fn new(n: usize, edges: Vec<Edge<W>>) -> Self {
         let mut endpoint = Vec::with_capacity(2 * edges.len());
         let mut neighbours = vec![Vec::new(); n];
+        let mut row_vertex = vec![Vec::new(); n];
+        let mut row_weight = vec![Vec::new(); n];
+        let mut row_at = Vec::with_capacity(edges.len());
         for (k, edge) in edges.iter().enumerate() {
             endpoint.push(edge.a);
             endpoint.push(edge.b);
+            row_at.push([
+                neighbours[edge.a].len() as u32,
+                neighbours[edge.b].len() as u32,
+            ]);
             neighbours[edge.a].push(2 * k + 1);
             neighbours[edge.b].push(2 * k);
+            row_vertex[edge.a].push(edge.b as u32);
+            row_vertex[edge.b].push(edge.a as u32);
+            row_weight[edge.a].push(edge.weight);
+            row_weight[edge.b].push(edge.weight);
         }
         Solver {
             n,
             endpoint,
             neighbours,
+            row_vertex,
+            row_weight,
+            row_at,
             mate: vec![None; n],
             label: vec![FREE; 2 * n],
             label_end: vec![None; 2 * n],
@@ -179,7 +204,8 @@ impl<W: Weight> Solver<W> {
             blossom_best_edges: vec![None; 2 * n],
             unused_blossoms: (n..2 * n).rev().collect(),
             dual: vec![W::ZERO; 2 * n],
-            allowed: vec![false; edges.len()],
+            allowed: vec![0; edges.len()],
+            stage: 0,
             queue: Vec::new(),
             edges,
         }
@@ -214,7 +240,11 @@ impl<W: Weight> Solver<W> {
     /// Sets edge `k`'s weight; [`Self::repair`] must then be called for
     /// one of its ends before [`Self::run`].
     pub(crate) fn set_weight(&mut self, k: usize, weight: W) {
+        let Edge { a, b, .. } = self.edges[k];
+        let [at_a, at_b] = self.row_at[k];
         self.edges[k].weight = weight;
+        self.row_weight[a][at_a as usize] = weight;
+        self.row_weight[b][at_b as usize] = weight;
     }
 
     /// Restores the duals' feasibility and complementary slackness but
@@ -233,9 +263,8 @@ impl<W: Weight> Solver<W> {
         }
         for &v in changed {
             let mut need = W::ZERO;
-            for &p in &self.neighbours[v] {
-                let weight = self.edges[p / 2].weight;
-                let other = self.dual[self.endpoint[p]];
+            for (&w, &weight) in self.row_vertex[v].iter().zip(&self.row_weight[v]) {
+                let other = self.dual[w as usize];
                 if weight > W::ZERO && weight.double() > other {
                     need = need.max(weight.double() - other);
                 }
@@ -264,6 +293,14 @@ impl<W: Weight> Solver<W> {
         if z > W::ZERO {
             self.unmatch(base);
         }
+    }
+
+    fn allow(&mut self, k: usize) {
+        self.allowed[k] = self.stage;
+    }
+
+    fn is_allowed(&self, k: usize) -> bool {
+        self.allowed[k] == self.stage
     }
 
     /// Twice an edge's slack under the duals, as the duals count it:
@@ -481,11 +518,11 @@ impl<W: Weight> Solver<W> {
                 self.label[self.endpoint[q]] = FREE;
                 self.assign_label(self.endpoint[p ^ 1], T, Some(p));
                 // Step to the next S-sub-blossom and note its forward end.
-                self.allowed[ends[Self::round(j - trick as isize, len)] / 2] = true;
+                self.allow(ends[Self::round(j - trick as isize, len)] / 2);
                 j += step;
                 p = ends[Self::round(j - trick as isize, len)] ^ trick;
                 // Step to the next T-sub-blossom.
-                self.allowed[p / 2] = true;
+                self.allow(p / 2);
                 j += step;
             }
             // The base T-sub-blossom: labelled without stepping to its mate.
@@ -640,7 +677,13 @@ impl<W: Weight> Solver<W> {
             for b in n..2 * n {
                 self.blossom_best_edges[b] = None;
             }
-            self.allowed.fill(false);
+            self.stage = match self.stage.checked_add(1) {
+                Some(stage) => stage,
+                None => {
+                    self.allowed.fill(0);
+                    1
+                }
+            };
             self.queue.clear();
             let free: Vec<usize> = (0..n)
                 .filter(|&v| self.mate[v].is_none() && self.dual[v] > W::ZERO)
@@ -684,17 +727,20 @@ impl<W: Weight> Solver<W> {
             while let Some(v) = self.queue.pop() {
                 debug_assert_eq!(self.top_label(v), S);
                 for i in 0..self.neighbours[v].len() {
+                    let weight = self.row_weight[v][i];
+                    let w = self.row_vertex[v][i] as usize;
+                    // (v's blossom is read each time: an edge may make a
+                    // new one round it.)
+                    if weight == W::ZERO || self.in_blossom[v] == self.in_blossom[w] {
+                        continue; // no edge, or one inside a blossom
+                    }
                     let p = self.neighbours[v][i];
                     let k = p / 2;
-                    let w = self.endpoint[p];
-                    if self.in_blossom[v] == self.in_blossom[w] || self.edges[k].weight == W::ZERO {
-                        continue; // an edge inside a blossom, or none
+                    let slack = self.dual[v] + self.dual[w] - weight.double();
+                    if !self.is_allowed(k) && slack == W::ZERO {
+                        self.allow(k);
                     }
-                    let slack = self.slack(k);
-                    if !self.allowed[k] && slack == W::ZERO {
-                        self.allowed[k] = true;
-                    }
-                    if self.allowed[k] {
+                    if self.is_allowed(k) {
                         match self.top_label(w) {
                             FREE => {
                                 let bw = self.in_blossom[w];
@@ -806,7 +852,7 @@ impl<W: Weight> Solver<W> {
                     return;
                 }
                 Delta::Edge(k) => {
-                    self.allowed[k] = true;
+                    self.allow(k);
                     let Edge { a, b, .. } = self.edges[k];
                     let from = if self.top_label(a) == S { a } else { b };
                     self.queue.push(from);
