@@ -20,7 +20,7 @@ use diesel::{
 };
 use tokio::sync::broadcast;
 
-use crate::db::DbConnection;
+use crate::{db::DbConnection, error::ApiError};
 
 /// The Postgres channel changes are announced on.
 pub const CHANNEL: &str = "kingpost_changes";
@@ -47,16 +47,52 @@ pub fn token_signal(account_id: &str) -> Signal {
     format!("t:{account_id}").into()
 }
 
-/// The signals of one request's changes, published once it is done.
+/// The signals of one request's changes, published once it is done, and
+/// the changes that are to follow it.
 #[derive(Debug, Default)]
-pub struct Outbox(Vec<Signal>);
+pub struct Outbox {
+    signals: Vec<Signal>,
+    follow_ups: Vec<Arc<dyn FollowUp>>,
+}
+
+/// A change that follows a committed one, its slow part computed off the
+/// writers' turn (SQLite's one writer at a time): [`FollowUp::prepare`]
+/// reads what it needs on the primary and computes, and the change it
+/// returns is then written on its own. The request that made it due
+/// waits for it; one interrupted is the sweep's to make again.
+pub trait FollowUp: Send + Sync + std::fmt::Debug {
+    /// The change to write, if one is still due.
+    fn prepare(&self, conn: &mut DbConnection) -> Result<Option<Box<dyn Prepared>>, ApiError>;
+}
+
+/// A follow-up's change, computed from what was read.
+pub trait Prepared: Send {
+    /// Writes it, if what it was computed from still holds; `false` if
+    /// not (it is then prepared again).
+    fn write(
+        self: Box<Self>,
+        conn: &mut DbConnection,
+        outbox: &mut Outbox,
+        now: i64,
+    ) -> Result<bool, ApiError>;
+}
 
 impl Outbox {
     /// Records `signal`, to be announced once the change is done.
     pub fn push(&mut self, signal: Signal) {
-        if !self.0.contains(&signal) {
-            self.0.push(signal);
+        if !self.signals.contains(&signal) {
+            self.signals.push(signal);
         }
+    }
+
+    /// Records a change to make once this one is committed.
+    pub fn follow_with(&mut self, follow_up: Arc<dyn FollowUp>) {
+        self.follow_ups.push(follow_up);
+    }
+
+    /// The changes to follow, taken out.
+    pub fn take_follow_ups(&mut self) -> Vec<Arc<dyn FollowUp>> {
+        std::mem::take(&mut self.follow_ups)
     }
 
     /// On Postgres, announces the signals to the other instances, all in
@@ -69,10 +105,10 @@ impl Outbox {
         let DbConnection::Postgresql(pg) = conn else {
             return;
         };
-        if self.0.is_empty() {
+        if self.signals.is_empty() {
             return;
         }
-        let signals: Vec<&str> = self.0.iter().map(|s| &**s).collect();
+        let signals: Vec<&str> = self.signals.iter().map(|s| &**s).collect();
         let announced = Announcement(signals).execute(pg);
         if let Err(error) = announced {
             tracing::warn!(%error, "changes not announced to the other instances");
@@ -169,7 +205,7 @@ impl Hub {
     }
 
     pub fn publish(&self, outbox: Outbox) {
-        for signal in outbox.0 {
+        for signal in outbox.signals {
             self.wake(&signal);
         }
     }

@@ -31,7 +31,7 @@ use crate::{
     },
     error::ApiError,
     models::setting,
-    notify::Hub,
+    notify::{FollowUp, Hub},
     presence,
     secret::Secret,
     state::AppState,
@@ -109,7 +109,7 @@ pub fn jwt_keys(pool: &DbPool, secret: Option<&str>) -> anyhow::Result<JwtKeys> 
 /// Starts the tournaments whose sign-up has closed, ends the Swiss rounds
 /// whose deadline has passed (adjudicating), ends on time the games
 /// whose deadline has passed (and the team-match games that forfeits),
-/// and finishes the account deletions that were
+/// pairs the Swiss rounds and finishes the account deletions that were
 /// interrupted; how many games ended on time. The games are swept a
 /// step at a time, each step its own turn at the writers, its wake-ups sent
 /// as it ends: moves made meanwhile wait for a step, not the whole sweep.
@@ -135,6 +135,13 @@ pub async fn sweep_once(state: &AppState) -> Result<usize, ApiError> {
     state
         .write(move |conn, outbox| tournament::team_match::forfeit_due(conn, outbox, now))
         .await?;
+    // Swiss rounds whose pairing a stop interrupted.
+    let due = state.read_own(tournament::swiss::rounds_due).await?;
+    let pairings = due
+        .into_iter()
+        .map(|id| Arc::new(tournament::swiss::PairRound(id)) as Arc<dyn FollowUp>)
+        .collect();
+    state.follow_up(pairings).await;
     deletions::finish_interrupted(state).await?;
     Ok(sweep.ended())
 }

@@ -22,7 +22,7 @@ use crate::{
     domain::{game, mail::Mailer, push::Pusher},
     error::ApiError,
     feeds::Feeds,
-    notify::{Hub, Outbox},
+    notify::{FollowUp, Hub, Outbox},
     stored::GameId,
     views::GameView,
 };
@@ -204,9 +204,69 @@ impl AppState {
         F: FnOnce(&mut DbConnection, &mut Outbox) -> Result<T, ApiError> + Send + 'static,
         G: FnOnce(&mut DbConnection, T) -> Result<U, ApiError> + Send + 'static,
     {
+        let (result, follow_ups) = self.write_alone(change, answer).await;
+        self.follow_up(follow_ups).await;
+        result
+    }
+
+    /// Makes the follow-ups of a committed change, and theirs, in turn:
+    /// each prepared off the writers' turn and written, prepared again if
+    /// what it read changed meanwhile (a few times; then the sweep's). A
+    /// failure is logged, not answered: the change asked for is made.
+    pub async fn follow_up(&self, mut due: Vec<Arc<dyn FollowUp>>) {
+        const ATTEMPTS: usize = 3;
+        while let Some(follow_up) = due.pop() {
+            for attempt in 1..=ATTEMPTS {
+                let reading = follow_up.clone();
+                let prepared = match self.read_own(move |conn| reading.prepare(conn)).await {
+                    Ok(Some(prepared)) => prepared,
+                    Ok(None) => break,
+                    Err(error) => {
+                        tracing::warn!(%error, ?follow_up, "a follow-up could not be prepared");
+                        break;
+                    }
+                };
+                let now = self.clock.now();
+                let (written, more) = self
+                    .write_alone(
+                        move |conn, outbox| prepared.write(conn, outbox, now),
+                        |_, done| Ok(done),
+                    )
+                    .await;
+                due.extend(more);
+                match written {
+                    Ok(true) => break,
+                    Ok(false) if attempt == ATTEMPTS => {
+                        tracing::warn!(
+                            ?follow_up,
+                            "a follow-up kept meeting changes: left to the sweep"
+                        );
+                    }
+                    Ok(false) => continue,
+                    Err(error) => {
+                        tracing::warn!(%error, ?follow_up, "a follow-up could not be written");
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`write_then`](Self::write_then) without its follow-ups, which it
+    /// gives back.
+    async fn write_alone<T, U, F, G>(
+        &self,
+        change: F,
+        answer: G,
+    ) -> (Result<U, ApiError>, Vec<Arc<dyn FollowUp>>)
+    where
+        U: Send + 'static,
+        F: FnOnce(&mut DbConnection, &mut Outbox) -> Result<T, ApiError> + Send + 'static,
+        G: FnOnce(&mut DbConnection, T) -> Result<U, ApiError> + Send + 'static,
+    {
         let pool = self.pool.clone();
         let sqlite_writer = self.sqlite_writer.clone();
-        let (result, outbox) = web::block(timing::in_callers_span(move || {
+        let blocked = web::block(timing::in_callers_span(move || {
             let mut outbox = Outbox::default();
             let asked = Instant::now();
             let result = pool.get().map_err(ApiError::from).and_then(|mut conn| {
@@ -229,9 +289,19 @@ impl AppState {
             });
             (result, outbox)
         }))
-        .await?;
+        .await;
+        let (result, mut outbox) = match blocked {
+            Ok(done) => done,
+            Err(error) => return (Err(error.into()), Vec::new()),
+        };
+        // Only a committed change is followed.
+        let follow_ups = if result.is_ok() {
+            outbox.take_follow_ups()
+        } else {
+            Vec::new()
+        };
         self.hub.publish(outbox);
-        result
+        (result, follow_ups)
     }
 
     /// Runs one step of bulk work with a pooled connection on a blocking

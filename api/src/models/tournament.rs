@@ -460,3 +460,12 @@ pub fn team_matches_under_way(
         .select(tournaments::id)
         .load(conn)
 }
+
+/// Swiss tournaments under way.
+pub fn swiss_under_way(conn: &mut DbConnection) -> QueryResult<Vec<TournamentRow>> {
+    tournaments::table
+        .filter(tournaments::status.eq(TournamentStatus::Started))
+        .filter(tournaments::format.eq(TournamentFormat::Swiss))
+        .select(TournamentRow::as_select())
+        .load(conn)
+}

@@ -597,6 +597,28 @@ pub async fn sign_up_for_a_year<B: MessageBody>(app: &impl Served<B>, username: 
         .to_owned()
 }
 
+/// Registers each of `names` for a year (see [`sign_up_for_a_year`]): their
+/// tokens by name.
+pub async fn players<B: MessageBody>(
+    app: &impl Served<B>,
+    names: &[&str],
+) -> std::collections::BTreeMap<String, String> {
+    let mut tokens = std::collections::BTreeMap::new();
+    for name in names {
+        tokens.insert((*name).to_owned(), sign_up_for_a_year(app, name).await);
+    }
+    tokens
+}
+
+/// A tournament (a round robin, a Swiss or a team match) as anyone reads it.
+pub async fn tournament_view<B: MessageBody>(app: &impl Served<B>, id: &str) -> Value {
+    get(format!("/api/v1/tournaments/{id}"))
+        .send(app)
+        .await
+        .assert_status(200)
+        .clone()
+}
+
 /// Reads `count` non-empty NDJSON lines from a streaming body (fewer if it
 /// ends first), waiting up to five seconds for each; each line is given to
 /// `check` as read.

@@ -11,6 +11,9 @@ use actix_web::body::MessageBody;
 use futures_util::future::join;
 use kingpost_api::{
     clock::{Clock, DAY, rfc3339},
+    domain::game::{self, Action},
+    models::game as stored_games,
+    notify::Outbox,
     server::sweep_once,
 };
 use kingpost_pairing::{
@@ -23,13 +26,15 @@ use crate::{
     events::read_events,
     on_both_databases,
     support::{
-        Db, START_TIME, Served, TestApp, clock, delete, get, init, post, sign_up_for_a_year,
+        Db, START_TIME, Served, TestApp, clock, delete, get, init, players, post,
+        sign_up_for_a_year, tournament_view as view,
     },
 };
 
 on_both_databases!(
     a_swiss_of_nine_played_over_four_rounds_to_its_winners,
     two_instances_closing_a_round_at_once_pair_the_next_once,
+    a_round_whose_pairing_was_interrupted_is_paired_by_the_sweep,
     a_withdrawal_and_a_late_entry_mid_event,
     a_round_deadline_adjudicates_or_waits,
     an_event_without_vacation_that_starts_at_its_time,
@@ -77,14 +82,6 @@ async fn organise_joined<B: MessageBody>(
         join_as(app, &id, &tokens[*name]).await;
     }
     id
-}
-
-async fn view<B: MessageBody>(app: &impl Served<B>, id: &str) -> Value {
-    get(format!("/api/v1/tournaments/{id}"))
-        .send(app)
-        .await
-        .assert_status(200)
-        .clone()
 }
 
 async fn report<B: MessageBody>(app: &impl Served<B>, id: &str) -> Report {
@@ -172,14 +169,6 @@ async fn end_game<B: MessageBody>(
             .await
             .assert_status(200);
     }
-}
-
-async fn players<B: MessageBody>(app: &impl Served<B>, names: &[&str]) -> BTreeMap<String, String> {
-    let mut tokens = BTreeMap::new();
-    for name in names {
-        tokens.insert((*name).to_owned(), sign_up_for_a_year(app, name).await);
-    }
-    tokens
 }
 
 // Nine players, four rounds: full on the ninth sign-up, round 1 paired at
@@ -341,6 +330,57 @@ async fn two_instances_closing_a_round_at_once_pair_the_next_once(db: Db) {
     assert_eq!(now["round"], 2);
     assert_eq!(games_of(&now, 2).len(), 2, "{now:#}");
     assert_eq!(now["games"].as_array().unwrap().len(), 4);
+}
+
+// docs/tournaments.md, "Pairings": a round is paired when the last game
+// of the round before ends. The pairing follows the change that ended the
+// round (computed off the writers' turn); a stop between the two leaves
+// the round unpaired until the sweep pairs it.
+async fn a_round_whose_pairing_was_interrupted_is_paired_by_the_sweep(db: Db) {
+    let state = TestApp::on(&db).state();
+    let app = init(state.clone()).await;
+    let names = ["ann", "ben", "cat", "dan"];
+    let tokens = players(&app, &names).await;
+    let id = organise_joined(&app, &tokens, &names, json!({"capacity": 4, "rounds": 3})).await;
+    let games = games_of(&view(&app, &id).await, 1);
+    end_game(&app, &tokens, 1, &games[0]).await;
+    // The round's last game ends as a change whose follow-ups are lost, as
+    // when the server stops right after committing it.
+    let mut conn = state.pool.get().unwrap();
+    let game_id = games[1].0.as_str().into();
+    let white = stored_games::find(&mut conn, &game_id)
+        .unwrap()
+        .unwrap()
+        .white_id
+        .unwrap();
+    let mut lost = Outbox::default();
+    game::act(
+        &mut conn,
+        &mut lost,
+        state.clock.now(),
+        &game_id,
+        &white,
+        Action::Resign,
+    )
+    .unwrap();
+    drop(conn);
+    let waiting = view(&app, &id).await;
+    assert_eq!(waiting["round"], 1, "not yet paired");
+    assert!(
+        waiting["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|g| !g["result"].is_null())
+    );
+    sweep_once(&state).await.unwrap();
+    let paired = view(&app, &id).await;
+    assert_eq!(paired["round"], 2, "{paired:#}");
+    assert_eq!(games_of(&paired, 2).len(), 2);
+    assert_eq!(
+        service_pairing(&paired, 2),
+        engine_pairing(&report(&app, &id).await, 2)
+    );
 }
 
 // Five players at the deadline, three rounds. During round 1 a sixth enters late: absent

@@ -4,8 +4,6 @@
 //! for, ordered by its captains, played board by board to its score; a
 //! withdrawal and a loss on time forfeiting a board's games.
 
-use std::collections::BTreeMap;
-
 use actix_web::body::MessageBody;
 use kingpost_api::{
     clock::{DAY, HOUR, SECOND, rfc3339},
@@ -17,7 +15,8 @@ use crate::{
     events::read_events,
     on_both_databases,
     support::{
-        Answer, Db, START_TIME, Served, TestApp, clock, get, init, post, put, sign_up_for_a_year,
+        Answer, Db, START_TIME, Served, TestApp, clock, get, init, players, post, put,
+        tournament_view as view,
     },
 };
 
@@ -27,14 +26,6 @@ on_both_databases!(
     a_withdrawal_and_a_loss_on_time_forfeit_a_boards_games,
     a_team_match_is_checked_when_organised_and_joined
 );
-
-async fn players<B: MessageBody>(app: &impl Served<B>, names: &[&str]) -> BTreeMap<String, String> {
-    let mut tokens = BTreeMap::new();
-    for name in names {
-        tokens.insert((*name).to_owned(), sign_up_for_a_year(app, name).await);
-    }
-    tokens
-}
 
 /// A team made by `captain`: its id.
 async fn make_team<B: MessageBody>(
@@ -64,14 +55,6 @@ async fn join_team<B: MessageBody>(app: &impl Served<B>, team: &str, token: &str
 
 async fn team<B: MessageBody>(app: &impl Served<B>, id: &str) -> Value {
     get(format!("/api/v1/teams/{id}"))
-        .send(app)
-        .await
-        .assert_status(200)
-        .clone()
-}
-
-async fn view<B: MessageBody>(app: &impl Served<B>, id: &str) -> Value {
-    get(format!("/api/v1/tournaments/{id}"))
         .send(app)
         .await
         .assert_status(200)

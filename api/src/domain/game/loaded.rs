@@ -370,13 +370,10 @@ pub fn adjudicate_draw(
     now: Millis,
     game_id: &GameId,
 ) -> Result<bool, ApiError> {
-    let mut game = Loaded::read_for_update(conn, game_id)?;
-    if game.row.status != GameStatus::Started {
-        return Ok(false);
-    }
-    draw(&mut game.row, Termination::Adjudication);
-    game.row.updated_at = now;
-    game.save(conn, outbox, now)
+    end_by_event(conn, outbox, now, game_id, |row| {
+        draw(row, Termination::Adjudication);
+        Ok(())
+    })
 }
 
 /// Ends a game under way as lost by `loser` by the rules of its event (a
@@ -388,16 +385,31 @@ pub fn forfeit(
     game_id: &GameId,
     loser: &AccountId,
 ) -> Result<bool, ApiError> {
+    end_by_event(conn, outbox, now, game_id, |row| {
+        let color = row.color_of(loser).ok_or_else(|| {
+            ApiError::Internal(format!(
+                "game {game_id}: {loser} forfeits a game they do not play"
+            ))
+        })?;
+        win(row, !color, Termination::Forfeit);
+        Ok(())
+    })
+}
+
+/// Ends a game under way by its event's rules, `end` setting its result,
+/// as a change of the game; whether it was under way.
+fn end_by_event(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    now: Millis,
+    game_id: &GameId,
+    end: impl FnOnce(&mut GameRow) -> Result<(), ApiError>,
+) -> Result<bool, ApiError> {
     let mut game = Loaded::read_for_update(conn, game_id)?;
     if game.row.status != GameStatus::Started {
         return Ok(false);
     }
-    let Some(color) = game.row.color_of(loser) else {
-        return Err(ApiError::Internal(format!(
-            "game {game_id}: {loser} forfeits a game they do not play"
-        )));
-    };
-    win(&mut game.row, !color, Termination::Forfeit);
+    end(&mut game.row)?;
     game.row.updated_at = now;
     game.save(conn, outbox, now)
 }

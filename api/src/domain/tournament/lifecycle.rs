@@ -440,7 +440,7 @@ pub(super) fn start(
         return Ok(());
     }
     match row.format {
-        TournamentFormat::Swiss => return swiss::start(conn, outbox, now, row),
+        TournamentFormat::Swiss => return swiss::start(conn, outbox, row),
         TournamentFormat::TeamMatch => return team_match::start(conn, outbox, now, row),
         TournamentFormat::RoundRobin => {}
     }
@@ -600,7 +600,7 @@ pub fn close_due_rounds(
             }
             if adjudicated == 0 {
                 // Nothing was under way: the round is over all the same.
-                swiss::game_finished(conn, outbox, now, &row, row.round)?;
+                swiss::game_finished(conn, outbox, &row, row.round)?;
             }
             Ok::<_, ApiError>(())
         })?;
@@ -627,7 +627,7 @@ pub fn game_finished(
         return Ok(());
     }
     if row.format == TournamentFormat::Swiss {
-        return swiss::game_finished(conn, outbox, now, &row, entry.round);
+        return swiss::game_finished(conn, outbox, &row, entry.round);
     }
     let ids: Vec<GameId> = tournament::games_of(conn, &entry.tournament_id)?
         .into_iter()

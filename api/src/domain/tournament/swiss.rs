@@ -1,18 +1,21 @@
 //! A Swiss after its start. The rounds so far are read as FIDE's TRF-2016
 //! report (what the Dutch system pairs from, and what is exported for
 //! other pairing programs to check); each round is paired when the one
-//! before it ends, in the transaction of its last game, the tournament
-//! locked and its round advanced only from the round that ended, so that
-//! two instances closing it at once pair it once. Withdrawn players are
+//! before it ends, as a follow-up of the change that ended its last game:
+//! computed from the report off the writers' turn, then written in a
+//! change of its own if the report still holds, the tournament locked and
+//! its round advanced only from the round that ended, so that two
+//! instances closing it at once pair it once (and the sweep pairs a round
+//! a stop left unpaired). Withdrawn players are
 //! absent from the rounds after; late entries join before a round and
 //! are absent from those before it. A round the rules cannot pair (C.1-C.3
 //! leave no pairing) ends the tournament, as an arbiter would.
 
-use std::collections::HashMap;
+use std::{collections::HashMap, sync::Arc};
 
 use kingpost_pairing::{
     swiss::{
-        dutch::pair_next_round,
+        dutch::{Pairs, pair_next_round},
         tiebreaks::{self, Standing, TieBreak},
     },
     trf::{self, Colour, Report, RoundEntry, RoundResult},
@@ -22,21 +25,22 @@ use serde_json::json;
 use super::lifecycle::{Table, open_game, round_start};
 use crate::{
     clock::{DAY, Millis},
-    db::DbConnection,
+    db::{DbConnection, write_transaction},
     domain::{events, game::clock, ratings},
     error::{ApiError, Code},
     models::{
         game::{self as game_rows, GameResult, GameStatus},
         tournament::{self, ByeRow, PlayerRow, TournamentRow},
     },
-    notify::Outbox,
-    stored::AccountId,
-    views::{ByeKind, EventKind, TieBreakKey},
+    notify::{FollowUp, Outbox, Prepared},
+    stored::{AccountId, TournamentId},
+    views::{ByeKind, EventKind, TieBreakKey, TournamentFormat, TournamentStatus},
 };
 
-/// The most players a Swiss takes: a round is paired inside the change
-/// that ends its last game, holding the writers' turn, and pairing 300
-/// players takes up to a tenth of a second (BENCHMARKS.md), 1,000 several.
+/// The most players a Swiss takes: a round's pairing is computed off the
+/// writers' turn, but its games and their events are written in one
+/// change, and pairing 300 players takes up to a quarter of a second
+/// (BENCHMARKS.md), 1,000 several.
 pub const MOST_PLAYERS: i32 = 300;
 /// The most rounds.
 pub const MOST_ROUNDS: i32 = 30;
@@ -209,12 +213,11 @@ pub fn field(conn: &mut DbConnection, row: &TournamentRow) -> Result<Field, ApiE
 }
 
 /// Seats the players of a Swiss closing its sign-up by their rating in
-/// its pool, the highest first (those joined earlier first among equals),
-/// and pairs its first round.
+/// its pool, the highest first (those joined earlier first among equals);
+/// its first round is paired once the change is committed.
 pub fn start(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
-    now: Millis,
     row: &TournamentRow,
 ) -> Result<(), ApiError> {
     let players = tournament::players_of(conn, &row.id)?;
@@ -231,12 +234,8 @@ pub fn start(
     for (seat, (_, _, account)) in (1..).zip(&seeded) {
         tournament::set_seat(conn, &row.id, account, seat)?;
     }
-    let mut row = row.clone();
-    row.rounds = Some(
-        row.rounds
-            .unwrap_or_else(|| recommended_rounds(players.len())),
-    );
-    pair_next(conn, outbox, now, &row)
+    outbox.follow_with(Arc::new(PairRound(row.id.clone())));
+    Ok(())
 }
 
 /// Enters a late player into a Swiss under way: the next pairing number,
@@ -276,54 +275,81 @@ pub fn enter_late(
 }
 
 /// After a game of the Swiss `row` (locked) ended: when it was the last of
-/// the round paired last, pairs the next round, or finishes the
-/// tournament after its last.
+/// the round paired last, the next round is to be paired (or the
+/// tournament finished) once this change is committed.
 pub fn game_finished(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
-    now: Millis,
     row: &TournamentRow,
     round: i32,
 ) -> Result<(), ApiError> {
-    if round != row.round {
-        return Ok(());
+    if round == row.round && round_over(conn, row)? {
+        outbox.follow_with(Arc::new(PairRound(row.id.clone())));
+    }
+    Ok(())
+}
+
+/// Whether a Swiss under way waits for its next round: just started, or
+/// every game of the round paired last ended.
+fn round_over(conn: &mut DbConnection, row: &TournamentRow) -> Result<bool, ApiError> {
+    if row.status != TournamentStatus::Started || row.format != TournamentFormat::Swiss {
+        return Ok(false);
     }
     let ids: Vec<_> = tournament::games_of(conn, &row.id)?
         .into_iter()
-        .filter(|g| g.round == round)
+        .filter(|g| g.round == row.round)
         .map(|g| g.game_id)
         .collect();
     let games = game_rows::find_all(conn, &ids.iter().collect::<Vec<_>>())?;
-    if games.iter().any(|g| g.status == GameStatus::Started) {
-        return Ok(());
-    }
-    pair_next(conn, outbox, now, row)
+    Ok(games.iter().all(|g| g.status != GameStatus::Started))
 }
 
-/// Pairs the round after the one paired last, or finishes the tournament
-/// when none is left or the rules cannot pair it.
-fn pair_next(
-    conn: &mut DbConnection,
-    outbox: &mut Outbox,
-    now: Millis,
-    row: &TournamentRow,
-) -> Result<(), ApiError> {
-    let rounds = row.rounds.unwrap_or(MOST_ROUNDS);
-    let round = row.round + 1;
-    if round > rounds {
-        return super::lifecycle::finish(conn, outbox, now, &row.id);
+/// The Swiss under way whose next round waits (a change that paired it
+/// was interrupted): for the sweep.
+pub fn rounds_due(conn: &mut DbConnection) -> Result<Vec<TournamentId>, ApiError> {
+    let mut due = Vec::new();
+    for row in tournament::swiss_under_way(conn)? {
+        if round_over(conn, &row)? {
+            due.push(row.id);
+        }
     }
+    Ok(due)
+}
+
+/// Pairs a Swiss's next round (or finishes it after its last, or when the
+/// rules cannot pair the next): the pairing computed from the report read
+/// off the writers' turn, written if the report is still the same, only
+/// from the round that ended, so that two instances pair it once.
+#[derive(Debug)]
+pub struct PairRound(pub TournamentId);
+
+/// What a round is paired from: the report of the rounds before it, the
+/// withdrawn players absent from it.
+struct Input {
+    round: i32,
+    rounds: i32,
+    report: Report,
+    players: Vec<(PlayerRow, String)>,
+    absent: Vec<usize>,
+}
+
+/// The next round's input, or none when the tournament is over (its last
+/// round played, or fewer than two players left).
+fn input(conn: &mut DbConnection, row: &TournamentRow) -> Result<Option<Input>, ApiError> {
     let Field {
         mut report,
         players,
     } = field(conn, row)?;
-    if players
+    let rounds = row
+        .rounds
+        .unwrap_or_else(|| recommended_rounds(players.len()));
+    let round = row.round + 1;
+    let playing = players
         .iter()
         .filter(|(p, _)| p.withdrawn_at.is_none())
-        .count()
-        < 2
-    {
-        return super::lifecycle::finish(conn, outbox, now, &row.id);
+        .count();
+    if round > rounds || playing < 2 {
+        return Ok(None);
     }
     report.rounds = Some(rounds as u32);
     // Withdrawn players are absent from this round on: written before the
@@ -341,9 +367,89 @@ fn pair_next(
             result: RoundResult::ZeroBye,
         });
     }
-    let Ok(pairs) = pair_next_round(&report) else {
-        return super::lifecycle::finish(conn, outbox, now, &row.id);
-    };
+    Ok(Some(Input {
+        round,
+        rounds,
+        report,
+        players,
+        absent,
+    }))
+}
+
+/// A round's pairing as computed: the report it was read from (none: the
+/// tournament was over), and its pairs (none: finish it).
+struct Pairing {
+    id: TournamentId,
+    after: i32,
+    report: Option<Report>,
+    pairs: Option<Pairs>,
+}
+
+impl FollowUp for PairRound {
+    fn prepare(&self, conn: &mut DbConnection) -> Result<Option<Box<dyn Prepared>>, ApiError> {
+        let Some(row) = tournament::find(conn, &self.0)? else {
+            return Ok(None);
+        };
+        if !round_over(conn, &row)? {
+            return Ok(None);
+        }
+        let input = input(conn, &row)?;
+        let pairs = input
+            .as_ref()
+            .and_then(|input| pair_next_round(&input.report).ok());
+        Ok(Some(Box::new(Pairing {
+            id: row.id,
+            after: row.round,
+            report: input.map(|input| input.report),
+            pairs,
+        })))
+    }
+}
+
+impl Prepared for Pairing {
+    fn write(
+        self: Box<Self>,
+        conn: &mut DbConnection,
+        outbox: &mut Outbox,
+        now: Millis,
+    ) -> Result<bool, ApiError> {
+        write_transaction(conn, |conn| {
+            let Some(row) = tournament::find_for_update(conn, &self.id)? else {
+                return Ok(true);
+            };
+            if row.round != self.after || !round_over(conn, &row)? {
+                return Ok(true); // paired by another change, or not due
+            }
+            let input = input(conn, &row)?;
+            if input.as_ref().map(|i| &i.report) != self.report.as_ref() {
+                return Ok(false); // an entry or a withdrawal since
+            }
+            match (input, &self.pairs) {
+                (Some(input), Some(pairs)) => write_round(conn, outbox, now, &row, input, pairs)?,
+                _ => super::lifecycle::finish(conn, outbox, now, &row.id)?,
+            }
+            Ok(true)
+        })
+    }
+}
+
+/// Writes a round's pairs: its games, its byes and absences, the round
+/// advanced (conditionally: see [`tournament::advance_round`]).
+fn write_round(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    now: Millis,
+    row: &TournamentRow,
+    input: Input,
+    pairs: &Pairs,
+) -> Result<(), ApiError> {
+    let Input {
+        round,
+        rounds,
+        players,
+        absent,
+        ..
+    } = input;
     let deadline = row.round_days.map(|days| now + i64::from(days) * DAY);
     if !tournament::advance_round(conn, &row.id, round, rounds, deadline)? {
         return Ok(()); // another change paired it
@@ -360,7 +466,7 @@ fn pair_next(
     let start = round_start(row)?;
     let clock_spec = clock::parse(row.clock.as_deref(), format_args!("tournament {}", row.id))?;
     let mut board = 0;
-    for &(white, black) in &pairs {
+    for &(white, black) in pairs {
         let white = white as usize - 1;
         let Some(black) = black else {
             tournament::add_bye(conn, &bye(white, ByeKind::Pairing))?;
