@@ -37,9 +37,12 @@ pub fn delete(
     now: Millis,
 ) -> Result<(), ApiError> {
     write_transaction(conn, |conn| {
-        // Games are locked before the account's row, in the order a move
-        // takes them (game, tournament, then account), so that a deletion
-        // and a move wait for each other rather than deadlock.
+        // Teams first, as a member leaving takes them (team, then its
+        // matches' games and tournaments); games are locked before the
+        // account's row, in the order a move takes them (game, tournament,
+        // then account), so that a deletion and a move or a leaving member
+        // wait for each other rather than deadlock.
+        teams::forget(conn, outbox, now, account_id)?;
         for id in tournament_rows::entered_by(conn, account_id)? {
             match tournament::lifecycle::leave(conn, outbox, now, &id, account_id) {
                 Ok(()) => {}
@@ -51,7 +54,6 @@ pub fn delete(
                 Err(other) => return Err(other),
             }
         }
-        teams::forget(conn, outbox, now, account_id)?;
         for row in challenge_rows::open_involving(conn, account_id)? {
             let closed = if row.challenger_id == *account_id {
                 challenge::cancel(conn, outbox, now, &row.id, account_id)

@@ -129,6 +129,20 @@ fn rows_left(conn: &mut DbConnection, id: &str) -> Vec<(&'static str, i64)> {
                 .get_result(conn),
         ),
         (
+            "team_members",
+            team_members::table
+                .filter(team_members::account_id.eq(id))
+                .count()
+                .get_result(conn),
+        ),
+        (
+            "team_invites",
+            team_invites::table
+                .filter(team_invites::account_id.eq(id))
+                .count()
+                .get_result(conn),
+        ),
+        (
             "account_deletions",
             account_deletions::table
                 .filter(account_deletions::account_id.eq(id))
@@ -243,6 +257,31 @@ async fn a_deleted_account_leaves_its_games_and_nothing_else(db: Db) {
         .send(&app)
         .await
         .assert_status(200);
+    // A team she captains with Bob in it (Bob is its captain after her),
+    // and an invitation to Carol's.
+    let team = post("/api/v1/teams")
+        .token(&alice)
+        .json(json!({"name": "Alice's Knights"}))
+        .send(&app)
+        .await;
+    let team = team.assert_status(201)["id"].as_str().unwrap().to_owned();
+    post(format!("/api/v1/teams/{team}/join"))
+        .token(&bob)
+        .send(&app)
+        .await
+        .assert_status(200);
+    let carols = post("/api/v1/teams")
+        .token(&carol)
+        .json(json!({"name": "Carol's Rooks", "open": false}))
+        .send(&app)
+        .await;
+    let carols = carols.assert_status(201)["id"].as_str().unwrap().to_owned();
+    post(format!("/api/v1/teams/{carols}/invites"))
+        .token(&carol)
+        .json(json!({"username": "alice"}))
+        .send(&app)
+        .await
+        .assert_status(204);
     let imported = post("/api/v1/imports?collection=Openings")
         .token(&alice)
         .raw(
@@ -438,6 +477,20 @@ async fn a_deleted_account_leaves_its_games_and_nothing_else(db: Db) {
         .unwrap()
         .clone();
     assert!(open.iter().all(|c| c["id"] != seek.as_str()), "{open:?}");
+    let left_team = get(format!("/api/v1/teams/{team}"))
+        .send(&app)
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(
+        (
+            &left_team["member_count"],
+            &left_team["members"][0]["player"]["username"],
+            &left_team["members"][0]["captain"]
+        ),
+        (&json!(1), &json!("bob"), &json!(true)),
+        "Bob, left alone, captains the team"
+    );
     let entered = get(format!("/api/v1/tournaments/{tournament}"))
         .send(&app)
         .await;

@@ -267,9 +267,13 @@ fn board_order<'a>(
         if entry.0.team_id.as_ref() != Some(team) {
             continue;
         }
+        // A player the captain placed (every player, once the boards are
+        // set) needs no rating.
         let rating = match pool {
-            Some(start) => ratings::rating_in(conn, &entry.0.account_id, row.rules, start)?,
-            None => 0.0,
+            Some(start) if entry.0.seat.is_none() => {
+                ratings::rating_in(conn, &entry.0.account_id, row.rules, start)?
+            }
+            _ => 0.0,
         };
         side.push((entry.0.seat.unwrap_or(i32::MAX), rating, joined, entry));
     }
