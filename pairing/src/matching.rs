@@ -104,6 +104,8 @@ pub fn max_weight_matching<W: Weight>(vertices: usize, edges: &[Edge<W>]) -> Vec
 
 /// Labels of the alternating trees: none, S (outer), T (inner); `BREADCRUMB`
 /// marks S-blossoms on a path being scanned for a common ancestor.
+/// An edge's place in a row when it is in none (its weight is zero).
+const ABSENT: u32 = u32::MAX;
 const FREE: u8 = 0;
 const S: u8 = 1;
 const T: u8 = 2;
@@ -123,15 +125,18 @@ pub(crate) struct Solver<W> {
     edges: Vec<Edge<W>>,
     /// The vertex at each endpoint.
     endpoint: Vec<usize>,
-    /// For each vertex, the remote endpoints of its edges.
+    /// For each vertex, the remote endpoints of its edges of positive
+    /// weight (an edge of weight zero is none), in no particular order.
     neighbours: Vec<Vec<usize>>,
     /// Beside `neighbours`, each edge's other vertex and its weight: a
     /// stage scans a vertex's edges in order through memory, where the
     /// edge list would be visited at random (the scans are most of the
-    /// work, and a dense graph's list is larger than the caches).
+    /// work, and a dense graph's list is larger than the caches); and
+    /// only the edges there are, as pairs fixed and removed leave a
+    /// steered graph sparse.
     row_vertex: Vec<Vec<u32>>,
     row_weight: Vec<Vec<W>>,
-    /// Where each edge sits in its ends' rows.
+    /// Where each edge sits in its ends' rows ([`ABSENT`] for none).
     row_at: Vec<[u32; 2]>,
     /// For each vertex, the remote endpoint of its matched edge.
     mate: Vec<Option<usize>>,
@@ -164,31 +169,17 @@ pub(crate) struct Solver<W> {
 impl<W: Weight> Solver<W> {
     pub(crate) fn new(n: usize, edges: Vec<Edge<W>>) -> Self {
         let mut endpoint = Vec::with_capacity(2 * edges.len());
-        let mut neighbours = vec![Vec::new(); n];
-        let mut row_vertex = vec![Vec::new(); n];
-        let mut row_weight = vec![Vec::new(); n];
-        let mut row_at = Vec::with_capacity(edges.len());
-        for (k, edge) in edges.iter().enumerate() {
+        for edge in &edges {
             endpoint.push(edge.a);
             endpoint.push(edge.b);
-            row_at.push([
-                neighbours[edge.a].len() as u32,
-                neighbours[edge.b].len() as u32,
-            ]);
-            neighbours[edge.a].push(2 * k + 1);
-            neighbours[edge.b].push(2 * k);
-            row_vertex[edge.a].push(edge.b as u32);
-            row_vertex[edge.b].push(edge.a as u32);
-            row_weight[edge.a].push(edge.weight);
-            row_weight[edge.b].push(edge.weight);
         }
-        Solver {
+        let mut solver = Solver {
             n,
             endpoint,
-            neighbours,
-            row_vertex,
-            row_weight,
-            row_at,
+            neighbours: vec![Vec::new(); n],
+            row_vertex: vec![Vec::new(); n],
+            row_weight: vec![Vec::new(); n],
+            row_at: vec![[ABSENT; 2]; edges.len()],
             mate: vec![None; n],
             label: vec![FREE; 2 * n],
             label_end: vec![None; 2 * n],
@@ -208,6 +199,40 @@ impl<W: Weight> Solver<W> {
             stage: 0,
             queue: Vec::new(),
             edges,
+        };
+        for k in 0..solver.edges.len() {
+            if solver.edges[k].weight > W::ZERO {
+                solver.add_to_rows(k);
+            }
+        }
+        solver
+    }
+
+    /// Puts edge `k` in its ends' rows.
+    fn add_to_rows(&mut self, k: usize) {
+        let Edge { a, b, weight } = self.edges[k];
+        for (side, (v, w)) in [(a, b), (b, a)].into_iter().enumerate() {
+            self.row_at[k][side] = self.neighbours[v].len() as u32;
+            self.neighbours[v].push(2 * k + 1 - side);
+            self.row_vertex[v].push(w as u32);
+            self.row_weight[v].push(weight);
+        }
+    }
+
+    /// Takes edge `k` out of its ends' rows, each row's last edge moved
+    /// into its place.
+    fn remove_from_rows(&mut self, k: usize) {
+        let Edge { a, b, .. } = self.edges[k];
+        for (side, v) in [a, b].into_iter().enumerate() {
+            let at = std::mem::replace(&mut self.row_at[k][side], ABSENT) as usize;
+            self.neighbours[v].swap_remove(at);
+            self.row_vertex[v].swap_remove(at);
+            self.row_weight[v].swap_remove(at);
+            if let Some(&moved) = self.neighbours[v].get(at) {
+                // The endpoint names the side: `p` is the far end of `v`.
+                let moved_side = usize::from(moved % 2 == 0);
+                self.row_at[moved / 2][moved_side] = at as u32;
+            }
         }
     }
 
@@ -240,11 +265,19 @@ impl<W: Weight> Solver<W> {
     /// Sets edge `k`'s weight; [`Self::repair`] must then be called for
     /// one of its ends before [`Self::run`].
     pub(crate) fn set_weight(&mut self, k: usize, weight: W) {
-        let Edge { a, b, .. } = self.edges[k];
-        let [at_a, at_b] = self.row_at[k];
+        let was = self.edges[k].weight;
         self.edges[k].weight = weight;
-        self.row_weight[a][at_a as usize] = weight;
-        self.row_weight[b][at_b as usize] = weight;
+        match (was > W::ZERO, weight > W::ZERO) {
+            (false, true) => self.add_to_rows(k),
+            (true, false) => self.remove_from_rows(k),
+            (true, true) => {
+                let Edge { a, b, .. } = self.edges[k];
+                let [at_a, at_b] = self.row_at[k];
+                self.row_weight[a][at_a as usize] = weight;
+                self.row_weight[b][at_b as usize] = weight;
+            }
+            (false, false) => {}
+        }
     }
 
     /// Restores the duals' feasibility and complementary slackness but
