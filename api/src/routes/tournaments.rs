@@ -124,12 +124,13 @@ pub async fn join_tournament(
     auth.require(Scope::ChallengeWrite)?;
     let now = state.clock.now();
     let id = id.into_inner();
-    let view = state
-        .write(move |conn, outbox| {
-            lifecycle::join(conn, outbox, now, &id, &auth.account_id)?;
-            view::view(conn, &id)
-        })
+    let joined = id.clone();
+    state
+        .write(move |conn, outbox| lifecycle::join(conn, outbox, now, &joined, &auth.account_id))
         .await?;
+    // Read once the write and its follow-ups are done: a Swiss this fills
+    // has its first round paired by then.
+    let view = state.read_own(move |conn| view::view(conn, &id)).await?;
     Ok(web::Json(view))
 }
 
@@ -156,12 +157,13 @@ pub async fn leave_tournament(
     auth.require(Scope::ChallengeWrite)?;
     let now = state.clock.now();
     let id = id.into_inner();
-    let view = state
-        .write(move |conn, outbox| {
-            lifecycle::leave(conn, outbox, now, &id, &auth.account_id)?;
-            view::view(conn, &id)
-        })
+    let left = id.clone();
+    state
+        .write(move |conn, outbox| lifecycle::leave(conn, outbox, now, &left, &auth.account_id))
         .await?;
+    // Read once the write and its follow-ups are done: a round this ends
+    // is paired by then.
+    let view = state.read_own(move |conn| view::view(conn, &id)).await?;
     Ok(web::Json(view))
 }
 

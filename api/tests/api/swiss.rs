@@ -58,12 +58,14 @@ async fn organise<B: MessageBody>(app: &impl Served<B>, organiser: &str, extra: 
         .clone()
 }
 
-async fn join_as<B: MessageBody>(app: &impl Served<B>, id: &str, token: &str) {
+/// Joins: the tournament as the join answers it.
+async fn join_as<B: MessageBody>(app: &impl Served<B>, id: &str, token: &str) -> Value {
     post(format!("/api/v1/tournaments/{id}/join"))
         .token(token)
         .send(app)
         .await
-        .assert_status(200);
+        .assert_status(200)
+        .clone()
 }
 
 /// A Swiss organised by the first of `names`, joined by each of them in
@@ -194,9 +196,15 @@ async fn a_swiss_of_nine_played_over_four_rounds_to_its_winners(db: Db) {
         (&json!("swiss"), &json!(4), &json!(0))
     );
     let id = created["id"].as_str().unwrap().to_owned();
+    let mut joined = Value::Null;
     for name in names {
-        join_as(&app, &id, &tokens[name]).await;
+        joined = join_as(&app, &id, &tokens[name]).await;
     }
+    assert_eq!(
+        (&joined["status"], &joined["round"]),
+        (&json!("started"), &json!(1)),
+        "the join that fills it answers with round 1 paired"
+    );
     let mut byes = Vec::new();
     for round in 1..=4i64 {
         let now = view(&app, &id).await;
