@@ -417,7 +417,8 @@ fn games_of_player(
 
 /// Starts a locked open tournament: a round robin's seats drawn by lot,
 /// every game of every round created with the Berger table's colours; a
-/// Swiss's first round paired; a team match's boards set. With fewer than
+/// Swiss's players seated (its first round paired as the change's
+/// follow-up); a team match's boards set. With fewer than
 /// three players (a team match not accepted, or a side without players)
 /// it is cancelled instead. Only the change that closes its sign-up goes
 /// on, so that two instances start it once.
