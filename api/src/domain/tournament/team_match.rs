@@ -20,7 +20,7 @@ use crate::{
     error::{ApiError, Code},
     models::{
         game::{self as game_rows, GameResult, GameStatus},
-        team::{self, TeamRow},
+        team,
         tournament::{self, PlayerRow, TournamentGameRow, TournamentRow},
     },
     notify::Outbox,
@@ -33,6 +33,8 @@ use crate::{
 
 /// The most boards a match is played on.
 pub const MOST_BOARDS: i32 = 100;
+/// The games a board plays (its rounds: one with each colour).
+pub const GAMES_A_BOARD: i32 = 2;
 /// The team matches the sweep looks at in one turn.
 const SWEPT_AT_ONCE: i64 = 200;
 
@@ -315,7 +317,7 @@ pub fn start(
             open_game(conn, outbox, now, row, &table, white, black)?;
         }
         for player in [home_player, away_player] {
-            let data = json!({"tournament_id": row.id, "board": board, "games": 2});
+            let data = json!({"tournament_id": row.id, "board": board, "games": GAMES_A_BOARD});
             events::record(
                 conn,
                 outbox,
@@ -400,13 +402,12 @@ pub fn view(
     games: &[game_rows::GameRow],
 ) -> Result<TeamMatchView, ApiError> {
     let (home, away) = sides(row)?;
-    let teams: HashMap<TeamId, TeamRow> = team::find_all(conn, &[home, away])?
-        .into_iter()
-        .map(|t| (t.id.clone(), t))
-        .collect();
-    let team_ref = |id: &TeamId| TeamRef {
-        id: id.to_string(),
-        name: teams.get(id).map_or_else(String::new, |t| t.name.clone()),
+    let teams = team_refs(conn, &[row])?;
+    let team_ref = |id: &TeamId| {
+        teams.get(id).cloned().unwrap_or_else(|| TeamRef {
+            id: id.to_string(),
+            name: String::new(),
+        })
     };
     let player_view = |(p, name): &(PlayerRow, String)| PlayerView {
         username: name.clone(),

@@ -183,10 +183,17 @@ pub fn view(conn: &mut DbConnection, id: &TournamentId) -> Result<TournamentView
             }
             None => Vec::new(),
         };
-        let teams = team_match::team_refs(conn, &[&row])?;
+        // The teams as the score read them.
+        let teams: HashMap<TeamId, TeamRef> = [&row.home_team_id, &row.away_team_id]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .zip([score.home.team.clone(), score.away.team.clone()])
+            .collect();
         let organiser = organiser(conn, &row)?;
+        let rounds = Some(team_match::GAMES_A_BOARD);
         return Ok(TournamentView {
-            summary: summary(&row, organiser, players.len() as i64, Some(2), &teams)?,
+            summary: summary(&row, organiser, players.len() as i64, rounds, &teams)?,
             players: (0..players.len()).map(name).collect(),
             standings: Vec::new(),
             games: views,
@@ -384,7 +391,7 @@ fn summaries(
         let organiser = organiser(conn, row)?;
         let count = counts.get(&row.id).copied().unwrap_or_default();
         let rounds = if row.format == TournamentFormat::TeamMatch {
-            Some(2)
+            Some(team_match::GAMES_A_BOARD)
         } else {
             row.rounds
         };
