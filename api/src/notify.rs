@@ -90,6 +90,10 @@ impl Outbox {
         self.follow_ups.push(follow_up);
     }
 
+    pub fn has_follow_ups(&self) -> bool {
+        !self.follow_ups.is_empty()
+    }
+
     /// The changes to follow, taken out.
     pub fn take_follow_ups(&mut self) -> Vec<Arc<dyn FollowUp>> {
         std::mem::take(&mut self.follow_ups)

@@ -127,6 +127,13 @@ impl Yield for BulkTurn<'_> {
     }
 }
 
+/// A change's answer: read at once, or the change's result and the way to
+/// answer it once its follow-ups are made.
+enum Answer<T, U, G> {
+    Now(U),
+    After(T, G),
+}
+
 impl AppState {
     /// The client's address: the peer's, or, when the peer is a trusted
     /// proxy, the nearest address in `X-Forwarded-For` that is not one of
@@ -198,15 +205,21 @@ impl AppState {
     /// Runs a change as [`write`](Self::write) does, then `answer` on the
     /// same connection and thread once the writers' turn is given back: the
     /// answer to a change is read without a second trip through the pool.
+    /// A change that left follow-ups is answered after them, on a read of
+    /// its own, so that the answer shows what they made.
     pub async fn write_then<T, U, F, G>(&self, change: F, answer: G) -> Result<U, ApiError>
     where
+        T: Send + 'static,
         U: Send + 'static,
         F: FnOnce(&mut DbConnection, &mut Outbox) -> Result<T, ApiError> + Send + 'static,
         G: FnOnce(&mut DbConnection, T) -> Result<U, ApiError> + Send + 'static,
     {
         let (result, follow_ups) = self.write_alone(change, answer).await;
         self.follow_up(follow_ups).await;
-        result
+        match result? {
+            Answer::Now(answered) => Ok(answered),
+            Answer::After(done, answer) => self.read_own(move |conn| answer(conn, done)).await,
+        }
     }
 
     /// Makes the follow-ups of a committed change, and theirs, in turn:
@@ -234,6 +247,9 @@ impl AppState {
                     )
                     .await;
                 due.extend(more);
+                let written = written.map(|answer| match answer {
+                    Answer::Now(done) | Answer::After(done, _) => done,
+                });
                 match written {
                     Ok(true) => break,
                     Ok(false) if attempt == ATTEMPTS => {
@@ -253,13 +269,14 @@ impl AppState {
     }
 
     /// [`write_then`](Self::write_then) without its follow-ups, which it
-    /// gives back.
+    /// gives back, with the answer left to them when there are some.
     async fn write_alone<T, U, F, G>(
         &self,
         change: F,
         answer: G,
-    ) -> (Result<U, ApiError>, Vec<Arc<dyn FollowUp>>)
+    ) -> (Result<Answer<T, U, G>, ApiError>, Vec<Arc<dyn FollowUp>>)
     where
+        T: Send + 'static,
         U: Send + 'static,
         F: FnOnce(&mut DbConnection, &mut Outbox) -> Result<T, ApiError> + Send + 'static,
         G: FnOnce(&mut DbConnection, T) -> Result<U, ApiError> + Send + 'static,
@@ -285,7 +302,12 @@ impl AppState {
                     "change written"
                 );
                 outbox.announce(&mut conn);
-                answer(&mut conn, done?)
+                let done = done?;
+                if outbox.has_follow_ups() {
+                    Ok(Answer::After(done, answer))
+                } else {
+                    answer(&mut conn, done).map(Answer::Now)
+                }
             });
             (result, outbox)
         }))

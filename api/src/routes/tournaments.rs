@@ -125,12 +125,14 @@ pub async fn join_tournament(
     let now = state.clock.now();
     let id = id.into_inner();
     let joined = id.clone();
-    state
-        .write(move |conn, outbox| lifecycle::join(conn, outbox, now, &joined, &auth.account_id))
+    // The answer follows the change's follow-ups: a Swiss this fills has
+    // its first round paired by then.
+    let view = state
+        .write_then(
+            move |conn, outbox| lifecycle::join(conn, outbox, now, &joined, &auth.account_id),
+            move |conn, ()| view::view(conn, &id),
+        )
         .await?;
-    // Read once the write and its follow-ups are done: a Swiss this fills
-    // has its first round paired by then.
-    let view = state.read_own(move |conn| view::view(conn, &id)).await?;
     Ok(web::Json(view))
 }
 
@@ -158,12 +160,14 @@ pub async fn leave_tournament(
     let now = state.clock.now();
     let id = id.into_inner();
     let left = id.clone();
-    state
-        .write(move |conn, outbox| lifecycle::leave(conn, outbox, now, &left, &auth.account_id))
+    // The answer follows the change's follow-ups: a round this ends is
+    // paired by then.
+    let view = state
+        .write_then(
+            move |conn, outbox| lifecycle::leave(conn, outbox, now, &left, &auth.account_id),
+            move |conn, ()| view::view(conn, &id),
+        )
         .await?;
-    // Read once the write and its follow-ups are done: a round this ends
-    // is paired by then.
-    let view = state.read_own(move |conn| view::view(conn, &id)).await?;
     Ok(web::Json(view))
 }
 
