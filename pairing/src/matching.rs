@@ -156,13 +156,11 @@ pub(crate) struct Solver<W> {
     best_edge: Vec<Option<usize>>,
     /// A non-trivial S-blossom's least-slack edges to each other S-blossom.
     blossom_best_edges: Vec<Option<Vec<usize>>>,
+    /// [`Self::add_blossom`]'s scratch: the least-slack edge to each
+    /// S-blossom, and its slack (all none between calls).
+    best_to: Vec<Option<(usize, W)>>,
     unused_blossoms: Vec<usize>,
     dual: Vec<W>,
-    /// Edges of zero slack, usable in the trees: those marked with the
-    /// stage under way (a stamp, so that a stage begins without clearing
-    /// every edge's mark: the stages of a repair are many and small).
-    allowed: Vec<u32>,
-    stage: u32,
     queue: Vec<usize>,
 }
 
@@ -193,10 +191,9 @@ impl<W: Weight> Solver<W> {
             child_ends: vec![Vec::new(); 2 * n],
             best_edge: vec![None; 2 * n],
             blossom_best_edges: vec![None; 2 * n],
+            best_to: vec![None; 2 * n],
             unused_blossoms: (n..2 * n).rev().collect(),
             dual: vec![W::ZERO; 2 * n],
-            allowed: vec![0; edges.len()],
-            stage: 0,
             queue: Vec::new(),
             edges,
         };
@@ -236,11 +233,15 @@ impl<W: Weight> Solver<W> {
         }
     }
 
-    /// The usual start: nothing matched, every vertex's dual the largest
-    /// weight (so all free vertices' duals are equal, as the stages need).
+    /// A warm start: each vertex's dual the weight of its heaviest edge
+    /// (every edge's slack is then at least zero), and matched greedily
+    /// along the edges that are the heaviest of both their ends (those of
+    /// zero slack). [`Self::run`] takes it from there as from a repair.
+    /// The usual start (every dual the largest weight, nothing matched)
+    /// leaves one stage to each pair, each growing trees over the whole
+    /// graph; this one leaves a stage to each pair it did not match.
     pub(crate) fn start(&mut self) {
         let n = self.n;
-        let max_weight = self.edges.iter().map(|e| e.weight).max().unwrap_or(W::ZERO);
         self.mate.fill(None);
         self.in_blossom = (0..n).collect();
         self.parent.fill(None);
@@ -250,8 +251,27 @@ impl<W: Weight> Solver<W> {
             self.base[b] = None;
         }
         self.unused_blossoms = (n..2 * n).rev().collect();
-        self.dual[..n].fill(max_weight);
+        for v in 0..n {
+            self.dual[v] = self.row_weight[v].iter().copied().max().unwrap_or(W::ZERO);
+        }
         self.dual[n..].fill(W::ZERO);
+        for v in 0..n {
+            if self.mate[v].is_some() {
+                continue;
+            }
+            let heaviest = self.dual[v];
+            let tight = (0..self.neighbours[v].len()).find(|&i| {
+                let w = self.row_vertex[v][i] as usize;
+                self.row_weight[v][i] == heaviest
+                    && self.dual[w] == heaviest
+                    && self.mate[w].is_none()
+            });
+            if let Some(i) = tight {
+                let p = self.neighbours[v][i];
+                self.mate[v] = Some(p);
+                self.mate[self.endpoint[p]] = Some(p ^ 1);
+            }
+        }
     }
 
     pub(crate) fn mate_of(&self, v: usize) -> Option<usize> {
@@ -284,25 +304,35 @@ impl<W: Weight> Solver<W> {
     /// for free vertices of positive dual, after the weights of edges of
     /// each vertex of `changed` changed (any way): its blossoms are
     /// undone, each dual moved onto its vertices, and matched edges left
-    /// slack by that unmatched; it is unmatched, and its dual set to the
-    /// least that covers its edges. [`Self::run`] then finds the optimum
-    /// again, in a few stages when few vertices changed.
+    /// slack by that unmatched; its dual is set to the least that covers
+    /// its edges, and it stays matched if that leaves its matched edge
+    /// tight (the matching may still be the best: a pair fixed, or a
+    /// steer the matching already follows, costs no stage), unmatched
+    /// otherwise. [`Self::run`] then finds the optimum again, in a few
+    /// stages when few vertices changed.
     pub(crate) fn repair(&mut self, changed: &[usize]) {
         for &v in changed {
             while self.in_blossom[v] != v {
                 self.dissolve(self.in_blossom[v]);
             }
-            self.unmatch(v);
         }
         for &v in changed {
             let mut need = W::ZERO;
             for (&w, &weight) in self.row_vertex[v].iter().zip(&self.row_weight[v]) {
                 let other = self.dual[w as usize];
-                if weight > W::ZERO && weight.double() > other {
+                if weight.double() > other {
                     need = need.max(weight.double() - other);
                 }
             }
             self.dual[v] = need;
+            if let Some(p) = self.mate[v] {
+                let weight = self.edges[p / 2].weight;
+                let tight =
+                    weight > W::ZERO && weight.double() == need + self.dual[self.endpoint[p]];
+                if !tight {
+                    self.unmatch(v);
+                }
+            }
         }
     }
 
@@ -326,14 +356,6 @@ impl<W: Weight> Solver<W> {
         if z > W::ZERO {
             self.unmatch(base);
         }
-    }
-
-    fn allow(&mut self, k: usize) {
-        self.allowed[k] = self.stage;
-    }
-
-    fn is_allowed(&self, k: usize) -> bool {
-        self.allowed[k] == self.stage
     }
 
     /// Twice an edge's slack under the duals, as the duals count it:
@@ -458,46 +480,77 @@ impl<W: Weight> Solver<W> {
             }
             self.in_blossom[leaf] = b;
         }
-        // The least-slack edge from the new blossom to each S-blossom.
-        let mut best_to: Vec<Option<usize>> = vec![None; 2 * self.n];
+        // The least-slack edge from the new blossom to each S-blossom:
+        // from the children's lists, or a trivial child's own row.
+        let mut best_to = std::mem::take(&mut self.best_to);
+        let mut reached = Vec::new();
         for &child in &path {
-            let lists: Vec<Vec<usize>> = match self.blossom_best_edges[child].take() {
-                Some(list) => vec![list],
-                None => self
-                    .leaves(child)
-                    .into_iter()
-                    .map(|leaf| {
-                        self.neighbours[leaf]
-                            .iter()
-                            .map(|p| p / 2)
-                            .filter(|&k| self.edges[k].weight > W::ZERO)
-                            .collect()
-                    })
-                    .collect(),
-            };
-            for k in lists.into_iter().flatten() {
-                let Edge { a: i, b: j, .. } = self.edges[k];
-                let j = if self.in_blossom[j] == b { i } else { j };
-                let bj = self.in_blossom[j];
-                if bj != b
-                    && self.label[bj] == S
-                    && best_to[bj].is_none_or(|best| self.slack(k) < self.slack(best))
-                {
-                    best_to[bj] = Some(k);
+            match self.blossom_best_edges[child].take() {
+                Some(list) => {
+                    for k in list {
+                        let Edge { a: i, b: j, .. } = self.edges[k];
+                        let j = if self.in_blossom[j] == b { i } else { j };
+                        let slack = self.slack(k);
+                        self.consider_best_to(b, k, j, slack, &mut best_to, &mut reached);
+                    }
+                }
+                None => {
+                    for leaf in self.leaves(child) {
+                        for i in 0..self.neighbours[leaf].len() {
+                            let w = self.row_vertex[leaf][i] as usize;
+                            if self.label[self.in_blossom[w]] != S {
+                                continue;
+                            }
+                            let slack =
+                                self.dual[leaf] + self.dual[w] - self.row_weight[leaf][i].double();
+                            let k = self.neighbours[leaf][i] / 2;
+                            self.consider_best_to(b, k, w, slack, &mut best_to, &mut reached);
+                        }
+                    }
                 }
             }
             self.best_edge[child] = None;
         }
-        let list: Vec<usize> = best_to.into_iter().flatten().collect();
-        self.best_edge[b] = None;
-        for &k in &list {
-            if self.best_edge[b].is_none_or(|best| self.slack(k) < self.slack(best)) {
-                self.best_edge[b] = Some(k);
+        let mut best: Option<(usize, W)> = None;
+        let mut list = Vec::with_capacity(reached.len());
+        for bj in reached {
+            let (k, slack) = best_to[bj].take().expect("a reached blossom has its edge");
+            if best.is_none_or(|(_, least)| slack < least) {
+                best = Some((k, slack));
             }
+            list.push(k);
         }
+        self.best_to = best_to;
+        self.best_edge[b] = best.map(|(k, _)| k);
         self.blossom_best_edges[b] = Some(list);
         self.children[b] = path;
         self.child_ends[b] = ends;
+    }
+
+    /// Keeps edge `k` (of `slack`) from new blossom `b` to `j` in
+    /// `best_to` if `j` is in another S-blossom and `k` is the least slack
+    /// to it so far.
+    fn consider_best_to(
+        &self,
+        b: usize,
+        k: usize,
+        j: usize,
+        slack: W,
+        best_to: &mut [Option<(usize, W)>],
+        reached: &mut Vec<usize>,
+    ) {
+        let bj = self.in_blossom[j];
+        if bj == b || self.label[bj] != S {
+            return;
+        }
+        match best_to[bj] {
+            None => {
+                best_to[bj] = Some((k, slack));
+                reached.push(bj);
+            }
+            Some((_, least)) if slack < least => best_to[bj] = Some((k, slack)),
+            Some(_) => {}
+        }
     }
 
     fn leaves_of(&self, blossoms: &[usize]) -> Vec<usize> {
@@ -550,12 +603,9 @@ impl<W: Weight> Solver<W> {
                 let q = ends[Self::round(j - trick as isize, len)] ^ trick ^ 1;
                 self.label[self.endpoint[q]] = FREE;
                 self.assign_label(self.endpoint[p ^ 1], T, Some(p));
-                // Step to the next S-sub-blossom and note its forward end.
-                self.allow(ends[Self::round(j - trick as isize, len)] / 2);
+                // Step to the next S-sub-blossom, then the next T-one.
                 j += step;
                 p = ends[Self::round(j - trick as isize, len)] ^ trick;
-                // Step to the next T-sub-blossom.
-                self.allow(p / 2);
                 j += step;
             }
             // The base T-sub-blossom: labelled without stepping to its mate.
@@ -699,9 +749,11 @@ impl<W: Weight> Solver<W> {
     /// two S-vertices has an even slack) and ends on an augmenting path;
     /// on the roots' dual reaching zero or the next free vertices'; or on
     /// an S-vertex's dual reaching zero, the path from it to its root then
-    /// swapped so that the root is matched and it is free. From
-    /// [`Self::start`], the free vertices' duals are all equal and this is
-    /// the usual algorithm.
+    /// swapped so that the root is matched and it is free. Were every
+    /// free vertex's dual equal at the outset, this would be the usual
+    /// algorithm; after [`Self::start`] or [`Self::repair`] they differ,
+    /// and the vertices of lower dual join the roots as the stages reach
+    /// them.
     pub(crate) fn run(&mut self) {
         let n = self.n;
         loop {
@@ -710,13 +762,6 @@ impl<W: Weight> Solver<W> {
             for b in n..2 * n {
                 self.blossom_best_edges[b] = None;
             }
-            self.stage = match self.stage.checked_add(1) {
-                Some(stage) => stage,
-                None => {
-                    self.allowed.fill(0);
-                    1
-                }
-            };
             self.queue.clear();
             let free: Vec<usize> = (0..n)
                 .filter(|&v| self.mate[v].is_none() && self.dual[v] > W::ZERO)
@@ -764,16 +809,13 @@ impl<W: Weight> Solver<W> {
                     let w = self.row_vertex[v][i] as usize;
                     // (v's blossom is read each time: an edge may make a
                     // new one round it.)
-                    if weight == W::ZERO || self.in_blossom[v] == self.in_blossom[w] {
-                        continue; // no edge, or one inside a blossom
+                    if self.in_blossom[v] == self.in_blossom[w] {
+                        continue; // an edge inside a blossom
                     }
                     let p = self.neighbours[v][i];
                     let k = p / 2;
                     let slack = self.dual[v] + self.dual[w] - weight.double();
-                    if !self.is_allowed(k) && slack == W::ZERO {
-                        self.allow(k);
-                    }
-                    if self.is_allowed(k) {
+                    if slack == W::ZERO {
                         match self.top_label(w) {
                             FREE => {
                                 let bw = self.in_blossom[w];
@@ -885,7 +927,6 @@ impl<W: Weight> Solver<W> {
                     return;
                 }
                 Delta::Edge(k) => {
-                    self.allow(k);
                     let Edge { a, b, .. } = self.edges[k];
                     let from = if self.top_label(a) == S { a } else { b };
                     self.queue.push(from);

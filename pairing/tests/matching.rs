@@ -165,6 +165,22 @@ fn a_graph_changed_vertex_by_vertex_stays_matched_at_its_best() {
         }
         g.update();
         for change in 0..12 {
+            // Now and then a matched pair is fixed, as the Dutch system
+            // fixes each pair it chooses: the matching may stand as it is.
+            let v = rng.random_range(0..n);
+            let mate = g.mate(v);
+            if change % 3 == 2 && mate != v {
+                let heavy = max * n as u64;
+                for u in 0..n {
+                    for (x, y) in [(v, u), (mate, u)] {
+                        weights[x][y] = 0;
+                        weights[y][x] = 0;
+                    }
+                }
+                weights[v][mate] = heavy;
+                weights[mate][v] = heavy;
+                g.fix(v, mate, heavy);
+            }
             // One or two vertices' edges change at once.
             for _ in 0..rng.random_range(1..=2) {
                 let v = rng.random_range(0..n);

@@ -204,16 +204,51 @@ impl<'p> Bracket<'p> {
         self.offset(v.score() - self.min_score + 10)
     }
 
+    /// Where each criterion's field starts, C.5 first, and above them the
+    /// bye's: the fields are stacked from the order's bits up, C.19
+    /// lowest.
+    fn field_offsets(&self) -> ([u32; 15], u32) {
+        let widths = self.field_widths();
+        let mut offsets = [0; 15];
+        let mut offset = self.order_bits();
+        for (field, width) in widths.iter().enumerate().rev() {
+            offsets[field] = offset;
+            offset += width;
+        }
+        (offsets, offset)
+    }
+
     /// The weight of pairing `a` with `b`, `a` ranked above `b`; zero when
     /// the absolute criteria forbid the pair (`allowed` false).
     pub fn weight<W: Weight>(&self, a: &Vertex, b: &Vertex, allowed: bool) -> W {
         if !allowed {
             return W::ZERO;
         }
+        let (fields, bye) = self.field_offsets();
+        let [
+            c5,
+            c6,
+            c7,
+            c8,
+            c9,
+            c10,
+            c11,
+            c12,
+            c13,
+            c14,
+            c15,
+            c16,
+            c17,
+            c18,
+            c19,
+        ] = fields;
         let mut w = Packed::<W>::default();
         let (pa, pb) = (a.entrant, b.entrant);
         if self.bye_matters() {
-            w.add(1 + u64::from(pa.bye_received) + u64::from(pb.bye_received));
+            w.add(
+                bye,
+                1 + u64::from(pa.bye_received) + u64::from(pb.bye_received),
+            );
         }
         // A pair with a player of the next score group is not a pair of
         // this bracket: only C.7 counts it. (`b` ranks below `a`: if either
@@ -222,108 +257,82 @@ impl<'p> Bracket<'p> {
         let (sa, sb) = (a.score(), b.score());
         let down_a = |float: Float| float == Float::Down && sa <= sb;
         let upfloat_b = |float: Float| float == Float::Up && sa > sb;
-        let widths = self.field_widths();
-        let mut fields = widths.iter();
-        let mut next = |w: &mut Packed<W>| w.shift(*fields.next().expect("fifteen criteria"));
+        let pair_difference = || self.difference_offset.get(&(sa - sb)).copied().unwrap_or(0);
 
         // C.5: the number of pairs.
-        next(&mut w);
-        w.add(u64::from(pair));
+        w.add(c5, u64::from(pair));
         // C.6: the PSD. Each player paired avoids a downfloat's score
         // difference; the pair makes its own.
-        next(&mut w);
         if pair {
-            w.add_bit(self.float_offset(a));
-            w.add_bit(self.float_offset(b));
-            w.sub_bit(self.difference_offset.get(&(sa - sb)).copied().unwrap_or(0));
+            w.add_bit(c6 + self.float_offset(a));
+            w.add_bit(c6 + self.float_offset(b));
+            w.sub_bit(c6 + pair_difference());
         }
         // C.7: pairs and PSD of the next bracket (not in the PPB or after).
-        next(&mut w);
         if !self.bye_matters() {
             if b.role == Role::Lower {
-                w.add_bit(self.difference_bits);
+                w.add_bit(c7 + self.difference_bits);
             }
             for v in [a, b] {
                 if v.role != Role::Lower {
-                    w.add_bit(self.float_offset(v));
+                    w.add_bit(c7 + self.float_offset(v));
                 }
             }
         }
-        // C.8: topscorers (or their opponents) beyond a colour difference
-        // of two; C.9: the same colour a third time.
-        let topscorer = pa.topscorer || pb.topscorer;
-        let same_side = pa.preference.colour == pb.preference.colour;
-        next(&mut w);
         if pair {
+            // C.8: topscorers (or their opponents) beyond a colour
+            // difference of two; C.9: the same colour a third time.
+            let topscorer = pa.topscorer || pb.topscorer;
+            let same_side = pa.preference.colour == pb.preference.colour;
             let beyond = pa.colour_difference.abs() > 1 && pb.colour_difference.abs() > 1;
-            w.add(u64::from(!(topscorer && beyond && same_side)));
-        }
-        next(&mut w);
-        if pair {
+            w.add(c8, u64::from(!(topscorer && beyond && same_side)));
             let doubles = pa.colour_double && pb.colour_double;
-            w.add(u64::from(!(topscorer && doubles && same_side)));
-        }
-        // C.10: colour preferences; C.11: strong ones.
-        let conflict = same_side && pa.preference.colour.is_some();
-        next(&mut w);
-        if pair {
-            w.add(u64::from(!conflict));
-        }
-        next(&mut w);
-        if pair {
+            w.add(c9, u64::from(!(topscorer && doubles && same_side)));
+            // C.10: colour preferences; C.11: strong ones.
+            let conflict = same_side && pa.preference.colour.is_some();
+            w.add(c10, u64::from(!conflict));
             let strong = [pa, pb]
                 .iter()
                 .all(|p| p.preference.strength >= Strength::Strong);
-            w.add(u64::from(!(strong && conflict)));
+            w.add(c11, u64::from(!(strong && conflict)));
         }
         // C.12-C.15: the same float as one and two rounds before: a
         // downfloat avoided by pairing (only the higher player of a pair
         // can float down, and an unpaired one does), an upfloat made by it.
-        next(&mut w);
-        if pair && self.one_round_played {
-            w.add(u64::from(down_a(pa.floats[0])) + u64::from(pb.floats[0] == Float::Down));
-        }
-        next(&mut w);
-        if pair && self.two_rounds_played {
-            w.add(u64::from(!upfloat_b(pb.floats[0])));
-        }
-        next(&mut w);
-        if pair && self.one_round_played {
-            w.add(u64::from(down_a(pa.floats[1])) + u64::from(pb.floats[1] == Float::Down));
-        }
-        next(&mut w);
-        if pair && self.two_rounds_played {
-            w.add(u64::from(!upfloat_b(pb.floats[1])));
-        }
         // C.16-C.19: the score differences of those repeated floats.
-        let repeated_downfloat = |w: &mut Packed<W>, ago: usize| {
+        let repeated_downfloat = |w: &mut Packed<W>, field: u32, ago: usize| {
             if pa.floats[ago] == Float::Down {
-                w.add_bit(self.float_offset(a));
+                w.add_bit(field + self.float_offset(a));
                 if sa > sb {
-                    w.sub_bit(self.difference_offset.get(&(sa - sb)).copied().unwrap_or(0));
+                    w.sub_bit(field + pair_difference());
                 }
             }
             if pb.floats[ago] == Float::Down {
-                w.add_bit(self.float_offset(b));
+                w.add_bit(field + self.float_offset(b));
             }
         };
-        next(&mut w);
         if pair && self.one_round_played {
-            repeated_downfloat(&mut w, 0);
+            w.add(
+                c12,
+                u64::from(down_a(pa.floats[0])) + u64::from(pb.floats[0] == Float::Down),
+            );
+            w.add(
+                c14,
+                u64::from(down_a(pa.floats[1])) + u64::from(pb.floats[1] == Float::Down),
+            );
+            repeated_downfloat(&mut w, c16, 0);
+            if upfloat_b(pb.floats[0]) {
+                w.sub_bit(c17 + self.float_offset(a));
+            }
         }
-        next(&mut w);
-        if pair && self.one_round_played && upfloat_b(pb.floats[0]) {
-            w.sub_bit(self.float_offset(a));
-        }
-        next(&mut w);
         if pair && self.two_rounds_played {
-            repeated_downfloat(&mut w, 1);
+            w.add(c13, u64::from(!upfloat_b(pb.floats[0])));
+            w.add(c15, u64::from(!upfloat_b(pb.floats[1])));
+            repeated_downfloat(&mut w, c18, 1);
+            if upfloat_b(pb.floats[1]) {
+                w.sub_bit(c19 + self.float_offset(a));
+            }
         }
-        next(&mut w);
-        if pair && self.two_rounds_played && upfloat_b(pb.floats[1]) {
-            w.sub_bit(self.float_offset(a));
-        }
-        w.shift(self.order_bits());
         w.value()
     }
 }
@@ -346,14 +355,11 @@ impl<W: Weight> Default for Packed<W> {
 }
 
 impl<W: Weight> Packed<W> {
-    /// Opens a field of `bits` below those filled so far.
-    fn shift(&mut self, bits: u32) {
-        self.plus = self.plus.shl(bits);
-        self.minus = self.minus.shl(bits);
-    }
-
-    fn add(&mut self, value: u64) {
-        self.plus = self.plus + W::from_u64(value);
+    /// Adds `value` to the field starting at bit `offset`.
+    fn add(&mut self, offset: u32, value: u64) {
+        if value > 0 {
+            self.plus = self.plus + W::from_u64(value).shl(offset);
+        }
     }
 
     fn add_bit(&mut self, bit: u32) {

@@ -168,6 +168,8 @@ fn pair_bracket(
         BracketPairer::<u64>::new(bracket, validity, solving).pair(first_colour)
     } else if bits <= 128 {
         BracketPairer::<u128>::new(bracket, validity, solving).pair(first_colour)
+    } else if bits <= 192 {
+        BracketPairer::<Wide<3>>::new(bracket, validity, solving).pair(first_colour)
     } else if bits <= 256 {
         BracketPairer::<U256>::new(bracket, validity, solving).pair(first_colour)
     } else if bits <= 1024 {
