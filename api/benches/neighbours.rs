@@ -20,7 +20,12 @@
 //! - import: one maximal PGN import (10,000 games in one request);
 //! - explorer: eight explorer requests at a time on the start position;
 //! - exports: four whole `search/games.pgn` exports at a time;
-//! - delete: the deletion of the imported collection.
+//! - delete: the deletion of the imported collection;
+//! - swiss start: the last entry of a Swiss of `--swiss <n>` players
+//!   (1,000 by default; 0 for none), which starts it: its first round
+//!   paired and its games written;
+//! - swiss round: the last game of that round ending, which pairs the
+//!   second (the slowest to pair) and writes its games.
 //!
 //! For each: the players' moves answered, their p50 and p99 in ms, each
 //! against idle's, and what became of the load's own requests.
@@ -57,6 +62,7 @@ const START_FEN: &str =
 struct Options {
     games: usize,
     seconds: f64,
+    swiss: usize,
     postgres: String,
     /// A replica of `postgres`, for the reads that may lag.
     replica: Option<String>,
@@ -68,6 +74,7 @@ fn options() -> Options {
     let mut options = Options {
         games: 10_000,
         seconds: 10.0,
+        swiss: 1_000,
         postgres: std::env::var("KINGPOST_BENCH_DATABASE_URL")
             .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned()),
         replica: None,
@@ -77,6 +84,7 @@ fn options() -> Options {
         match pair[0].as_str() {
             "--games" => options.games = pair[1].parse().expect("--games <n>"),
             "--seconds" => options.seconds = pair[1].parse().expect("--seconds <s>"),
+            "--swiss" => options.swiss = pair[1].parse().expect("--swiss <players>"),
             "--read-database-url" => options.replica = Some(pair[1].clone()),
             _ => {}
         }
@@ -266,6 +274,17 @@ fn bench(name: &str, url: &str, replica: Option<&str>, options: &Options, lines:
         )
     }));
 
+    if options.swiss > 0 {
+        let swiss = Swiss::entered(&base, options.swiss);
+        phases.push(during("swiss start", &base, &players, lines, || {
+            swiss.fill()
+        }));
+        swiss.end_round_but_one(1);
+        phases.push(during("swiss round", &base, &players, lines, || {
+            swiss.end_last(1)
+        }));
+    }
+
     println!(
         "\n{name}: {PLAYERS} players, a move each every {} ms{}",
         PACE.as_millis(),
@@ -294,6 +313,134 @@ fn bench(name: &str, url: &str, replica: Option<&str>, options: &Options, lines:
         );
     }
     webhooks(&base, &client, &players);
+}
+
+/// A Swiss of many players, all but the last entered.
+struct Swiss {
+    base: String,
+    id: String,
+    /// Each player's name and token, by name.
+    tokens: std::collections::BTreeMap<String, String>,
+    last: String,
+}
+
+impl Swiss {
+    fn entered(base: &str, count: usize) -> Swiss {
+        let names: Vec<String> = (0..count).map(|i| format!("swiss{i:04}")).collect();
+        let tokens = Mutex::new(std::collections::BTreeMap::new());
+        // Two clients at a time: the sign-ups' password hashing is most of it.
+        std::thread::scope(|scope| {
+            for half in names.chunks(count.div_ceil(2)) {
+                let tokens = &tokens;
+                scope.spawn(move || {
+                    let client = reqwest::blocking::Client::new();
+                    for name in half {
+                        let (name, token) = sign_up(&client, base, name);
+                        tokens.lock().unwrap().insert(name, token);
+                    }
+                });
+            }
+        });
+        let tokens = tokens.into_inner().unwrap();
+        let client = reqwest::blocking::Client::new();
+        let swiss = post(
+            &client,
+            &format!("{base}/tournaments"),
+            Some(&tokens[&names[0]]),
+            &json!({"name": "Bench Swiss", "rules": "standard", "days_per_move": 3,
+                    "format": "swiss", "capacity": count, "rounds": 3,
+                    "signup_deadline": "2100-01-01T00:00:00Z"}),
+        )
+        .expect("a Swiss");
+        let id = swiss["id"].as_str().unwrap().to_owned();
+        for name in &names[..count - 1] {
+            send(
+                &client,
+                &format!("{base}/tournaments/{id}/join"),
+                Some(&tokens[name]),
+                &json!({}),
+            )
+            .expect("a join");
+        }
+        Swiss {
+            base: base.to_owned(),
+            id,
+            tokens,
+            last: names[count - 1].clone(),
+        }
+    }
+
+    /// The last entry, which starts it: what it took.
+    fn fill(&self) -> String {
+        let started = Instant::now();
+        let answer = send(
+            &reqwest::blocking::Client::new(),
+            &format!("{}/tournaments/{}/join", self.base, self.id),
+            Some(&self.tokens[&self.last]),
+            &json!({}),
+        );
+        let took = started.elapsed().as_secs_f64();
+        format!(
+            "{}: {} players, {} games in {took:.2} s",
+            if answer.is_ok() { "200" } else { "failed" },
+            self.tokens.len(),
+            self.games(1).len(),
+        )
+    }
+
+    /// A round's games: (game, White's name).
+    fn games(&self, round: i64) -> Vec<(String, String)> {
+        let view: Value = reqwest::blocking::Client::new()
+            .get(format!("{}/tournaments/{}", self.base, self.id))
+            .send()
+            .unwrap()
+            .json()
+            .unwrap();
+        view["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|g| g["round"] == round)
+            .map(|g| {
+                (
+                    g["game_id"].as_str().unwrap().to_owned(),
+                    g["white"]["username"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    }
+
+    fn resign(&self, client: &reqwest::blocking::Client, (game, white): &(String, String)) {
+        send(
+            client,
+            &format!("{}/games/{game}/resign", self.base),
+            Some(&self.tokens[white]),
+            &json!({}),
+        )
+        .expect("a resignation");
+    }
+
+    /// Every game of the round but its last resigned by White.
+    fn end_round_but_one(&self, round: i64) {
+        let games = self.games(round);
+        let client = reqwest::blocking::Client::new();
+        for game in &games[..games.len() - 1] {
+            self.resign(&client, game);
+        }
+    }
+
+    /// The round's last game resigned, which pairs the next: what it took.
+    fn end_last(&self, round: i64) -> String {
+        let games = self.games(round);
+        let started = Instant::now();
+        self.resign(&reqwest::blocking::Client::new(), games.last().unwrap());
+        let took = started.elapsed().as_secs_f64();
+        format!(
+            "round {} paired, {} games, in {took:.2} s",
+            round + 1,
+            self.games(round + 1).len(),
+        )
+    }
 }
 
 /// A local endpoint that answers every request with 200, and when each

@@ -31,7 +31,7 @@ use crate::{
     },
     error::ApiError,
     models::setting,
-    notify::{FollowUp, Hub},
+    notify::Hub,
     presence,
     secret::Secret,
     state::AppState,
@@ -135,13 +135,10 @@ pub async fn sweep_once(state: &AppState) -> Result<usize, ApiError> {
     state
         .write(move |conn, outbox| tournament::team_match::forfeit_due(conn, outbox, now))
         .await?;
-    // Swiss rounds whose pairing a stop interrupted.
+    // Swiss rounds whose pairing, or the writing of whose games, a stop
+    // interrupted.
     let due = state.read_own(tournament::swiss::rounds_due).await?;
-    let pairings = due
-        .into_iter()
-        .map(|id| Arc::new(tournament::swiss::PairRound(id)) as Arc<dyn FollowUp>)
-        .collect();
-    state.follow_up(pairings).await;
+    state.follow_up(due).await;
     deletions::finish_interrupted(state).await?;
     Ok(sweep.ended())
 }

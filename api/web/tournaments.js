@@ -164,10 +164,10 @@ function organiseForm(teams) {
     swissFields.hidden = !swiss;
     teamFields.hidden = !teamMatch;
     doubleField.hidden = swiss || teamMatch;
-    const [least, most, what] = teamMatch ? [1, 100, "Boards"] : swiss ? [3, 300, "Players"] : [3, 17, "Players"];
+    const [least, most, what] = teamMatch ? [1, 100, "Boards"] : swiss ? [3, 1000, "Players"] : [3, 17, "Players"];
     capacity.min = least;
     capacity.max = most;
-    capacityLabel.textContent = `${what} (${least} to ${most})`;
+    capacityLabel.textContent = `${what} (${least} to ${most.toLocaleString("en")})`;
   };
   format.addEventListener("change", syncFormat);
   const deadline = h("input", { name: "deadline", type: "date", required: true });

@@ -490,21 +490,22 @@ impl<W: Weight> Solver<W> {
                     for k in list {
                         let Edge { a: i, b: j, .. } = self.edges[k];
                         let j = if self.in_blossom[j] == b { i } else { j };
-                        let slack = self.slack(k);
-                        self.consider_best_to(b, k, j, slack, &mut best_to, &mut reached);
+                        if self.leads_to_other_s(b, j) {
+                            let slack = self.slack(k);
+                            self.consider_best_to(k, j, slack, &mut best_to, &mut reached);
+                        }
                     }
                 }
                 None => {
                     for leaf in self.leaves(child) {
                         for i in 0..self.neighbours[leaf].len() {
                             let w = self.row_vertex[leaf][i] as usize;
-                            if self.label[self.in_blossom[w]] != S {
-                                continue;
+                            if self.leads_to_other_s(b, w) {
+                                let slack = self.dual[leaf] + self.dual[w]
+                                    - self.row_weight[leaf][i].double();
+                                let k = self.neighbours[leaf][i] / 2;
+                                self.consider_best_to(k, w, slack, &mut best_to, &mut reached);
                             }
-                            let slack =
-                                self.dual[leaf] + self.dual[w] - self.row_weight[leaf][i].double();
-                            let k = self.neighbours[leaf][i] / 2;
-                            self.consider_best_to(b, k, w, slack, &mut best_to, &mut reached);
                         }
                     }
                 }
@@ -527,12 +528,17 @@ impl<W: Weight> Solver<W> {
         self.child_ends[b] = ends;
     }
 
-    /// Keeps edge `k` (of `slack`) from new blossom `b` to `j` in
-    /// `best_to` if `j` is in another S-blossom and `k` is the least slack
-    /// to it so far.
+    /// Whether vertex `j` is in an S-blossom other than `b` (an edge to
+    /// it from `b` has a slack of its own: one inside `b` may not).
+    fn leads_to_other_s(&self, b: usize, j: usize) -> bool {
+        let bj = self.in_blossom[j];
+        bj != b && self.label[bj] == S
+    }
+
+    /// Keeps edge `k` (of `slack`) to `j`, in another S-blossom, in
+    /// `best_to` if it is the least slack to that blossom so far.
     fn consider_best_to(
         &self,
-        b: usize,
         k: usize,
         j: usize,
         slack: W,
@@ -540,9 +546,6 @@ impl<W: Weight> Solver<W> {
         reached: &mut Vec<usize>,
     ) {
         let bj = self.in_blossom[j];
-        if bj == b || self.label[bj] != S {
-            return;
-        }
         match best_to[bj] {
             None => {
                 best_to[bj] = Some((k, slack));

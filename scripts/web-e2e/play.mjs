@@ -847,7 +847,7 @@ step("a Swiss: organised with a round deadline, joined by three, round 1 paired 
   await form.getByLabel("Name").fill("Spring Swiss");
   await form.getByLabel("Format").selectOption("swiss");
   assert.equal(await form.getByLabel("Double round robin (both colours)").isVisible(), false, "no double Swiss");
-  await form.getByLabel("Players (3 to 300)").fill("3");
+  await form.getByLabel("Players (3 to 1,000)").fill("3");
   await form.getByLabel("Rounds").fill("2");
   await form.getByLabel("Days for each round").fill("7");
   await form.getByLabel("Games under way at a round's deadline").selectOption("draw");

@@ -339,6 +339,17 @@ diesel::table! {
 }
 
 diesel::table! {
+    tournament_pairings (tournament_id, round, board) {
+        tournament_id -> Text,
+        round -> Integer,
+        board -> Integer,
+        white_id -> Text,
+        black_id -> Text,
+        start_number -> Nullable<Integer>,
+    }
+}
+
+diesel::table! {
     tournament_players (tournament_id, account_id) {
         tournament_id -> Text,
         account_id -> Text,
@@ -500,6 +511,7 @@ diesel::joinable!(messages -> accounts (author_id));
 diesel::joinable!(tournament_players -> accounts (account_id));
 diesel::joinable!(tournament_players -> tournaments (tournament_id));
 diesel::joinable!(tournament_byes -> tournaments (tournament_id));
+diesel::joinable!(tournament_pairings -> tournaments (tournament_id));
 diesel::joinable!(team_members -> teams (team_id));
 diesel::joinable!(team_members -> accounts (account_id));
 diesel::joinable!(tournament_games -> games (game_id));
@@ -510,6 +522,7 @@ diesel::joinable!(collection_games -> collections (collection_id));
 diesel::allow_tables_to_appear_in_same_query!(
     tournaments,
     tournament_byes,
+    tournament_pairings,
     tournament_players,
     tournament_games,
     teams,

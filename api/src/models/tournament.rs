@@ -4,8 +4,11 @@ use diesel::prelude::*;
 
 use crate::{
     db::{
-        DbConnection,
-        schema::{accounts, tournament_byes, tournament_games, tournament_players, tournaments},
+        DbConnection, execute_natively,
+        schema::{
+            accounts, tournament_byes, tournament_games, tournament_pairings, tournament_players,
+            tournaments,
+        },
     },
     models::game::StartKind,
     stored::{AccountId, GameId, TeamId, TournamentId},
@@ -67,6 +70,20 @@ pub struct ByeRow {
     pub account_id: AccountId,
     pub round: i32,
     pub kind: ByeKind,
+}
+
+/// A Swiss pair whose game is not written yet: a round's pairs are
+/// stored at once, their games written a few at a time.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable)]
+#[diesel(table_name = tournament_pairings)]
+pub struct PairingRow {
+    pub tournament_id: TournamentId,
+    pub round: i32,
+    pub board: i32,
+    pub white_id: AccountId,
+    pub black_id: AccountId,
+    /// The round's Chess960 or Shuffle array, drawn once for all its games.
+    pub start_number: Option<i32>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -183,6 +200,66 @@ pub fn add_bye(conn: &mut DbConnection, row: &ByeRow) -> QueryResult<()> {
         .values(row)
         .execute(conn)
         .map(|_| ())
+}
+
+/// Stores a round's pairs, their games to be written.
+pub fn add_pairings(conn: &mut DbConnection, rows: &[PairingRow]) -> QueryResult<()> {
+    // In portions: a statement's parameters are bounded (SQLite's 32,766).
+    for portion in rows.chunks(1_000) {
+        execute_natively(
+            conn,
+            diesel::insert_into(tournament_pairings::table).values(portion),
+        )?;
+    }
+    Ok(())
+}
+
+/// Up to `limit` of a tournament's pairs whose games are not written, by
+/// board.
+pub fn pairings_pending(
+    conn: &mut DbConnection,
+    id: &TournamentId,
+    limit: i64,
+) -> QueryResult<Vec<PairingRow>> {
+    tournament_pairings::table
+        .filter(tournament_pairings::tournament_id.eq(id))
+        .order((tournament_pairings::round, tournament_pairings::board))
+        .limit(limit)
+        .select(PairingRow::as_select())
+        .load(conn)
+}
+
+/// A player's pair whose game is not written, if any.
+pub fn pairing_of(
+    conn: &mut DbConnection,
+    id: &TournamentId,
+    account: &AccountId,
+) -> QueryResult<Option<PairingRow>> {
+    tournament_pairings::table
+        .filter(tournament_pairings::tournament_id.eq(id))
+        .filter(
+            tournament_pairings::white_id
+                .eq(account)
+                .or(tournament_pairings::black_id.eq(account)),
+        )
+        .select(PairingRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Forgets a pair whose game is written.
+pub fn remove_pairing(conn: &mut DbConnection, row: &PairingRow) -> QueryResult<()> {
+    diesel::delete(tournament_pairings::table.find((&row.tournament_id, row.round, row.board)))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// The tournaments with pairs whose games are not written.
+pub fn with_pairings_pending(conn: &mut DbConnection) -> QueryResult<Vec<TournamentId>> {
+    tournament_pairings::table
+        .select(tournament_pairings::tournament_id)
+        .distinct()
+        .load(conn)
 }
 
 /// A Swiss's byes and absences, by round.

@@ -134,9 +134,9 @@ pub struct CreateTournamentRequest {
     /// left out).
     #[serde(default)]
     pub adjudication: Option<Adjudication>,
-    /// A round robin takes 3 to 17 players; a Swiss 3 to 300; a team
+    /// A round robin takes 3 to 17 players; a Swiss 3 to 1,000; a team
     /// match is played on 1 to 100 boards, a player of each team on each.
-    #[schema(minimum = 1, maximum = 300)]
+    #[schema(minimum = 1, maximum = 1000)]
     pub capacity: i32,
     /// A team match's teams.
     #[serde(default)]

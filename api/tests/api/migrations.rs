@@ -38,7 +38,8 @@ on_both_databases!(
     explorer_counts_are_built_and_a_game_filed_twice_copied,
     a_round_robin_made_before_swiss_stays_a_round_robin,
     games_and_tournaments_made_before_event_rules_allow_vacation,
-    tournaments_made_before_teams_read_as_they_were
+    tournaments_made_before_teams_read_as_they_were,
+    a_swiss_under_way_before_stored_pairings_waits_for_its_round_as_before
 );
 
 /// Runs the migrations in `dir` older than `version` on `conn`.
@@ -668,4 +669,20 @@ async fn tournaments_made_before_teams_read_as_they_were(db: Db) {
             assert!(view.summary.home_team.is_none() && view.team_match.is_none());
         },
     );
+}
+
+/// A Swiss started before a round's pairs were stored (its games written
+/// in steps) is due its next round as before, and nothing of it waits to
+/// be written.
+async fn a_swiss_under_way_before_stored_pairings_waits_for_its_round_as_before(db: Db) {
+    let swiss = "INSERT INTO tournaments (id, organiser_id, name, rules, start_kind, \
+                 start_per_round, days_per_move, rated, double_round, capacity, signup_deadline, \
+                 status, created_at, format, rounds, round) \
+                 VALUES ('t2', 'a1', 'Swiss', 'standard', 'standard', false, 3, false, false, 9, \
+                         10, 'started', 0, 'swiss', 3, 0)";
+    migrated_from(&db, "20261207000040", &[ALICE, swiss], |conn| {
+        let due = kingpost_api::domain::tournament::swiss::rounds_due(conn).unwrap();
+        let names: Vec<String> = due.iter().map(|f| format!("{f:?}")).collect();
+        assert_eq!(names, [r#"PairRound(TournamentId("t2"))"#]);
+    });
 }

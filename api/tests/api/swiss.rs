@@ -11,9 +11,15 @@ use actix_web::body::MessageBody;
 use futures_util::future::join;
 use kingpost_api::{
     clock::{Clock, DAY, rfc3339},
-    domain::game::{self, Action},
-    models::game as stored_games,
-    notify::Outbox,
+    domain::{
+        game::{self, Action},
+        tournament::{
+            lifecycle,
+            swiss::{GAMES_A_STEP, PairRound, WriteGames},
+        },
+    },
+    models::{account, game as stored_games, tournament as stored_tournaments},
+    notify::{FollowUp, Outbox},
     server::sweep_once,
 };
 use kingpost_pairing::{
@@ -35,6 +41,7 @@ on_both_databases!(
     a_swiss_of_nine_played_over_four_rounds_to_its_winners,
     two_instances_closing_a_round_at_once_pair_the_next_once,
     a_round_whose_pairing_was_interrupted_is_paired_by_the_sweep,
+    a_round_is_written_in_steps_that_a_stop_leaves_to_the_sweep,
     a_withdrawal_and_a_late_entry_mid_event,
     a_round_deadline_adjudicates_or_waits,
     an_event_without_vacation_that_starts_at_its_time,
@@ -391,6 +398,102 @@ async fn a_round_whose_pairing_was_interrupted_is_paired_by_the_sweep(db: Db) {
     );
 }
 
+/// Makes a follow-up as the server does, without its own follow-ups (as
+/// when the server stops right after it): what it left to follow.
+fn follow_once(state: &kingpost_api::state::AppState, follow_up: &dyn FollowUp) -> Outbox {
+    let mut conn = state.pool.get().unwrap();
+    let prepared = follow_up.prepare(&mut conn).unwrap().expect("due");
+    let mut left = Outbox::default();
+    assert!(
+        prepared
+            .write(&mut conn, &mut left, state.clock.now())
+            .unwrap()
+    );
+    left
+}
+
+// docs/tournaments.md, "Pairings": a round's pairs are stored with its
+// pairing, and its games written a few at a time after; a stop between
+// two steps leaves the rest to the sweep, as paired; a player who
+// withdraws meanwhile has their game written and resigned.
+async fn a_round_is_written_in_steps_that_a_stop_leaves_to_the_sweep(db: Db) {
+    let state = TestApp::on(&db).state();
+    let app = init(state.clone()).await;
+    // One game more than a step holds, and one more.
+    let count = 2 * (GAMES_A_STEP + 2);
+    let names: Vec<String> = (0..count).map(|i| format!("p{i:02}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let tokens = players(&app, &names).await;
+    let capacity = json!({"capacity": count, "rounds": 2});
+    let id = organise_joined(&app, &tokens, &names[..count - 1], capacity).await;
+    // The last entry fills it: the start's follow-ups are made one by one,
+    // and the second step's lost.
+    let mut conn = state.pool.get().unwrap();
+    let last = account::find_by_username(&mut conn, names[count - 1])
+        .unwrap()
+        .unwrap()
+        .id;
+    let mut left = Outbox::default();
+    let now = state.clock.now();
+    lifecycle::join(&mut conn, &mut left, now, &id.as_str().into(), &last).unwrap();
+    drop(conn);
+    assert!(left.has_follow_ups(), "the pairing follows the start");
+    let paired = follow_once(&state, &PairRound(id.as_str().into()));
+    let stored = view(&app, &id).await;
+    assert_eq!(stored["round"], 1);
+    assert!(games_of(&stored, 1).is_empty(), "pairs stored, no game yet");
+    assert!(paired.has_follow_ups(), "the games follow the pairing");
+    let next = follow_once(&state, &WriteGames(id.as_str().into()));
+    assert!(next.has_follow_ups(), "a step leaves the next");
+    let part = view(&app, &id).await;
+    assert_eq!(games_of(&part, 1).len(), GAMES_A_STEP);
+    // A player of a pair still waiting for its game withdraws.
+    let mut conn = state.pool.get().unwrap();
+    let pending = stored_tournaments::pairings_pending(&mut conn, &id.as_str().into(), 10).unwrap();
+    assert_eq!(pending.len(), 2, "{pending:?}");
+    let leaving = account::find(&mut conn, &pending[1].white_id)
+        .unwrap()
+        .unwrap()
+        .username;
+    drop(conn);
+    post(format!("/api/v1/tournaments/{id}/leave"))
+        .token(&tokens[leaving.as_str()])
+        .send(&app)
+        .await
+        .assert_status(200);
+    let withdrawn = view(&app, &id).await;
+    let resigned: Vec<_> = withdrawn["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["white"]["username"] == leaving.as_str())
+        .collect();
+    assert_eq!(resigned.len(), 1, "{withdrawn:#}");
+    assert_eq!(resigned[0]["result"], "0-1");
+    assert_eq!(resigned[0]["board"], pending[1].board);
+    // The sweep writes the last.
+    sweep_once(&state).await.unwrap();
+    let whole = view(&app, &id).await;
+    assert_eq!(games_of(&whole, 1).len(), count / 2);
+    assert_eq!(
+        service_pairing(&whole, 1),
+        engine_pairing(&report(&app, &id).await, 1)
+    );
+    // Every player told of their game once, with it.
+    use diesel::prelude::*;
+    use kingpost_api::db::schema::events;
+    let mut conn = state.pool.get().unwrap();
+    let told: Vec<(String, Option<String>)> = events::table
+        .filter(events::kind.eq("tournament_started"))
+        .select((events::account_id, events::game_id))
+        .load(&mut **conn)
+        .unwrap();
+    assert_eq!(told.len(), count);
+    let accounts: std::collections::BTreeSet<&String> = told.iter().map(|(a, _)| a).collect();
+    assert_eq!(accounts.len(), count);
+    assert!(told.iter().all(|(_, game)| game.is_some()));
+}
+
 // Five players at the deadline, three rounds. During round 1 a sixth enters late: absent
 // (no point) from round 1, paired from round 2. In round 2 a player
 // withdraws: their game is resigned, and they are absent from round 3 on,
@@ -502,7 +605,7 @@ async fn a_swiss_is_checked_when_organised(db: Db) {
     let app = TestApp::on(&db).start().await;
     let ann = sign_up_for_a_year(&app, "ann").await;
     for extra in [
-        json!({"capacity": 301}),
+        json!({"capacity": 1001}),
         json!({"rounds": 9}),
         json!({"rounds": 0}),
         json!({"double": true}),

@@ -367,9 +367,13 @@ pub fn leave(
                     .iter()
                     .find(|(p, _)| p.account_id == *account_id)
                     .ok_or_else(not_joined)?;
+                // A Swiss round whose games are still being written: the
+                // player's is written now, to be resigned with the rest.
+                if row.format == TournamentFormat::Swiss {
+                    super::swiss::write_game_of(conn, outbox, now, &row, account_id)?;
+                }
                 // Read again under the locks: a game may have ended since.
-                let mine =
-                    game_rows::find_all(conn, &mine.iter().map(|g| &g.id).collect::<Vec<_>>())?;
+                let mine = games_of_player(conn, id, account_id)?;
                 let under_way: Vec<GameId> = mine
                     .iter()
                     .filter(|g| g.status == GameStatus::Started)

@@ -6,9 +6,13 @@
 //! change of its own if the report still holds, the tournament locked and
 //! its round advanced only from the round that ended, so that two
 //! instances closing it at once pair it once (and the sweep pairs a round
-//! a stop left unpaired). Withdrawn players are
-//! absent from the rounds after; late entries join before a round and
-//! are absent from those before it. A round the rules cannot pair (C.1-C.3
+//! a stop left unpaired). That change stores the round's pairs and its
+//! byes; the games are then written [`GAMES_A_STEP`] a change, each step
+//! the follow-up of the one before (a stop between two leaves the rest to
+//! the sweep), so that a round of hundreds of games never holds the
+//! writers' turn for long. Withdrawn players are absent from the rounds
+//! after; late entries join before a round and are absent from those
+//! before it. A round the rules cannot pair (C.1-C.3
 //! leave no pairing) ends the tournament, as an arbiter would.
 
 use std::{collections::HashMap, sync::Arc};
@@ -26,22 +30,28 @@ use super::lifecycle::{Table, open_game, round_start};
 use crate::{
     clock::{DAY, Millis},
     db::{DbConnection, write_transaction},
-    domain::{events, game::clock, ratings},
+    domain::{
+        events,
+        game::{clock, spec_from_parts},
+        ratings,
+    },
     error::{ApiError, Code},
     models::{
         game::{self as game_rows, GameResult, GameStatus},
-        tournament::{self, ByeRow, PlayerRow, TournamentRow},
+        tournament::{self, ByeRow, PairingRow, PlayerRow, TournamentRow},
     },
     notify::{FollowUp, Outbox, Prepared},
     stored::{AccountId, TournamentId},
-    views::{ByeKind, EventKind, TieBreakKey, TournamentFormat, TournamentStatus},
+    views::{ByeKind, EventKind, StartSpec, TieBreakKey, TournamentFormat, TournamentStatus},
 };
 
-/// The most players a Swiss takes: a round's pairing is computed off the
-/// writers' turn, but its games and their events are written in one
-/// change, and pairing 300 players takes up to a quarter of a second
-/// (BENCHMARKS.md), 1,000 several.
-pub const MOST_PLAYERS: i32 = 300;
+/// The most players a Swiss takes: the largest field whose round the
+/// Dutch system pairs in under a second (BENCHMARKS.md).
+pub const MOST_PLAYERS: i32 = 1_000;
+/// A round's games written a change: a round of 500 games is written in
+/// 25 short changes rather than one long one, other players' moves
+/// waiting for none of them long.
+pub const GAMES_A_STEP: usize = 20;
 /// The most rounds.
 pub const MOST_ROUNDS: i32 = 30;
 /// The tie-breaks when the organiser names none: FIDE's recommendation
@@ -290,9 +300,12 @@ pub fn game_finished(
 }
 
 /// Whether a Swiss under way waits for its next round: just started, or
-/// every game of the round paired last ended.
+/// every game of the round paired last written and ended.
 fn round_over(conn: &mut DbConnection, row: &TournamentRow) -> Result<bool, ApiError> {
     if row.status != TournamentStatus::Started || row.format != TournamentFormat::Swiss {
+        return Ok(false);
+    }
+    if !tournament::pairings_pending(conn, &row.id, 1)?.is_empty() {
         return Ok(false);
     }
     let ids: Vec<_> = tournament::games_of(conn, &row.id)?
@@ -304,14 +317,18 @@ fn round_over(conn: &mut DbConnection, row: &TournamentRow) -> Result<bool, ApiE
     Ok(games.iter().all(|g| g.status != GameStatus::Started))
 }
 
-/// The Swiss under way whose next round waits (a change that paired it
-/// was interrupted): for the sweep.
-pub fn rounds_due(conn: &mut DbConnection) -> Result<Vec<TournamentId>, ApiError> {
-    let mut due = Vec::new();
+/// What a stop left undone in the Swiss under way, for the sweep: rounds
+/// that wait for their pairing, and rounds paired whose games are not all
+/// written.
+pub fn rounds_due(conn: &mut DbConnection) -> Result<Vec<Arc<dyn FollowUp>>, ApiError> {
+    let mut due: Vec<Arc<dyn FollowUp>> = Vec::new();
     for row in tournament::swiss_under_way(conn)? {
         if round_over(conn, &row)? {
-            due.push(row.id);
+            due.push(Arc::new(PairRound(row.id)));
         }
+    }
+    for id in tournament::with_pairings_pending(conn)? {
+        due.push(Arc::new(WriteGames(id)));
     }
     Ok(due)
 }
@@ -433,8 +450,9 @@ impl Prepared for Pairing {
     }
 }
 
-/// Writes a round's pairs: its games, its byes and absences, the round
-/// advanced (conditionally: see [`tournament::advance_round`]).
+/// Writes a round's pairing: the round advanced (conditionally: see
+/// [`tournament::advance_round`]), its byes and absences, and its pairs,
+/// whose games [`WriteGames`] writes after.
 fn write_round(
     conn: &mut DbConnection,
     outbox: &mut Outbox,
@@ -463,36 +481,127 @@ fn write_round(
     for &at in &absent {
         tournament::add_bye(conn, &bye(at, ByeKind::Absent))?;
     }
-    let start = round_start(row)?;
-    let clock_spec = clock::parse(row.clock.as_deref(), format_args!("tournament {}", row.id))?;
-    let mut board = 0;
+    let start_number = drawn_number(&round_start(row)?);
+    let mut boards = Vec::new();
     for &(white, black) in pairs {
-        let white = white as usize - 1;
+        let at = white as usize - 1;
+        let white = &players[at].0;
         let Some(black) = black else {
-            tournament::add_bye(conn, &bye(white, ByeKind::Pairing))?;
-            tell_round(conn, outbox, now, row, round, &players[white].0, None)?;
+            tournament::add_bye(conn, &bye(at, ByeKind::Pairing))?;
+            tell_round(conn, outbox, now, row, round, &white.account_id, None)?;
             continue;
         };
-        let black = black as usize - 1;
-        board += 1;
-        let table = Table {
+        boards.push(PairingRow {
+            tournament_id: row.id.clone(),
             round,
-            board,
-            start: &start,
-            clock: clock_spec.as_ref(),
-        };
-        let game = open_game(
-            conn,
-            outbox,
-            now,
-            row,
-            &table,
-            &players[white],
-            &players[black],
-        )?;
-        for at in [white, black] {
-            tell_round(conn, outbox, now, row, round, &players[at].0, Some(&game))?;
-        }
+            board: boards.len() as i32 + 1,
+            white_id: white.account_id.clone(),
+            black_id: players[black as usize - 1].0.account_id.clone(),
+            start_number,
+        });
+    }
+    tournament::add_pairings(conn, &boards)?;
+    outbox.follow_with(Arc::new(WriteGames(row.id.clone())));
+    Ok(())
+}
+
+/// The array a drawn start holds, if it is one of many (Chess960,
+/// Shuffle): what the round's games are started from.
+fn drawn_number(start: &StartSpec) -> Option<i32> {
+    match start {
+        StartSpec::Chess960 { id } | StartSpec::Shuffle { id } => id.map(i32::from),
+        _ => None,
+    }
+}
+
+/// Writes the games of a Swiss round's stored pairs, [`GAMES_A_STEP`] a
+/// change, each step leaving the next as its follow-up.
+#[derive(Debug)]
+pub struct WriteGames(pub TournamentId);
+
+impl FollowUp for WriteGames {
+    fn prepare(&self, conn: &mut DbConnection) -> Result<Option<Box<dyn Prepared>>, ApiError> {
+        let pending = tournament::pairings_pending(conn, &self.0, 1)?;
+        Ok((!pending.is_empty()).then(|| Box::new(GamesStep(self.0.clone())) as Box<dyn Prepared>))
+    }
+}
+
+/// One step of [`WriteGames`].
+struct GamesStep(TournamentId);
+
+impl Prepared for GamesStep {
+    fn write(
+        self: Box<Self>,
+        conn: &mut DbConnection,
+        outbox: &mut Outbox,
+        now: Millis,
+    ) -> Result<bool, ApiError> {
+        write_transaction(conn, |conn| {
+            let Some(row) = tournament::find_for_update(conn, &self.0)? else {
+                return Ok(true);
+            };
+            let step = tournament::pairings_pending(conn, &row.id, GAMES_A_STEP as i64 + 1)?;
+            let players = tournament::players_of(conn, &row.id)?;
+            for pairing in step.iter().take(GAMES_A_STEP) {
+                write_game(conn, outbox, now, &row, &players, pairing)?;
+            }
+            if step.len() > GAMES_A_STEP {
+                outbox.follow_with(Arc::new(WriteGames(row.id.clone())));
+            }
+            Ok(true)
+        })
+    }
+}
+
+/// Writes the game of a stored pair, its players told, and forgets the
+/// pair.
+fn write_game(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    now: Millis,
+    row: &TournamentRow,
+    players: &[(PlayerRow, String)],
+    pairing: &PairingRow,
+) -> Result<(), ApiError> {
+    let seat = |account: &AccountId| {
+        players
+            .iter()
+            .find(|(p, _)| p.account_id == *account)
+            .ok_or_else(|| ApiError::Internal(format!("a paired player of {} is gone", row.id)))
+    };
+    let (white, black) = (seat(&pairing.white_id)?, seat(&pairing.black_id)?);
+    let start = spec_from_parts(
+        row.start_kind,
+        pairing.start_number,
+        row.start_fen.as_deref().unwrap_or_default(),
+    );
+    let clock_spec = clock::parse(row.clock.as_deref(), format_args!("tournament {}", row.id))?;
+    let table = Table {
+        round: pairing.round,
+        board: pairing.board,
+        start: &start,
+        clock: clock_spec.as_ref(),
+    };
+    let game = open_game(conn, outbox, now, row, &table, white, black)?;
+    for account in [&pairing.white_id, &pairing.black_id] {
+        tell_round(conn, outbox, now, row, pairing.round, account, Some(&game))?;
+    }
+    tournament::remove_pairing(conn, pairing)?;
+    Ok(())
+}
+
+/// Writes the game of `account`'s stored pair, if the round's games are
+/// still being written: a withdrawal then resigns it as any other.
+pub fn write_game_of(
+    conn: &mut DbConnection,
+    outbox: &mut Outbox,
+    now: Millis,
+    row: &TournamentRow,
+    account: &AccountId,
+) -> Result<(), ApiError> {
+    if let Some(pairing) = tournament::pairing_of(conn, &row.id, account)? {
+        let players = tournament::players_of(conn, &row.id)?;
+        write_game(conn, outbox, now, row, &players, &pairing)?;
     }
     Ok(())
 }
@@ -504,7 +613,7 @@ fn tell_round(
     now: Millis,
     row: &TournamentRow,
     round: i32,
-    player: &PlayerRow,
+    account: &AccountId,
     game: Option<&crate::stored::GameId>,
 ) -> Result<(), ApiError> {
     let (kind, data) = if round == 1 {
@@ -518,7 +627,7 @@ fn tell_round(
             json!({"tournament_id": row.id, "round": round, "bye": game.is_none()}),
         )
     };
-    events::record(conn, outbox, now, &player.account_id, kind, game, data)
+    events::record(conn, outbox, now, account, kind, game, data)
 }
 
 /// The standings of a Swiss by its tie-breaks, with the report they were
