@@ -237,6 +237,9 @@ pub struct TournamentList {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TieBreakValue {
     pub tiebreak: TieBreakKey,
+    /// Points (Buchholz, its cut, Sonneborn-Berger, progressive score);
+    /// for the direct encounter, how many of the players still level the
+    /// games between them rank below this one.
     pub value: f64,
 }
 
@@ -256,8 +259,9 @@ pub struct StandingView {
     /// Baumbach: the number of wins.
     pub wins: u32,
     pub sonneborn_berger: f64,
-    /// Points against the players level on points, wins and
-    /// Sonneborn-Berger.
+    /// A round robin's: points against the players level on points, wins
+    /// and Sonneborn-Berger. A Swiss's: how many of the players still
+    /// level the games between them rank below this one (FIDE's C.07).
     pub direct_encounter: f64,
     pub finished: u32,
     pub unfinished: u32,

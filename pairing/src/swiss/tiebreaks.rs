@@ -3,18 +3,26 @@
 //! Buchholz cut 1, Sonneborn-Berger, progressive score, direct encounter.
 //! Players level on points and on every tie-break share a place.
 //!
-//! A round a player did not play (the pairing-allocated bye, an absence)
-//! counts, for their own Buchholz and Sonneborn-Berger, as a game against
-//! a dummy opponent with the player's own final score, the result the
-//! points the round gave; a cut takes those rounds first. An opponent's
-//! score is their actual score.
+//! Unplayed rounds as the regulations in force since August 2024 count
+//! them (Article 16), and as FIDE's own TieBreakServer computes them:
+//!
+//! - A round a player did not play over the board (a bye, an absence, a
+//!   forfeit) counts, for their own Buchholz and Sonneborn-Berger, as a
+//!   game against a dummy opponent with the player's own final score, the
+//!   result the points the round gave.
+//! - A cut takes first the rounds the player chose not to play (a
+//!   half-point or zero-point bye, a forfeit lost: the *voluntarily
+//!   unplayed rounds*), and otherwise the least opponent's score.
+//! - An opponent's score counts as it stands, but for the rounds they left
+//!   without an opponent after the last they did not leave voluntarily (a
+//!   withdrawal): each of those counts as a draw (16.3.2).
 //!
 //! Everything is kept in tenths of a point (Sonneborn-Berger, a product of
 //! two scores, in hundredths), so that every comparison is exact.
 
 use std::collections::BTreeMap;
 
-use crate::trf::Report;
+use crate::trf::{Report, RoundResult};
 
 /// A tie-break of C.07.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -45,13 +53,103 @@ pub struct Standing {
     pub values: Vec<i64>,
 }
 
+/// The ranks among `tied` (0 the first; equal ranks shared) by their
+/// games against one another (C.07 Article 6, as FIDE's TieBreakServer
+/// applies it): when all have met, by the points scored in those games;
+/// otherwise a player ranks ahead of the rest only with more points than
+/// any of them could have had by winning the games they did not play
+/// against the others. Each group the ranks split is ranked again by the
+/// games within it, until none splits.
+fn direct_encounter_ranks(tied: &[u32], rounds: &BTreeMap<u32, Vec<Round>>) -> Vec<usize> {
+    let mut ranks = vec![0; tied.len()];
+    let mut unsettled = true;
+    while unsettled {
+        unsettled = false;
+        let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for (at, &rank) in ranks.iter().enumerate() {
+            groups.entry(rank).or_default().push(at);
+        }
+        for (base, members) in groups.into_iter().filter(|(_, m)| m.len() > 1) {
+            let numbers: Vec<u32> = members.iter().map(|&at| tied[at]).collect();
+            // Each member's points against the others and its games with them.
+            let met: Vec<(i64, usize)> = numbers
+                .iter()
+                .map(|n| {
+                    let games = rounds[n]
+                        .iter()
+                        .filter(|r| r.opponent.is_some_and(|o| numbers.contains(&o)));
+                    games.fold((0, 0), |(points, count), r| {
+                        (points + i64::from(r.scored), count + 1)
+                    })
+                })
+                .collect();
+            let others = members.len() - 1;
+            let all_met = met.iter().all(|&(_, count)| count >= others);
+            let most = |m: usize| met[m].0 + (others.saturating_sub(met[m].1) as i64) * 10;
+            let mut order: Vec<usize> = (0..members.len()).collect();
+            order.sort_by_key(|&m| {
+                (
+                    std::cmp::Reverse(met[m].0),
+                    std::cmp::Reverse(most(m)),
+                    numbers[m],
+                )
+            });
+            let mut rank = base;
+            let mut apart = true;
+            for (place, pair) in order.windows(2).enumerate() {
+                let (ahead, next) = (pair[0], pair[1]);
+                let separated = if all_met {
+                    met[ahead].0 > met[next].0
+                } else {
+                    apart && order[place + 1..].iter().all(|&m| met[ahead].0 > most(m))
+                };
+                if separated {
+                    rank = base + place + 1;
+                    unsettled = true;
+                } else {
+                    apart = false;
+                }
+                ranks[members[next]] = rank;
+            }
+        }
+    }
+    ranks
+}
+
 /// What a player did in a round, as the tie-breaks read it.
 #[derive(Debug, Clone, Copy)]
 struct Round {
     /// The opponent met over the board, if any.
     opponent: Option<u32>,
+    /// Whether an opponent was named: met, or a forfeit.
+    paired: bool,
+    /// A voluntarily unplayed round: a half-point or zero-point bye, an
+    /// absence, a forfeit lost.
+    voluntary: bool,
     /// Points scored in the round, in tenths.
     scored: u32,
+}
+
+/// A draw, in tenths: what a withdrawn player's rounds count as for their
+/// opponents.
+const DRAW: u32 = 5;
+
+/// A player's score as their opponents' tie-breaks count it: the rounds
+/// without an opponent after their last round not left voluntarily count
+/// as draws (C.07 16.3.2).
+fn score_for_opponents(rounds: &[Round]) -> u32 {
+    let last_kept = rounds.iter().rposition(|r| !r.voluntary);
+    rounds
+        .iter()
+        .enumerate()
+        .map(|(at, r)| {
+            if r.paired || last_kept.is_some_and(|last| at <= last) {
+                r.scored
+            } else {
+                DRAW
+            }
+        })
+        .sum()
 }
 
 /// The standings of the players of `report`, best first.
@@ -65,6 +163,14 @@ pub fn standings(report: &Report, order: &[TieBreak]) -> Vec<Standing> {
                 .iter()
                 .map(|r| Round {
                     opponent: r.opponent.filter(|_| r.result.is_played()),
+                    paired: r.opponent.is_some(),
+                    voluntary: matches!(
+                        r.result,
+                        RoundResult::HalfBye
+                            | RoundResult::ZeroBye
+                            | RoundResult::ForfeitLoss
+                            | RoundResult::NotPlayed
+                    ),
                     scored: r.result.points_tenths(),
                 })
                 .collect();
@@ -74,6 +180,10 @@ pub fn standings(report: &Report, order: &[TieBreak]) -> Vec<Standing> {
     let score: BTreeMap<u32, u32> = rounds
         .iter()
         .map(|(&n, rs)| (n, rs.iter().map(|r| r.scored).sum()))
+        .collect();
+    let counted: BTreeMap<u32, u32> = rounds
+        .iter()
+        .map(|(&n, rs)| (n, score_for_opponents(rs)))
         .collect();
     let mut lines: Vec<Standing> = rounds
         .keys()
@@ -88,12 +198,13 @@ pub fn standings(report: &Report, order: &[TieBreak]) -> Vec<Standing> {
         let own = &rounds[&line.number];
         let mine = score[&line.number];
         // Each round's opponent score: the dummy's (the player's own) for
-        // a round not played, marked so that a cut takes it first.
+        // a round not played; a voluntarily unplayed one marked, so that a
+        // cut takes it first.
         let opponents: Vec<(bool, u32, u32)> = own
             .iter()
             .map(|r| match r.opponent {
-                Some(o) => (true, score[&o], r.scored),
-                None => (false, mine, r.scored),
+                Some(o) => (true, counted[&o], r.scored),
+                None => (!r.voluntary, mine, r.scored),
             })
             .collect();
         for tie_break in order {
@@ -138,21 +249,9 @@ pub fn standings(report: &Report, order: &[TieBreak]) -> Vec<Standing> {
         }
         for members in groups.values().filter(|m| m.len() > 1) {
             let numbers: Vec<u32> = members.iter().map(|&at| lines[at].number).collect();
-            let met_all = numbers.iter().all(|&a| {
-                numbers
-                    .iter()
-                    .all(|&b| a == b || rounds[&a].iter().any(|r| r.opponent == Some(b)))
-            });
-            if !met_all {
-                continue;
-            }
-            for &at in members {
-                let me = lines[at].number;
-                lines[at].values[i] = rounds[&me]
-                    .iter()
-                    .filter(|r| r.opponent.is_some_and(|o| numbers.contains(&o)))
-                    .map(|r| i64::from(r.scored))
-                    .sum();
+            let ranks = direct_encounter_ranks(&numbers, &rounds);
+            for (&at, rank) in members.iter().zip(&ranks) {
+                lines[at].values[i] = ranks.iter().filter(|&&other| other > *rank).count() as i64;
             }
         }
     }

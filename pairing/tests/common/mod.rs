@@ -1,7 +1,9 @@
 //! The tournaments simulated by `scripts/swiss-simulate.py` and paired
 //! round by round by py4swiss: those kept in `tests/data/py4swiss/`, or
 //! those of the directory `KINGPOST_SWISS_RECORDS` names (CI simulates new
-//! ones each run).
+//! ones each run); their tie-breaks as FIDE's TieBreakServer computes them
+//! (`scripts/swiss-tiebreaks.py`) beside those kept, or in the directory
+//! `KINGPOST_TIEBREAK_RECORDS` names.
 
 // Each test file compiles this module on its own and uses part of it.
 #![allow(dead_code)]
@@ -21,7 +23,13 @@ pub struct Simulated {
 }
 
 pub fn simulated() -> Vec<Simulated> {
-    let dir = match std::env::var_os("KINGPOST_SWISS_RECORDS") {
+    simulated_in("KINGPOST_SWISS_RECORDS")
+}
+
+/// The tournaments of the directory the variable `variable` names, or
+/// those kept in `tests/data/py4swiss/`.
+pub fn simulated_in(variable: &str) -> Vec<Simulated> {
+    let dir = match std::env::var_os(variable) {
         Some(dir) => std::path::PathBuf::from(dir),
         None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/py4swiss"),
     };

@@ -287,12 +287,11 @@ fn swiss_view(
             let (player, _) = &field.players[at];
             let rounds = &field.report.players[at].rounds;
             let count = |f: fn(&RoundEntry) -> bool| rounds.iter().filter(|r| f(r)).count() as u32;
-            let value = |key: TieBreakKey, v: i64| {
-                if key == TieBreakKey::SonnebornBerger {
-                    v as f64 / 100.0
-                } else {
-                    tenths(v)
-                }
+            let value = |key: TieBreakKey, v: i64| match key {
+                TieBreakKey::SonnebornBerger => v as f64 / 100.0,
+                // The players it ranks below this one: a count.
+                TieBreakKey::DirectEncounter => v as f64,
+                _ => tenths(v),
             };
             StandingView {
                 place: s.place,
@@ -312,7 +311,7 @@ fn swiss_view(
                 direct_encounter: order
                     .iter()
                     .position(|&k| k == TieBreakKey::DirectEncounter)
-                    .map_or(0.0, |i| tenths(s.values[i])),
+                    .map_or(0.0, |i| s.values[i] as f64),
                 finished: count(|r| r.opponent.is_some() && r.result != RoundResult::NotPlayed),
                 unfinished: count(|r| r.opponent.is_some() && r.result == RoundResult::NotPlayed),
                 withdrawn: player.withdrawn_at.is_some(),
