@@ -7,7 +7,7 @@
 //!
 //! `cargo bench -p kingpost-api --bench neighbours` (`-- sqlite` or
 //! `-- postgres` for one database; `--games <n>` for the import and the
-//! collection, 10,000 by default; `--seconds <s>` for the timed loads, 10
+//! collection, 10,000 by default, 0 for none of the archive's loads; `--seconds <s>` for the timed loads, 10
 //! by default); Postgres from `KINGPOST_BENCH_DATABASE_URL` (default the
 //! local `test` database, in a fresh schema dropped at the end). With
 //! `--read-database-url <url>` (a streaming standby of that database:
@@ -49,6 +49,7 @@ use common::{
     wants_database,
 };
 use diesel::{Connection, PgConnection, RunQueryDsl};
+use kingpost_api::clock::{Clock, DAY, SystemClock, rfc3339};
 use rand::{SeedableRng, rngs::SmallRng};
 use serde_json::{Value, json};
 
@@ -228,51 +229,53 @@ fn bench(name: &str, url: &str, replica: Option<&str>, options: &Options, lines:
         std::thread::sleep(Duration::from_secs_f64(seconds));
         String::new()
     })];
-    phases.push(during("import", &base, &players, lines, || {
-        let started = Instant::now();
-        let answer = reqwest::blocking::Client::builder()
-            .timeout(Duration::from_secs(3600))
-            .build()
-            .unwrap()
-            .post(format!("{base}/imports?collection=big"))
-            .bearer_auth(&loader)
-            .header("content-type", "application/x-chess-pgn")
-            .body(pgn.clone())
-            .send()
-            .unwrap();
-        let status = answer.status().as_u16();
-        let report: Value = answer.json().unwrap_or(Value::Null);
-        *collection.lock().unwrap() = report["collection_id"].as_str().unwrap_or("").to_owned();
-        format!(
-            "{status}: {} games in {:.1} s",
-            report["imported"],
-            started.elapsed().as_secs_f64()
-        )
-    }));
-    let explorer = format!("/explorer?rules=standard&fen={START_FEN}");
-    phases.push(during("explorer x8", &base, &players, lines, || {
-        hammer(&base, &loader, &explorer, 8, seconds)
-    }));
-    phases.push(during("exports x4", &base, &players, lines, || {
-        hammer(&base, &loader, "/search/games.pgn", 4, seconds)
-    }));
-    let collection = collection.lock().unwrap().clone();
-    phases.push(during("delete", &base, &players, lines, || {
-        let started = Instant::now();
-        let answer = reqwest::blocking::Client::builder()
-            .timeout(Duration::from_secs(3600))
-            .build()
-            .unwrap()
-            .delete(format!("{base}/collections/{collection}"))
-            .bearer_auth(&loader)
-            .send()
-            .unwrap();
-        format!(
-            "{} in {:.1} s",
-            answer.status().as_u16(),
-            started.elapsed().as_secs_f64()
-        )
-    }));
+    if options.games > 0 {
+        phases.push(during("import", &base, &players, lines, || {
+            let started = Instant::now();
+            let answer = reqwest::blocking::Client::builder()
+                .timeout(Duration::from_secs(3600))
+                .build()
+                .unwrap()
+                .post(format!("{base}/imports?collection=big"))
+                .bearer_auth(&loader)
+                .header("content-type", "application/x-chess-pgn")
+                .body(pgn.clone())
+                .send()
+                .unwrap();
+            let status = answer.status().as_u16();
+            let report: Value = answer.json().unwrap_or(Value::Null);
+            *collection.lock().unwrap() = report["collection_id"].as_str().unwrap_or("").to_owned();
+            format!(
+                "{status}: {} games in {:.1} s",
+                report["imported"],
+                started.elapsed().as_secs_f64()
+            )
+        }));
+        let explorer = format!("/explorer?rules=standard&fen={START_FEN}");
+        phases.push(during("explorer x8", &base, &players, lines, || {
+            hammer(&base, &loader, &explorer, 8, seconds)
+        }));
+        phases.push(during("exports x4", &base, &players, lines, || {
+            hammer(&base, &loader, "/search/games.pgn", 4, seconds)
+        }));
+        let collection = collection.lock().unwrap().clone();
+        phases.push(during("delete", &base, &players, lines, || {
+            let started = Instant::now();
+            let answer = reqwest::blocking::Client::builder()
+                .timeout(Duration::from_secs(3600))
+                .build()
+                .unwrap()
+                .delete(format!("{base}/collections/{collection}"))
+                .bearer_auth(&loader)
+                .send()
+                .unwrap();
+            format!(
+                "{} in {:.1} s",
+                answer.status().as_u16(),
+                started.elapsed().as_secs_f64()
+            )
+        }));
+    }
 
     if options.swiss > 0 {
         let swiss = Swiss::entered(&base, options.swiss);
@@ -349,7 +352,7 @@ impl Swiss {
             Some(&tokens[&names[0]]),
             &json!({"name": "Bench Swiss", "rules": "standard", "days_per_move": 3,
                     "format": "swiss", "capacity": count, "rounds": 3,
-                    "signup_deadline": "2100-01-01T00:00:00Z"}),
+                    "signup_deadline": rfc3339(SystemClock.now() + 30 * DAY)}),
         )
         .expect("a Swiss");
         let id = swiss["id"].as_str().unwrap().to_owned();

@@ -20,7 +20,10 @@ use diesel::{
 };
 use tokio::sync::broadcast;
 
-use crate::{db::DbConnection, error::ApiError};
+use crate::{
+    db::{DbConnection, Yield},
+    error::ApiError,
+};
 
 /// The Postgres channel changes are announced on.
 pub const CHANNEL: &str = "kingpost_changes";
@@ -68,12 +71,15 @@ pub trait FollowUp: Send + Sync + std::fmt::Debug {
 /// A follow-up's change, computed from what was read.
 pub trait Prepared: Send {
     /// Writes it, if what it was computed from still holds; `false` if
-    /// not (it is then prepared again).
+    /// not (it is then prepared again). Work of many items ends its change
+    /// early when `yielding` says a request waits for the writers' turn,
+    /// leaving the rest as a follow-up of its own.
     fn write(
         self: Box<Self>,
         conn: &mut DbConnection,
         outbox: &mut Outbox,
         now: i64,
+        yielding: &dyn Yield,
     ) -> Result<bool, ApiError>;
 }
 

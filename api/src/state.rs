@@ -127,6 +127,15 @@ impl Yield for BulkTurn<'_> {
     }
 }
 
+/// How a change takes SQLite's writers' turn: as a request, or as a step
+/// of bulk work (once no request waits for it, and told when one comes
+/// to).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Turn {
+    Request,
+    Bulk,
+}
+
 /// A change's answer: read at once, or the change's result and the way to
 /// answer it once its follow-ups are made.
 enum Answer<T, U, G> {
@@ -214,7 +223,13 @@ impl AppState {
         F: FnOnce(&mut DbConnection, &mut Outbox) -> Result<T, ApiError> + Send + 'static,
         G: FnOnce(&mut DbConnection, T) -> Result<U, ApiError> + Send + 'static,
     {
-        let (result, follow_ups) = self.write_alone(change, answer).await;
+        let (result, follow_ups) = self
+            .write_alone(
+                Turn::Request,
+                move |conn, outbox, _| change(conn, outbox),
+                answer,
+            )
+            .await;
         self.follow_up(follow_ups).await;
         match result? {
             Answer::Now(answered) => Ok(answered),
@@ -225,7 +240,9 @@ impl AppState {
     /// Makes the follow-ups of a committed change, and theirs, in turn:
     /// each prepared off the writers' turn and written, prepared again if
     /// what it read changed meanwhile (a few times; then the sweep's). A
-    /// failure is logged, not answered: the change asked for is made.
+    /// failure is logged, not answered: the change asked for is made. On
+    /// SQLite each is written as a step of bulk work, in the writers' turn
+    /// once no request waits for it and told when one comes to.
     pub async fn follow_up(&self, mut due: Vec<Arc<dyn FollowUp>>) {
         const ATTEMPTS: usize = 3;
         while let Some(follow_up) = due.pop() {
@@ -242,7 +259,8 @@ impl AppState {
                 let now = self.clock.now();
                 let (written, more) = self
                     .write_alone(
-                        move |conn, outbox| prepared.write(conn, outbox, now),
+                        Turn::Bulk,
+                        move |conn, outbox, yielding| prepared.write(conn, outbox, now, yielding),
                         |_, done| Ok(done),
                     )
                     .await;
@@ -269,16 +287,20 @@ impl AppState {
     }
 
     /// [`write_then`](Self::write_then) without its follow-ups, which it
-    /// gives back, with the answer left to them when there are some.
+    /// gives back, with the answer left to them when there are some; in
+    /// the writers' turn as `turn` says.
     async fn write_alone<T, U, F, G>(
         &self,
+        turn: Turn,
         change: F,
         answer: G,
     ) -> (Result<Answer<T, U, G>, ApiError>, Vec<Arc<dyn FollowUp>>)
     where
         T: Send + 'static,
         U: Send + 'static,
-        F: FnOnce(&mut DbConnection, &mut Outbox) -> Result<T, ApiError> + Send + 'static,
+        F: FnOnce(&mut DbConnection, &mut Outbox, &dyn Yield) -> Result<T, ApiError>
+            + Send
+            + 'static,
         G: FnOnce(&mut DbConnection, T) -> Result<U, ApiError> + Send + 'static,
     {
         let pool = self.pool.clone();
@@ -289,11 +311,24 @@ impl AppState {
             let result = pool.get().map_err(ApiError::from).and_then(|mut conn| {
                 let pool_wait_us = timing::micros_since(asked);
                 let turn_asked = Instant::now();
-                let turn = matches!(**conn, DbConnection::Sqlite(_)).then(|| sqlite_writer.take());
+                let sqlite = matches!(**conn, DbConnection::Sqlite(_));
+                let held = sqlite.then(|| match turn {
+                    Turn::Request => sqlite_writer.take(),
+                    Turn::Bulk => sqlite_writer.take_for_bulk(),
+                });
                 let turn_wait_us = timing::micros_since(turn_asked);
                 let started = Instant::now();
-                let done = change(&mut conn, &mut outbox);
-                drop(turn);
+                let bulk = BulkTurn {
+                    writers: &sqlite_writer,
+                    started,
+                };
+                let yielding: &dyn Yield = if sqlite && turn == Turn::Bulk {
+                    &bulk
+                } else {
+                    &NeverYield
+                };
+                let done = change(&mut conn, &mut outbox, yielding);
+                drop(held);
                 tracing::debug!(
                     target: timing::TARGET,
                     pool_wait_us,

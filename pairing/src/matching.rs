@@ -128,14 +128,15 @@ pub(crate) struct Solver<W> {
     /// For each vertex, the remote endpoints of its edges of positive
     /// weight (an edge of weight zero is none), in no particular order.
     neighbours: Vec<Vec<usize>>,
-    /// Beside `neighbours`, each edge's other vertex and its weight: a
+    /// Beside `neighbours`, each edge's other vertex and twice its weight
+    /// (what the duals are compared with): a
     /// stage scans a vertex's edges in order through memory, where the
     /// edge list would be visited at random (the scans are most of the
     /// work, and a dense graph's list is larger than the caches); and
     /// only the edges there are, as pairs fixed and removed leave a
     /// steered graph sparse.
     row_vertex: Vec<Vec<u32>>,
-    row_weight: Vec<Vec<W>>,
+    row_double: Vec<Vec<W>>,
     /// Where each edge sits in its ends' rows ([`ABSENT`] for none).
     row_at: Vec<[u32; 2]>,
     /// For each vertex, the remote endpoint of its matched edge.
@@ -176,7 +177,7 @@ impl<W: Weight> Solver<W> {
             endpoint,
             neighbours: vec![Vec::new(); n],
             row_vertex: vec![Vec::new(); n],
-            row_weight: vec![Vec::new(); n],
+            row_double: vec![Vec::new(); n],
             row_at: vec![[ABSENT; 2]; edges.len()],
             mate: vec![None; n],
             label: vec![FREE; 2 * n],
@@ -212,7 +213,7 @@ impl<W: Weight> Solver<W> {
             self.row_at[k][side] = self.neighbours[v].len() as u32;
             self.neighbours[v].push(2 * k + 1 - side);
             self.row_vertex[v].push(w as u32);
-            self.row_weight[v].push(weight);
+            self.row_double[v].push(weight.double());
         }
     }
 
@@ -224,7 +225,7 @@ impl<W: Weight> Solver<W> {
             let at = std::mem::replace(&mut self.row_at[k][side], ABSENT) as usize;
             self.neighbours[v].swap_remove(at);
             self.row_vertex[v].swap_remove(at);
-            self.row_weight[v].swap_remove(at);
+            self.row_double[v].swap_remove(at);
             if let Some(&moved) = self.neighbours[v].get(at) {
                 // The endpoint names the side: `p` is the far end of `v`.
                 let moved_side = usize::from(moved % 2 == 0);
@@ -252,7 +253,11 @@ impl<W: Weight> Solver<W> {
         }
         self.unused_blossoms = (n..2 * n).rev().collect();
         for v in 0..n {
-            self.dual[v] = self.row_weight[v].iter().copied().max().unwrap_or(W::ZERO);
+            self.dual[v] = self.row_double[v]
+                .iter()
+                .copied()
+                .max()
+                .map_or(W::ZERO, W::half);
         }
         self.dual[n..].fill(W::ZERO);
         for v in 0..n {
@@ -262,7 +267,7 @@ impl<W: Weight> Solver<W> {
             let heaviest = self.dual[v];
             let tight = (0..self.neighbours[v].len()).find(|&i| {
                 let w = self.row_vertex[v][i] as usize;
-                self.row_weight[v][i] == heaviest
+                self.row_double[v][i] == heaviest.double()
                     && self.dual[w] == heaviest
                     && self.mate[w].is_none()
             });
@@ -293,8 +298,8 @@ impl<W: Weight> Solver<W> {
             (true, true) => {
                 let Edge { a, b, .. } = self.edges[k];
                 let [at_a, at_b] = self.row_at[k];
-                self.row_weight[a][at_a as usize] = weight;
-                self.row_weight[b][at_b as usize] = weight;
+                self.row_double[a][at_a as usize] = weight.double();
+                self.row_double[b][at_b as usize] = weight.double();
             }
             (false, false) => {}
         }
@@ -318,10 +323,10 @@ impl<W: Weight> Solver<W> {
         }
         for &v in changed {
             let mut need = W::ZERO;
-            for (&w, &weight) in self.row_vertex[v].iter().zip(&self.row_weight[v]) {
+            for (&w, &doubled) in self.row_vertex[v].iter().zip(&self.row_double[v]) {
                 let other = self.dual[w as usize];
-                if weight.double() > other {
-                    need = need.max(weight.double() - other);
+                if doubled > other {
+                    need = need.max(doubled - other);
                 }
             }
             self.dual[v] = need;
@@ -501,8 +506,8 @@ impl<W: Weight> Solver<W> {
                         for i in 0..self.neighbours[leaf].len() {
                             let w = self.row_vertex[leaf][i] as usize;
                             if self.leads_to_other_s(b, w) {
-                                let slack = self.dual[leaf] + self.dual[w]
-                                    - self.row_weight[leaf][i].double();
+                                let slack =
+                                    self.dual[leaf] + self.dual[w] - self.row_double[leaf][i];
                                 let k = self.neighbours[leaf][i] / 2;
                                 self.consider_best_to(k, w, slack, &mut best_to, &mut reached);
                             }
@@ -807,8 +812,9 @@ impl<W: Weight> Solver<W> {
         loop {
             while let Some(v) = self.queue.pop() {
                 debug_assert_eq!(self.top_label(v), S);
+                // (No dual changes while the queue is scanned.)
+                let dual_v = self.dual[v];
                 for i in 0..self.neighbours[v].len() {
-                    let weight = self.row_weight[v][i];
                     let w = self.row_vertex[v][i] as usize;
                     // (v's blossom is read each time: an edge may make a
                     // new one round it.)
@@ -817,8 +823,11 @@ impl<W: Weight> Solver<W> {
                     }
                     let p = self.neighbours[v][i];
                     let k = p / 2;
-                    let slack = self.dual[v] + self.dual[w] - weight.double();
-                    if slack == W::ZERO {
+                    // Twice the slack is the duals' sum less twice the
+                    // weight: zero when they are equal.
+                    let sum = dual_v + self.dual[w];
+                    let doubled = self.row_double[v][i];
+                    if sum == doubled {
                         match self.top_label(w) {
                             FREE => {
                                 let bw = self.in_blossom[w];
@@ -846,13 +855,15 @@ impl<W: Weight> Solver<W> {
                         }
                     } else if self.top_label(w) == S {
                         let b = self.in_blossom[v];
+                        let slack = sum - doubled;
                         if self.best_edge[b].is_none_or(|best| slack < self.slack(best)) {
                             self.best_edge[b] = Some(k);
                         }
-                    } else if self.label[w] == FREE
-                        && self.best_edge[w].is_none_or(|best| slack < self.slack(best))
-                    {
-                        self.best_edge[w] = Some(k);
+                    } else if self.label[w] == FREE {
+                        let slack = sum - doubled;
+                        if self.best_edge[w].is_none_or(|best| slack < self.slack(best)) {
+                            self.best_edge[w] = Some(k);
+                        }
                     }
                 }
             }

@@ -57,6 +57,28 @@ pub fn find(
         .optional()
 }
 
+/// The ratings in a pool of those of these accounts who have played there.
+pub fn find_all(
+    conn: &mut DbConnection,
+    accounts: &[&AccountId],
+    rules: RuleKey,
+    start: RatedStart,
+) -> QueryResult<Vec<RatingRow>> {
+    let mut rows = Vec::with_capacity(accounts.len());
+    // In portions: a statement's parameters are bounded.
+    for portion in accounts.chunks(1_000) {
+        rows.extend(
+            ratings::table
+                .filter(ratings::account_id.eq_any(portion))
+                .filter(ratings::rules.eq(rules))
+                .filter(ratings::start.eq(start))
+                .select(RatingRow::as_select())
+                .load(conn)?,
+        );
+    }
+    Ok(rows)
+}
+
 /// The ratings of these accounts in a pool, held until the transaction
 /// ends (a row lock on Postgres, where two of an account's games may finish
 /// at once; SQLite's writer holds the database). Locked in the order of the

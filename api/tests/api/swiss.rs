@@ -11,6 +11,7 @@ use actix_web::body::MessageBody;
 use futures_util::future::join;
 use kingpost_api::{
     clock::{Clock, DAY, rfc3339},
+    db::NeverYield,
     domain::{
         game::{self, Action},
         tournament::{
@@ -404,9 +405,10 @@ fn follow_once(state: &kingpost_api::state::AppState, follow_up: &dyn FollowUp) 
     let mut conn = state.pool.get().unwrap();
     let prepared = follow_up.prepare(&mut conn).unwrap().expect("due");
     let mut left = Outbox::default();
+    let now = state.clock.now();
     assert!(
         prepared
-            .write(&mut conn, &mut left, state.clock.now())
+            .write(&mut conn, &mut left, now, &NeverYield)
             .unwrap()
     );
     left

@@ -63,8 +63,26 @@ pub fn rating_in(
     rules: RuleKey,
     start: RatedStart,
 ) -> Result<f64, ApiError> {
-    Ok(rating::find(conn, account, rules, start)?
-        .map_or(Glicko2Rating::new().rating, |row| row.rating))
+    Ok(rating::find(conn, account, rules, start)?.map_or_else(starting_rating, |row| row.rating))
+}
+
+/// The ratings held in a pool by those of `accounts` who have played
+/// there (the others have the starting rating).
+pub fn ratings_in(
+    conn: &mut DbConnection,
+    accounts: &[&AccountId],
+    rules: RuleKey,
+    start: RatedStart,
+) -> Result<std::collections::HashMap<AccountId, f64>, ApiError> {
+    Ok(rating::find_all(conn, accounts, rules, start)?
+        .into_iter()
+        .map(|row| (row.account_id, row.rating))
+        .collect())
+}
+
+/// The rating of a player new to a pool.
+pub fn starting_rating() -> f64 {
+    Glicko2Rating::new().rating
 }
 
 /// Records both players' ratings as a rated game begins (a new player's

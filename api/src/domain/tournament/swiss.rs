@@ -29,7 +29,7 @@ use serde_json::json;
 use super::lifecycle::{Table, open_game, round_start};
 use crate::{
     clock::{DAY, Millis},
-    db::{DbConnection, write_transaction},
+    db::{DbConnection, Yield, write_transaction},
     domain::{
         events,
         game::{clock, spec_from_parts},
@@ -48,9 +48,9 @@ use crate::{
 /// The most players a Swiss takes: the largest field whose round the
 /// Dutch system pairs in under a second (BENCHMARKS.md).
 pub const MOST_PLAYERS: i32 = 1_000;
-/// A round's games written a change: a round of 500 games is written in
-/// 25 short changes rather than one long one, other players' moves
-/// waiting for none of them long.
+/// The most of a round's games written a change: a round of 500 games is
+/// written in 25 short changes or more rather than one long one (a change
+/// ends sooner when a request waits for SQLite's writers' turn).
 pub const GAMES_A_STEP: usize = 20;
 /// The most rounds.
 pub const MOST_ROUNDS: i32 = 30;
@@ -231,11 +231,20 @@ pub fn start(
     row: &TournamentRow,
 ) -> Result<(), ApiError> {
     let players = tournament::players_of(conn, &row.id)?;
+    let accounts: Vec<&AccountId> = players.iter().map(|(p, _)| &p.account_id).collect();
     let pool = ratings::rated_start(row.start_kind);
+    let held: HashMap<AccountId, f64> = match pool {
+        Some(start) => ratings::ratings_in(conn, &accounts, row.rules, start)?,
+        None => HashMap::new(),
+    };
     let mut seeded = Vec::with_capacity(players.len());
     for (joined, (player, _)) in players.iter().enumerate() {
+        // A start no pool rates seeds by sign-up alone.
         let rating = match pool {
-            Some(start) => ratings::rating_in(conn, &player.account_id, row.rules, start)?,
+            Some(_) => held
+                .get(&player.account_id)
+                .copied()
+                .unwrap_or_else(ratings::starting_rating),
             None => 0.0,
         };
         seeded.push((rating, joined, player.account_id.clone()));
@@ -429,6 +438,7 @@ impl Prepared for Pairing {
         conn: &mut DbConnection,
         outbox: &mut Outbox,
         now: Millis,
+        _: &dyn Yield,
     ) -> Result<bool, ApiError> {
         write_transaction(conn, |conn| {
             let Some(row) = tournament::find_for_update(conn, &self.id)? else {
@@ -515,7 +525,8 @@ fn drawn_number(start: &StartSpec) -> Option<i32> {
 }
 
 /// Writes the games of a Swiss round's stored pairs, [`GAMES_A_STEP`] a
-/// change, each step leaving the next as its follow-up.
+/// change at most (fewer when a request comes to wait), each step leaving
+/// the next as its follow-up.
 #[derive(Debug)]
 pub struct WriteGames(pub TournamentId);
 
@@ -535,6 +546,7 @@ impl Prepared for GamesStep {
         conn: &mut DbConnection,
         outbox: &mut Outbox,
         now: Millis,
+        yielding: &dyn Yield,
     ) -> Result<bool, ApiError> {
         write_transaction(conn, |conn| {
             let Some(row) = tournament::find_for_update(conn, &self.0)? else {
@@ -542,10 +554,15 @@ impl Prepared for GamesStep {
             };
             let step = tournament::pairings_pending(conn, &row.id, GAMES_A_STEP as i64 + 1)?;
             let players = tournament::players_of(conn, &row.id)?;
+            let mut written = 0;
             for pairing in step.iter().take(GAMES_A_STEP) {
                 write_game(conn, outbox, now, &row, &players, pairing)?;
+                written += 1;
+                if yielding.now() {
+                    break;
+                }
             }
-            if step.len() > GAMES_A_STEP {
+            if step.len() > written {
                 outbox.follow_with(Arc::new(WriteGames(row.id.clone())));
             }
             Ok(true)
