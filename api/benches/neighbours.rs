@@ -160,6 +160,14 @@ fn during(
     }
 }
 
+/// A client that waits as long as a bulk request takes.
+fn patient_client() -> reqwest::blocking::Client {
+    reqwest::blocking::Client::builder()
+        .timeout(Duration::from_secs(3600))
+        .build()
+        .unwrap()
+}
+
 /// Statuses of the load's requests, as `200×n 429×m`.
 fn tally(statuses: &Mutex<Vec<u16>>) -> String {
     let mut statuses = statuses.lock().unwrap().clone();
@@ -232,10 +240,7 @@ fn bench(name: &str, url: &str, replica: Option<&str>, options: &Options, lines:
     if options.games > 0 {
         phases.push(during("import", &base, &players, lines, || {
             let started = Instant::now();
-            let answer = reqwest::blocking::Client::builder()
-                .timeout(Duration::from_secs(3600))
-                .build()
-                .unwrap()
+            let answer = patient_client()
                 .post(format!("{base}/imports?collection=big"))
                 .bearer_auth(&loader)
                 .header("content-type", "application/x-chess-pgn")
@@ -261,10 +266,7 @@ fn bench(name: &str, url: &str, replica: Option<&str>, options: &Options, lines:
         let collection = collection.lock().unwrap().clone();
         phases.push(during("delete", &base, &players, lines, || {
             let started = Instant::now();
-            let answer = reqwest::blocking::Client::builder()
-                .timeout(Duration::from_secs(3600))
-                .build()
-                .unwrap()
+            let answer = patient_client()
                 .delete(format!("{base}/collections/{collection}"))
                 .bearer_auth(&loader)
                 .send()

@@ -452,6 +452,18 @@ function signUpSection(t, [homeSide, homeTeam], [awaySide, awayTeam], captainOf,
 }
 
 /** The boards: the two players, their points, and their two games. */
+/** The button that downloads a tournament's games as one PGN file. */
+function pgnButton(t) {
+  return h(
+    "button",
+    {
+      type: "button",
+      onclick: () => downloadPgn(`/tournaments/${t.id}/games.pgn`, `${t.name}.pgn`).catch((e) => announce(describe(e))),
+    },
+    "Download the games (PGN)",
+  );
+}
+
 function boardsSection(t) {
   const m = t.team_match;
   const gameLink = (board, round) => {
@@ -493,18 +505,7 @@ function boardsSection(t) {
       ),
     ),
     h("p", { class: "hint" }, `Home: ${m.home.team.name}; away: ${m.away.team.name}. Each board's first game has the home player White, its second the away player; · a game under way.`),
-    h(
-      "p",
-      {},
-      h(
-        "button",
-        {
-          type: "button",
-          onclick: () => downloadPgn(`/tournaments/${t.id}/games.pgn`, `${t.name}.pgn`).catch((e) => announce(describe(e))),
-        },
-        "Download the games (PGN)",
-      ),
-    ),
+    h("p", {}, pgnButton(t)),
   );
 }
 
@@ -691,16 +692,7 @@ function gamesSection(t) {
         ),
       )
     : h("ul", { class: "tournament-games" }, t.games.map(gameItem));
-  const downloads = [
-    h(
-      "button",
-      {
-        type: "button",
-        onclick: () => downloadPgn(`/tournaments/${t.id}/games.pgn`, `${t.name}.pgn`).catch((e) => announce(describe(e))),
-      },
-      "Download the games (PGN)",
-    ),
-  ];
+  const downloads = [pgnButton(t)];
   if (swiss) {
     downloads.push(
       " ",

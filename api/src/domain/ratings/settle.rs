@@ -66,22 +66,35 @@ pub fn rating_in(
     Ok(rating::find(conn, account, rules, start)?.map_or_else(starting_rating, |row| row.rating))
 }
 
-/// The ratings held in a pool by those of `accounts` who have played
-/// there (the others have the starting rating).
+/// Accounts' ratings in a pool, read at once.
+#[derive(Debug)]
+pub struct PoolRatings(std::collections::HashMap<AccountId, f64>);
+
+impl PoolRatings {
+    /// The account's rating: the starting one if it has not played there
+    /// (or was not read).
+    pub fn of(&self, account: &AccountId) -> f64 {
+        self.0.get(account).copied().unwrap_or_else(starting_rating)
+    }
+}
+
+/// The ratings of `accounts` in a pool, in one read.
 pub fn ratings_in(
     conn: &mut DbConnection,
     accounts: &[&AccountId],
     rules: RuleKey,
     start: RatedStart,
-) -> Result<std::collections::HashMap<AccountId, f64>, ApiError> {
-    Ok(rating::find_all(conn, accounts, rules, start)?
-        .into_iter()
-        .map(|row| (row.account_id, row.rating))
-        .collect())
+) -> Result<PoolRatings, ApiError> {
+    Ok(PoolRatings(
+        rating::find_all(conn, accounts, rules, start)?
+            .into_iter()
+            .map(|row| (row.account_id, row.rating))
+            .collect(),
+    ))
 }
 
 /// The rating of a player new to a pool.
-pub fn starting_rating() -> f64 {
+fn starting_rating() -> f64 {
     Glicko2Rating::new().rating
 }
 

@@ -232,21 +232,16 @@ pub fn start(
 ) -> Result<(), ApiError> {
     let players = tournament::players_of(conn, &row.id)?;
     let accounts: Vec<&AccountId> = players.iter().map(|(p, _)| &p.account_id).collect();
-    let pool = ratings::rated_start(row.start_kind);
-    let held: HashMap<AccountId, f64> = match pool {
-        Some(start) => ratings::ratings_in(conn, &accounts, row.rules, start)?,
-        None => HashMap::new(),
+    // A start no pool rates seeds by sign-up alone.
+    let held = match ratings::rated_start(row.start_kind) {
+        Some(start) => Some(ratings::ratings_in(conn, &accounts, row.rules, start)?),
+        None => None,
     };
     let mut seeded = Vec::with_capacity(players.len());
     for (joined, (player, _)) in players.iter().enumerate() {
-        // A start no pool rates seeds by sign-up alone.
-        let rating = match pool {
-            Some(_) => held
-                .get(&player.account_id)
-                .copied()
-                .unwrap_or_else(ratings::starting_rating),
-            None => 0.0,
-        };
+        let rating = held
+            .as_ref()
+            .map_or(0.0, |held| held.of(&player.account_id));
         seeded.push((rating, joined, player.account_id.clone()));
     }
     seeded.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));

@@ -263,18 +263,26 @@ fn board_order<'a>(
     players: &'a [(PlayerRow, String)],
     team: &TeamId,
 ) -> Result<Vec<&'a (PlayerRow, String)>, ApiError> {
-    let pool = ratings::rated_start(row.start_kind);
+    // A player the captain placed (every player, once the boards are set)
+    // needs no rating.
+    let unplaced: Vec<&AccountId> = players
+        .iter()
+        .filter(|(p, _)| p.team_id.as_ref() == Some(team) && p.seat.is_none())
+        .map(|(p, _)| &p.account_id)
+        .collect();
+    let held = match ratings::rated_start(row.start_kind) {
+        Some(start) if !unplaced.is_empty() => {
+            Some(ratings::ratings_in(conn, &unplaced, row.rules, start)?)
+        }
+        _ => None,
+    };
     let mut side = Vec::new();
     for (joined, entry) in players.iter().enumerate() {
         if entry.0.team_id.as_ref() != Some(team) {
             continue;
         }
-        // A player the captain placed (every player, once the boards are
-        // set) needs no rating.
-        let rating = match pool {
-            Some(start) if entry.0.seat.is_none() => {
-                ratings::rating_in(conn, &entry.0.account_id, row.rules, start)?
-            }
+        let rating = match &held {
+            Some(held) if entry.0.seat.is_none() => held.of(&entry.0.account_id),
             _ => 0.0,
         };
         side.push((entry.0.seat.unwrap_or(i32::MAX), rating, joined, entry));
