@@ -5,6 +5,7 @@ primary made with `initdb` and a streaming standby of it made with
 
     from pg_replicas import make_clusters, psql
     python3 scripts/pg_replicas.py up DIR     # prints the primary's and the standby's URLs
+    python3 scripts/pg_replicas.py up DIR --apart   # the primary kept on CPU 0, the standby on CPU 1
     python3 scripts/pg_replicas.py down DIR
 """
 
@@ -47,6 +48,15 @@ class Cluster:
     def stop(self, mode="fast"):
         as_postgres(f"{PG_BIN}/pg_ctl", "-D", self.directory, "-m", mode, "-w", "stop", check=False)
 
+    def pin(self, cpu):
+        """Keeps the server's processes, and the backends it forks from
+        now on, on CPU `cpu`: two machines' servers on one machine's CPUs."""
+        with open(os.path.join(self.directory, "postmaster.pid")) as pid_file:
+            postmaster = pid_file.readline().strip()
+        children = subprocess.run(["pgrep", "-P", postmaster], capture_output=True, text=True).stdout.split()
+        for pid in [postmaster, *children]:
+            subprocess.run(["taskset", "-a", "-p", "-c", str(cpu), pid], check=True, capture_output=True)
+
     def promote(self):
         as_postgres(f"{PG_BIN}/pg_ctl", "-D", self.directory, "-w", "promote")
 
@@ -82,12 +92,16 @@ def url(cluster):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("up", "down"):
+    apart = sys.argv[3:] == ["--apart"]
+    if len(sys.argv) != 3 + apart or sys.argv[1] not in ("up", "down"):
         raise SystemExit(__doc__)
     work = sys.argv[2]
     if sys.argv[1] == "up":
         os.makedirs(work, exist_ok=True)
         primary, standby = make_clusters(work)
+        if apart:
+            primary.pin(0)
+            standby.pin(1)
         with open(os.path.join(work, "ports"), "w") as ports:
             ports.write(f"{primary.port} {standby.port}\n")
         print(url(primary))

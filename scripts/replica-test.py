@@ -6,7 +6,8 @@ whose `--read-database-url` names the standby. It shows, in order:
 
 1. the reads that may lag (exports, profiles, leaderboards, search) are
    served by the replica (counted by its pg_stat_statements), the reads
-   that must see the caller's writes are not;
+   that must see the caller's writes are not; an open read checks its
+   token there, a revoked token refused on it within the lag bound;
 2. a player's move is in their next read, through either instance;
 3. the replica stopped while those reads run: every one is answered, by
    the primary; started again, it serves them again;
@@ -172,6 +173,44 @@ def main():
         print(f"   40 reads of one's own games: statuses {sorted(set(own))}, statements on the replica {served}")
         if set(own) != {200} or served != 0:
             failures.append(f"reads of one's own games reached the replica: {served} statements")
+
+        # 1b. A read open to anyone checks its token on the replica: one the
+        # replica has not seen yet is looked up on the primary; one revoked
+        # is refused at once on the other reads, and on open reads once the
+        # replica has replayed the revocation or lags beyond its bound (2 s
+        # here; replay is paused to show the bound).
+        psql(standby.port, "SELECT pg_wal_replay_pause()")
+        status, made = a.call("POST", "/tokens", alice, {"name": "replica", "scopes": ["game:read"]})
+        assert status == 201, made
+        fresh_status = a.call("GET", "/search/games?player=alice", made["token"])[0]
+        psql(standby.port, "SELECT pg_wal_replay_resume()")
+        wait_for_replay(primary, standby)
+        psql(standby.port, "SELECT pg_wal_replay_pause()")
+        status, _ = a.call("DELETE", f"/tokens/{made['id']}", alice)
+        assert status == 204, status
+        revoked = time.time()
+        closed_status = a.call("GET", "/games", made["token"])[0]
+        open_statuses = []
+        while time.time() - revoked < 8 and (not open_statuses or open_statuses[-1][0] != 401):
+            open_statuses.append((a.call("GET", "/search/games?player=alice", made["token"])[0],
+                                  time.time() - revoked))
+            time.sleep(0.1)
+        psql(standby.port, "SELECT pg_wal_replay_resume()")
+        wait_for_replay(primary, standby)
+        time.sleep(1.5)
+        refused_after = open_statuses[-1][1]
+        print(f"1b. a token made while the replica did not replay: open read {fresh_status}; revoked: "
+              f"other reads {closed_status} at once; open reads {open_statuses[0][0]} at first, "
+              f"{open_statuses[-1][0]} after {refused_after:.1f} s")
+        if fresh_status != 200:
+            failures.append(f"a token the replica had not seen was refused on an open read: {fresh_status}")
+        if closed_status != 401:
+            failures.append(f"a revoked token was not refused at once on a read of one's own: {closed_status}")
+        if open_statuses[0][0] != 200:
+            failures.append(f"an open read did not check its token on the replica: {open_statuses[0][0]}")
+        if open_statuses[-1][0] != 401 or refused_after > 2 + 3:
+            failures.append(f"a revoked token was still served on open reads {refused_after:.1f} s on "
+                            f"(the lag bound is 2 s, a verdict held 3 s at most)")
 
         # 2. A move is in the mover's next read, through either instance.
         stale = 0

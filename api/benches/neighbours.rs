@@ -13,8 +13,12 @@
 //! `--read-database-url <url>` (a streaming standby of that database:
 //! `scripts/pg_replicas.py up DIR` makes a primary and one), the server
 //! sends its reads that may lag there, and the explorer and exports run on
-//! the replica while the players move on the primary. The loads, each from
-//! one client:
+//! the replica while the players move on the primary. With `--apart` as
+//! well, this machine's two CPUs stand for two machines: the primary
+//! (pinned by `scripts/pg_replicas.py up DIR --apart`), its instance and
+//! the players on CPU 0; the replica, an instance of its own to which the
+//! explorer and exports are sent (as a proxy routes heavy reads), and the
+//! client sending them on CPU 1. The loads, each from one client:
 //!
 //! - idle: nothing but the players;
 //! - import: one maximal PGN import (10,000 games in one request);
@@ -45,6 +49,7 @@ use std::{
 use common::{
     Server,
     players::{Sample, Seat, drive, playable_line, post, seats, send, sign_up},
+    process::pin_to_cpu,
     seeding::pgn_sample,
     wants_database,
 };
@@ -67,6 +72,8 @@ struct Options {
     postgres: String,
     /// A replica of `postgres`, for the reads that may lag.
     replica: Option<String>,
+    /// Two machines on this one's two CPUs (with a replica only).
+    apart: bool,
     args: Vec<String>,
 }
 
@@ -79,6 +86,7 @@ fn options() -> Options {
         postgres: std::env::var("KINGPOST_BENCH_DATABASE_URL")
             .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned()),
         replica: None,
+        apart: args.iter().any(|a| a == "--apart"),
         args: args.clone(),
     };
     for pair in args.windows(2) {
@@ -90,6 +98,10 @@ fn options() -> Options {
             _ => {}
         }
     }
+    assert!(
+        !options.apart || options.replica.is_some(),
+        "--apart stands the replica's machine on CPU 1: it needs --read-database-url"
+    );
     options
 }
 
@@ -111,52 +123,71 @@ impl Phase {
     }
 }
 
-/// Runs `load` while the players play; the players' samples and the
-/// load's own report.
-fn during(
-    name: &'static str,
-    base: &str,
-    players: &[Seat],
-    lines: &[Vec<String>],
-    load: impl FnOnce() -> String,
-) -> Phase {
-    let done = AtomicBool::new(false);
-    let bases = [base.to_owned()];
-    let (samples, report): (Vec<Sample>, String) = std::thread::scope(|scope| {
-        let handles: Vec<_> = players
-            .iter()
-            .enumerate()
-            .map(|(i, seat)| {
-                let (bases, done) = (&bases, &done);
-                scope.spawn(move || {
-                    let offset = &lines[i % lines.len()..];
-                    drive(
-                        bases,
-                        seat,
-                        offset,
-                        &|| done.load(Ordering::SeqCst),
-                        Some(PACE),
-                    )
+/// The players at their boards, on the server they play on.
+struct Table<'a> {
+    base: &'a str,
+    players: &'a [Seat],
+    lines: &'a [Vec<String>],
+    /// The CPU the players' clients are kept on, if any.
+    cpu: Option<usize>,
+    /// Databases to checkpoint before each load: Postgres spreads a
+    /// checkpoint's writes over minutes, and those a load leaves behind
+    /// are its own, not the next one's.
+    checkpoint: Vec<String>,
+}
+
+impl Table<'_> {
+    /// Runs `load` while the players play; the players' samples and the
+    /// load's own report.
+    fn during(&self, name: &'static str, load: impl FnOnce() -> String) -> Phase {
+        for url in &self.checkpoint {
+            let mut database = PgConnection::establish(url).expect("the database to checkpoint");
+            diesel::sql_query("CHECKPOINT")
+                .execute(&mut database)
+                .expect("a checkpoint");
+        }
+        let done = AtomicBool::new(false);
+        let bases = [self.base.to_owned()];
+        let (samples, report): (Vec<Sample>, String) = std::thread::scope(|scope| {
+            let handles: Vec<_> = self
+                .players
+                .iter()
+                .enumerate()
+                .map(|(i, seat)| {
+                    let (bases, done) = (&bases, &done);
+                    scope.spawn(move || {
+                        if let Some(cpu) = self.cpu {
+                            pin_to_cpu(cpu).expect("a CPU for the players");
+                        }
+                        let offset = &self.lines[i % self.lines.len()..];
+                        drive(
+                            bases,
+                            seat,
+                            offset,
+                            &|| done.load(Ordering::SeqCst),
+                            Some(PACE),
+                        )
+                    })
                 })
-            })
-            .collect();
-        // The players settle in before the load starts.
-        std::thread::sleep(Duration::from_millis(300));
-        let report = load();
-        done.store(true, Ordering::SeqCst);
-        let samples = handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap())
-            .collect();
-        (samples, report)
-    });
-    let mut latencies: Vec<Duration> = samples.iter().filter_map(|(_, l)| *l).collect();
-    latencies.sort();
-    Phase {
-        name,
-        errors: samples.iter().filter(|(_, l)| l.is_none()).count(),
-        latencies,
-        load: report,
+                .collect();
+            // The players settle in before the load starts.
+            std::thread::sleep(Duration::from_millis(300));
+            let report = load();
+            done.store(true, Ordering::SeqCst);
+            let samples = handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap())
+                .collect();
+            (samples, report)
+        });
+        let mut latencies: Vec<Duration> = samples.iter().filter_map(|(_, l)| *l).collect();
+        latencies.sort();
+        Phase {
+            name,
+            errors: samples.iter().filter(|(_, l)| l.is_none()).count(),
+            latencies,
+            load: report,
+        }
     }
 }
 
@@ -223,9 +254,35 @@ fn bench(name: &str, url: &str, replica: Option<&str>, options: &Options, lines:
     if let Some(replica) = replica {
         args.extend(["--read-database-url", replica]);
     }
-    let server = Server::start(url, &args);
+    // Apart: CPU 0 stands for the primary's machine (its instance and the
+    // players), CPU 1 for the replica's (an instance of its own serving the
+    // heavy reads, and the client sending them).
+    let apart = options.apart && replica.is_some();
+    let (players_cpu, readers_cpu) = match apart {
+        true => (Some(0), Some(1)),
+        false => (None, None),
+    };
+    if let Some(cpu) = readers_cpu {
+        pin_to_cpu(cpu).expect("a CPU for the loads");
+    }
+    let server = Server::start_on(players_cpu, url, &args);
+    let reader = apart.then(|| Server::start_on(readers_cpu, url, &args));
     let base = server.base.clone();
+    let read_base = reader.as_ref().map_or(&base, |r| &r.base).clone();
     let players = seats(&base, PLAYERS, "p");
+    let table = Table {
+        base: &base,
+        players: &players,
+        lines,
+        cpu: players_cpu,
+        checkpoint: match url.starts_with("postgres") {
+            true => std::iter::once(url)
+                .chain(replica)
+                .map(str::to_owned)
+                .collect(),
+            false => Vec::new(),
+        },
+    };
     let client = reqwest::blocking::Client::new();
     let (_, loader) = sign_up(&client, &base, "loader");
     // As many games as fit in the largest request.
@@ -233,12 +290,12 @@ fn bench(name: &str, url: &str, replica: Option<&str>, options: &Options, lines:
     let seconds = options.seconds;
     let collection = Mutex::new(String::new());
 
-    let mut phases = vec![during("idle", &base, &players, lines, || {
+    let mut phases = vec![table.during("idle", || {
         std::thread::sleep(Duration::from_secs_f64(seconds));
         String::new()
     })];
     if options.games > 0 {
-        phases.push(during("import", &base, &players, lines, || {
+        phases.push(table.during("import", || {
             let started = Instant::now();
             let answer = patient_client()
                 .post(format!("{base}/imports?collection=big"))
@@ -257,14 +314,14 @@ fn bench(name: &str, url: &str, replica: Option<&str>, options: &Options, lines:
             )
         }));
         let explorer = format!("/explorer?rules=standard&fen={START_FEN}");
-        phases.push(during("explorer x8", &base, &players, lines, || {
-            hammer(&base, &loader, &explorer, 8, seconds)
+        phases.push(table.during("explorer x8", || {
+            hammer(&read_base, &loader, &explorer, 8, seconds)
         }));
-        phases.push(during("exports x4", &base, &players, lines, || {
-            hammer(&base, &loader, "/search/games.pgn", 4, seconds)
+        phases.push(table.during("exports x4", || {
+            hammer(&read_base, &loader, "/search/games.pgn", 4, seconds)
         }));
         let collection = collection.lock().unwrap().clone();
-        phases.push(during("delete", &base, &players, lines, || {
+        phases.push(table.during("delete", || {
             let started = Instant::now();
             let answer = patient_client()
                 .delete(format!("{base}/collections/{collection}"))
@@ -281,21 +338,22 @@ fn bench(name: &str, url: &str, replica: Option<&str>, options: &Options, lines:
 
     if options.swiss > 0 {
         let swiss = Swiss::entered(&base, options.swiss);
-        phases.push(during("swiss start", &base, &players, lines, || {
-            swiss.fill()
-        }));
+        phases.push(table.during("swiss start", || swiss.fill()));
         swiss.end_round_but_one(1);
-        phases.push(during("swiss round", &base, &players, lines, || {
-            swiss.end_last(1)
-        }));
+        phases.push(table.during("swiss round", || swiss.end_last(1)));
     }
 
     println!(
         "\n{name}: {PLAYERS} players, a move each every {} ms{}",
         PACE.as_millis(),
-        match replica {
-            Some(_) => "; the reads that may lag on a replica",
-            None => "",
+        match (replica, apart) {
+            (Some(_), true) => {
+                "; the reads that may lag on a replica; explorer and exports through an \
+                 instance of their own; primary, its instance and the players on CPU 0, \
+                 replica, reading instance and loads on CPU 1"
+            }
+            (Some(_), false) => "; the reads that may lag on a replica",
+            (None, _) => "",
         }
     );
     println!(

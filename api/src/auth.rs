@@ -10,6 +10,7 @@ use actix_web::{FromRequest, HttpRequest, dev::Payload, http::header, web};
 use crate::{
     clock::Millis,
     credentials::{Claims, Scope, TokenKind},
+    db::DbConnection,
     domain::game::Player,
     error::ApiError,
     models::token,
@@ -95,25 +96,56 @@ impl FromRequest for Auth {
     type Future = Pin<Box<dyn Future<Output = Result<Auth, ApiError>>>>;
 
     fn from_request(req: &HttpRequest, _payload: &mut Payload) -> Self::Future {
-        let token = bearer_token(req);
-        let state = req.app_data::<web::Data<AppState>>().cloned();
-        Box::pin(async move {
-            let state =
-                state.ok_or_else(|| ApiError::Internal("no application state".to_owned()))?;
-            authenticate(&state, token?).await
-        })
+        from_bearer(req, TokenRecord::Primary)
     }
 }
 
+/// The caller `req`'s bearer token stands for, its record read as `record`
+/// says.
+fn from_bearer(
+    req: &HttpRequest,
+    record: TokenRecord,
+) -> Pin<Box<dyn Future<Output = Result<Auth, ApiError>>>> {
+    let token = bearer_token(req);
+    let state = req.app_data::<web::Data<AppState>>().cloned();
+    Box::pin(async move {
+        let state = state.ok_or_else(|| ApiError::Internal("no application state".to_owned()))?;
+        authenticate(&state, token?, record).await
+    })
+}
+
+/// Where a token's record is read: whether it was revoked is a read like
+/// the request's own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenRecord {
+    /// On the primary: a revocation holds from the moment it is answered.
+    Primary,
+    /// On a replica, for the reads open to anyone: a token revoked holds
+    /// there for as long as the replica may lag (`--max-replica-lag`), and
+    /// a token the replica does not know yet (made a moment ago) is looked
+    /// up on the primary. Heavy open reads then leave the primary alone.
+    MayLag,
+}
+
 /// The caller a bearer `token` stands for, if it verifies now and was not
-/// revoked.
-pub async fn authenticate(state: &web::Data<AppState>, token: String) -> Result<Auth, ApiError> {
+/// revoked (as `record` reads it).
+pub async fn authenticate(
+    state: &web::Data<AppState>,
+    token: String,
+    record: TokenRecord,
+) -> Result<Auth, ApiError> {
     let now = state.clock.now();
     let claims = state.keys.verify(&token, now)?;
     let jti = claims.jti.clone();
-    let record = state
-        .read_own(move |conn| Ok(token::find_live(conn, &jti, now)?))
-        .await?;
+    let find = move |conn: &mut DbConnection| Ok(token::find_live(conn, &jti, now)?);
+    let record = match record {
+        TokenRecord::Primary => None,
+        TokenRecord::MayLag => state.read_lagging(find.clone()).await?,
+    };
+    let record = match record {
+        Some(record) => Some(record),
+        None => state.read_own(find).await?,
+    };
     let token::LiveToken {
         token: record,
         username,
@@ -153,11 +185,11 @@ impl FromRequest for MaybeAuth {
     type Error = ApiError;
     type Future = Pin<Box<dyn Future<Output = Result<MaybeAuth, ApiError>>>>;
 
-    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+    fn from_request(req: &HttpRequest, _payload: &mut Payload) -> Self::Future {
         if !req.headers().contains_key(header::AUTHORIZATION) {
             return Box::pin(std::future::ready(Ok(MaybeAuth(None))));
         }
-        let auth = Auth::from_request(req, payload);
+        let auth = from_bearer(req, TokenRecord::MayLag);
         Box::pin(async move {
             let auth = auth.await?;
             auth.require(Scope::GameRead)?;

@@ -14,6 +14,7 @@ pub mod seeding;
 
 use std::{
     net::TcpListener,
+    os::unix::process::CommandExt,
     process::{Child, Command, Stdio},
     time::{Duration, Instant},
 };
@@ -41,6 +42,12 @@ impl Server {
     /// Starts a server on a free port over `database_url`, with `extra`
     /// arguments, and waits until it answers.
     pub fn start(database_url: &str, extra: &[&str]) -> Server {
+        Server::start_on(None, database_url, extra)
+    }
+
+    /// As [`Server::start`], its every thread kept on CPU `cpu` when one
+    /// is named.
+    pub fn start_on(cpu: Option<usize>, database_url: &str, extra: &[&str]) -> Server {
         let port = TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
@@ -53,7 +60,16 @@ impl Server {
         // says why.
         let log_path = std::env::temp_dir().join(format!("kingpost-bench-{port}.log"));
         let log = std::fs::File::create(&log_path).unwrap();
-        let child = Command::new(binary)
+        let mut command = Command::new(binary);
+        if let Some(cpu) = cpu {
+            // SAFETY: the closure only makes a system call, as a child
+            // between fork and exec may.
+            #[allow(unsafe_code)]
+            unsafe {
+                command.pre_exec(move || process::pin_to_cpu(cpu));
+            }
+        }
+        let child = command
             .args(["serve", "--bind", &bind, "--database-url", database_url])
             .args(extra)
             .env("KINGPOST_JWT_SECRET", "bench")

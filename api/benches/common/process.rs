@@ -45,3 +45,20 @@ pub fn field(pid: &str, file: &str, name: &str) -> u64 {
 pub fn status_mib(pid: u32, name: &str) -> f64 {
     field(&pid.to_string(), "status", name) as f64 / 1024.0
 }
+
+/// Keeps the calling thread (and the threads and processes it starts
+/// after) on CPU `cpu` alone: benchmarks that stand two machines' work on
+/// this machine's two CPUs.
+#[allow(unsafe_code)] // A system call on this thread: see SAFETY.
+pub fn pin_to_cpu(cpu: usize) -> std::io::Result<()> {
+    // SAFETY: a cpu_set_t zeroed is empty, CPU_SET stays within it for any
+    // CPU under CPU_SETSIZE, and sched_setaffinity only reads it.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu, &mut set);
+        match libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) {
+            0 => Ok(()),
+            _ => Err(std::io::Error::last_os_error()),
+        }
+    }
+}

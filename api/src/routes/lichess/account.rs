@@ -55,20 +55,21 @@ pub async fn test_tokens(state: web::Data<AppState>, body: String) -> Answer {
     }
     let mut tested = Map::new();
     for token in tokens {
-        let info = match auth::authenticate(&state, token.to_owned()).await {
-            Ok(auth) => {
-                let scopes: Vec<&str> = auth.scopes.iter().map(|s| s.key()).collect();
-                json!({
-                    "userId": lichess::user_id(&auth.username),
-                    "scopes": scopes.join(","),
-                    "expires": auth.expires_at,
-                })
-            }
-            // Not a token, expired or revoked: null. A busy database is
-            // no answer about the token.
-            Err(ApiError::Unauthorized(_)) => Value::Null,
-            Err(other) => return Err(other.into()),
-        };
+        let info =
+            match auth::authenticate(&state, token.to_owned(), auth::TokenRecord::Primary).await {
+                Ok(auth) => {
+                    let scopes: Vec<&str> = auth.scopes.iter().map(|s| s.key()).collect();
+                    json!({
+                        "userId": lichess::user_id(&auth.username),
+                        "scopes": scopes.join(","),
+                        "expires": auth.expires_at,
+                    })
+                }
+                // Not a token, expired or revoked: null. A busy database is
+                // no answer about the token.
+                Err(ApiError::Unauthorized(_)) => Value::Null,
+                Err(other) => return Err(other.into()),
+            };
         tested.insert(token.to_owned(), info);
     }
     Ok(HttpResponse::Ok().json(tested))
