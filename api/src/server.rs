@@ -523,9 +523,14 @@ pub fn serve(options: ServeOptions) -> anyhow::Result<()> {
         database_url,
         db::PoolSettings {
             sqlite_cache_mib,
+            sqlite_checkpoints_apart: backend == Backend::Sqlite,
             ..db::PoolSettings::for_backend(backend)
         },
     )?;
+    let _checkpoints = match backend {
+        Backend::Sqlite => Some(db::checkpoint_apart(database_url)?),
+        Backend::Postgres => None,
+    };
     if backend == Backend::Sqlite && !read_database_urls.is_empty() {
         anyhow::bail!(
             "read replicas were named for a SQLite database: replicas are Postgres \

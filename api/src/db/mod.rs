@@ -179,6 +179,8 @@ pub struct Manager {
     backend: Backend,
     /// SQLite's page cache a connection, in MiB; `None` keeps its default.
     sqlite_cache_mib: Option<u32>,
+    /// Whether a thread of its own checkpoints ([`checkpoint_apart`]).
+    sqlite_checkpoints_apart: bool,
 }
 
 impl ManageConnection for Manager {
@@ -244,6 +246,13 @@ impl Manager {
                         .execute(&mut conn)
                         .map_err(r2d2::Error::QueryError)?;
                 }
+                if self.sqlite_checkpoints_apart {
+                    // Commits checkpoint only if the thread falls this far
+                    // behind (64 MiB of log).
+                    diesel::sql_query("PRAGMA wal_autocheckpoint = 16384")
+                        .execute(&mut conn)
+                        .map_err(r2d2::Error::QueryError)?;
+                }
                 if let Some(mib) = self.sqlite_cache_mib {
                     // A negative size is in KiB rather than pages.
                     diesel::sql_query(format!("PRAGMA cache_size = -{}", u64::from(mib) * 1024))
@@ -270,6 +279,11 @@ pub struct PoolSettings {
     /// pool's connections has its own, so the pool may hold `max_size`
     /// times this much. Postgres sizes its shared buffers itself.
     pub sqlite_cache_mib: Option<u32>,
+    /// Whether SQLite's log is copied into the database by a thread of its
+    /// own ([`checkpoint_apart`]) rather than by the commit that fills it:
+    /// a commit that checkpoints holds the writers' turn for the copy and
+    /// its sync, and a move waiting behind bulk work waits for that too.
+    pub sqlite_checkpoints_apart: bool,
 }
 
 impl PoolSettings {
@@ -281,6 +295,7 @@ impl PoolSettings {
             },
             connection_timeout: Duration::from_secs(5),
             sqlite_cache_mib: None,
+            sqlite_checkpoints_apart: false,
         }
     }
 }
@@ -316,7 +331,53 @@ fn manager(url: &str, settings: PoolSettings) -> Manager {
         url: url.to_owned(),
         backend: Backend::of_url(url),
         sqlite_cache_mib: settings.sqlite_cache_mib,
+        sqlite_checkpoints_apart: settings.sqlite_checkpoints_apart,
     }
+}
+
+/// Keeps [`checkpoint_apart`]'s thread checkpointing; it ends when this is
+/// dropped.
+#[derive(Debug)]
+pub struct Checkpoints(#[allow(dead_code)] Arc<()>);
+
+/// How often [`checkpoint_apart`] copies SQLite's log into the database.
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
+
+/// Copies the SQLite database's log into it every [`CHECKPOINT_EVERY`],
+/// on a thread of its own and outside the writers' turn (a passive
+/// checkpoint waits for no reader or writer), for a pool made with
+/// `sqlite_checkpoints_apart`, for as long as the handle it returns is kept.
+pub fn checkpoint_apart(url: &str) -> anyhow::Result<Checkpoints> {
+    let mut conn =
+        SqliteConnection::establish(url).with_context(|| format!("cannot open {url}"))?;
+    diesel::sql_query(BUSY_TIMEOUT).execute(&mut conn)?;
+    let kept = Arc::new(());
+    let alive = Arc::downgrade(&kept);
+    std::thread::Builder::new()
+        .name("sqlite-checkpoints".to_owned())
+        .spawn(move || {
+            let mut failing = false;
+            loop {
+                std::thread::sleep(CHECKPOINT_EVERY);
+                if alive.strong_count() == 0 {
+                    return;
+                }
+                // While this fails (a full disk), the commits take over
+                // once the log reaches their bound; said once, not each time.
+                match diesel::sql_query("PRAGMA wal_checkpoint(PASSIVE)").execute(&mut conn) {
+                    Err(error) if !failing => {
+                        tracing::warn!(%error, "SQLite checkpoints failing");
+                        failing = true;
+                    }
+                    Ok(_) if failing => {
+                        tracing::info!("SQLite checkpoints working again");
+                        failing = false;
+                    }
+                    _ => {}
+                }
+            }
+        })?;
+    Ok(Checkpoints(kept))
 }
 
 fn pool_builder(settings: PoolSettings) -> r2d2::Builder<Manager> {
@@ -623,6 +684,58 @@ mod tests {
             .get_result(sqlite)
             .unwrap();
         assert_eq!(mode.journal_mode, "wal");
+        drop(conn);
+        drop(pool);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// With checkpoints apart, a commit leaves the log to the checkpoint
+    /// thread (up to its bound), and the thread copies it into the
+    /// database within moments, until its handle is dropped.
+    #[test]
+    fn a_thread_of_its_own_checkpoints_the_log() {
+        let dir = std::env::temp_dir().join(format!("kingpost-db-ckpt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("log.sqlite3");
+        let url = path.to_str().unwrap().to_owned();
+        let settings = PoolSettings {
+            sqlite_checkpoints_apart: true,
+            ..PoolSettings::for_backend(Backend::Sqlite)
+        };
+        let pool = connect_with(&url, settings).unwrap();
+        let mut conn = pool.get().unwrap();
+        let DbConnection::Sqlite(sqlite) = &mut **conn else {
+            panic!("a file path opens SQLite");
+        };
+        let file_size = || std::fs::metadata(&path).unwrap().len();
+        let before = file_size();
+        // About 8 MiB in one commit: past SQLite's own bound of 4 MiB, at
+        // which the commit would have copied it itself.
+        diesel::sql_query("CREATE TABLE filler (x BLOB)")
+            .execute(sqlite)
+            .unwrap();
+        diesel::sql_query(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) \
+             INSERT INTO filler SELECT randomblob(4000) FROM n",
+        )
+        .execute(sqlite)
+        .unwrap();
+        assert!(
+            file_size() < before + 1024 * 1024,
+            "the commit checkpointed: the database grew from {before} to {} bytes",
+            file_size()
+        );
+        let checkpoints = checkpoint_apart(&url).unwrap();
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        while file_size() < 8_000_000 && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert!(
+            file_size() >= 8_000_000,
+            "the log was not copied: {} bytes",
+            file_size()
+        );
+        drop(checkpoints);
         drop(conn);
         drop(pool);
         let _ = std::fs::remove_dir_all(&dir);

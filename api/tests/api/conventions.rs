@@ -208,6 +208,7 @@ async fn a_connection_postgres_dropped_is_replaced() {
         max_size: 1,
         connection_timeout: Duration::from_secs(5),
         sqlite_cache_mib: None,
+        sqlite_checkpoints_apart: false,
     };
     let pool = connect_with(&db.url(), settings).unwrap();
     let first = read_own(&pool, backend_pid).await.unwrap();

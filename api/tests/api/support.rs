@@ -183,6 +183,7 @@ impl<'a> TestApp<'a> {
             max_size,
             connection_timeout: wait,
             sqlite_cache_mib: None,
+            sqlite_checkpoints_apart: false,
         };
         let pool = server::open_database_with(&self.db.url(), settings)
             .expect("database opens and migrates");
