@@ -224,9 +224,13 @@ pub fn update(
 /// request waits for the writers' turn.
 const DELETED_AT_ONCE: i64 = 500;
 
-/// Rows of the explorer's counts a step of a deletion deletes: about what
-/// a step of games deletes from the position index.
-const COUNTS_DELETED_AT_ONCE: i64 = 20_000;
+/// Rows of the explorer's counts a deletion deletes between two looks at
+/// the writers waiting: a few milliseconds of SQLite's work.
+const COUNTS_DELETED_AT_ONCE: i64 = 1_000;
+
+/// Rows of the explorer's counts a step of a deletion deletes at most:
+/// about what a step of games deletes from the position index.
+const COUNTS_DELETED_A_STEP: i64 = 20_000;
 
 /// One step of deleting a collection (its owner's to delete) and the games
 /// it held that no other holds: its explorer counts first (the explorer
@@ -245,9 +249,17 @@ pub fn delete_step(
         // First, so that a merge of staged rows never waits for this
         // step's rows while this waits for it.
         position_index::hold_staged(conn)?;
-        let counts = explorer_counts::delete_part_of_scope(conn, id, COUNTS_DELETED_AT_ONCE)?;
-        if counts as i64 == COUNTS_DELETED_AT_ONCE {
-            return Ok(false);
+        let mut counts = 0;
+        loop {
+            let deleted =
+                explorer_counts::delete_part_of_scope(conn, id, COUNTS_DELETED_AT_ONCE)? as i64;
+            counts += deleted;
+            if deleted < COUNTS_DELETED_AT_ONCE {
+                break;
+            }
+            if counts >= COUNTS_DELETED_A_STEP || yielding.now() {
+                return Ok(false);
+            }
         }
         let games = collection::first_games(conn, id, DELETED_AT_ONCE)?;
         for (done, game) in games.iter().enumerate() {

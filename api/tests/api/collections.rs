@@ -14,7 +14,8 @@ on_both_databases!(
     a_private_collection_is_seen_by_its_owner_alone,
     renaming_and_deleting_a_collection,
     an_import_keeps_what_its_file_said_and_reveals_no_other,
-    deleting_a_large_collection_never_keeps_moves_waiting
+    deleting_a_large_collection_never_keeps_moves_waiting,
+    a_deletion_gives_the_turn_back_between_portions_of_its_counts
 );
 
 /// Three short games, told apart by their White players.
@@ -475,4 +476,60 @@ async fn deleting_a_large_collection_never_keeps_moves_waiting(db: Db) {
         seen_midway > 0,
         "no move was answered while the collection was being deleted"
     );
+}
+
+// A deletion first deletes the collection's explorer counts, which once
+// went 20,000 rows to a statement, holding SQLite's writers' turn for
+// about 0.1 s whoever waited. A step now looks at the writers waiting after
+// each thousand rows.
+async fn a_deletion_gives_the_turn_back_between_portions_of_its_counts(db: Db) {
+    use diesel::prelude::*;
+    use kingpost_api::{
+        db::{Yield, schema::accounts, schema::explorer_counts},
+        domain::collections,
+    };
+
+    /// A request is always waiting.
+    struct AlwaysYield;
+    impl Yield for AlwaysYield {
+        fn now(&self) -> bool {
+            true
+        }
+    }
+
+    let shared = TestApp::on(&db).state();
+    let app = init(shared.clone()).await;
+    let carol = sign_up_for_a_year(&app, "carol").await;
+    let report = import(&carol, Some("Big"), crate::pgn::sample_pgn(100, 5))
+        .send(&app)
+        .await;
+    let id = report.assert_status(200)["collection_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut conn = shared.pool.get().unwrap();
+    let mut counts = || -> i64 {
+        explorer_counts::table
+            .filter(explorer_counts::scope.eq(&id))
+            .count()
+            .get_result(&mut **conn)
+            .unwrap()
+    };
+    let before = counts();
+    assert!(before > 2_000, "too few counts to show a portion: {before}");
+    let mut conn = shared.pool.get().unwrap();
+    let owner: String = accounts::table
+        .filter(accounts::username.eq("carol"))
+        .select(accounts::id)
+        .get_result(&mut **conn)
+        .unwrap();
+    let gone =
+        collections::delete_step(&mut conn, &owner.into(), &id.as_str().into(), &AlwaysYield)
+            .unwrap();
+    drop(conn);
+    assert!(
+        !gone,
+        "a step asked to yield ended before the collection was gone"
+    );
+    assert_eq!(before - counts(), 1_000, "one portion of counts deleted");
 }

@@ -346,7 +346,7 @@ pub fn index_staged(conn: &mut DbConnection) -> Result<usize, ApiError> {
 
 /// Staged rows a step of [`index_staged_in_steps`] merges between two
 /// looks at the writers waiting: a few milliseconds of SQLite's work.
-const MERGED_AT_ONCE: i64 = 200;
+const MERGED_AT_ONCE: i64 = 50;
 
 /// One step of adding what imports staged to the index and the counts,
 /// in a transaction of its own: on SQLite a portion at a time until a
@@ -374,7 +374,7 @@ pub fn index_staged_in_steps(
 
 /// Games stored in one step of a batch: between two, the batch may end to
 /// give the writers' turn to a request that waits for it.
-const STORED_AT_ONCE: usize = 20;
+const STORED_AT_ONCE: usize = 5;
 
 /// How many times each game (by a hash of its import key) has appeared so
 /// far in the file being imported: in memory for an HTTP import (10,000
