@@ -1,9 +1,12 @@
 //! The import pipeline: a PGN file counted, then read, replayed and stored a
 //! batch at a time, as bulk work that gives the writers' turn to requests.
 
-use std::{io::Cursor, sync::Arc};
+use std::{
+    future::Future,
+    io::Cursor,
+    sync::{Arc, OnceLock},
+};
 
-use actix_web::{error::BlockingError, web};
 use kingpost_core::pgn::GameTexts;
 
 use crate::{
@@ -17,6 +20,7 @@ use crate::{
     state::AppState,
     stored::AccountId,
     views::ImportReport,
+    workers::Workers,
 };
 
 /// New games past which an import brings the planner's statistics up to
@@ -29,6 +33,31 @@ pub const IMPORT_GAMES: usize = 10_000;
 /// milliseconds of the writers' turn.
 const IMPORT_BATCH: usize = 50;
 
+/// Threads reading and replaying imports' games: CPU alone, holding no
+/// connection or turn, at the lagging reads' lower priority, so that on a
+/// busy machine the moves come first. Two: a batch read while another is.
+const READING_THREADS: usize = 2;
+const READING_NICENESS: i32 = 10;
+
+/// Runs `work` on the reading threads, begun at once (not when awaited).
+fn on_reading_threads<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> impl Future<Output = Result<T, ApiError>> {
+    static THREADS: OnceLock<Workers> = OnceLock::new();
+    let threads = THREADS.get_or_init(|| {
+        Workers::start("kingpost-import-reading", READING_THREADS, READING_NICENESS)
+    });
+    let running = actix_web::rt::spawn(threads.run(work));
+    async move {
+        match running.await {
+            Ok(Ok(done)) => done,
+            _ => Err(ApiError::Internal(
+                "reading an import failed: its thread panicked".to_owned(),
+            )),
+        }
+    }
+}
+
 /// Imports the games of `bytes` for `owner` into its collection named
 /// `collection_name` (made if missing; `Imported games` when none), and
 /// reports what became of each.
@@ -40,7 +69,7 @@ pub async fn import(
 ) -> Result<ImportReport, ApiError> {
     let now = state.clock.now();
     // Counted before anything is stored: a file over the cap changes nothing.
-    let (bytes, count) = web::block(move || count_games(bytes)).await??;
+    let (bytes, count) = on_reading_threads(move || count_games(bytes)).await?;
     let account = owner.clone();
     let collection = state
         .write(move |conn, _| {
@@ -56,7 +85,7 @@ pub async fn import(
     let mut seen = pgn::Occurrences::default();
     let mut next = prepare_batch(GameTexts::new(Cursor::new(bytes)), owner.clone(), now);
     loop {
-        let (texts, batch) = next.await??;
+        let (texts, batch) = next.await?;
         if batch.is_empty() {
             break;
         }
@@ -121,9 +150,8 @@ fn prepare_batch(
     mut texts: ImportTexts,
     account: AccountId,
     now: Millis,
-) -> impl Future<Output = Result<Result<(ImportTexts, Vec<pgn::ReadGame>), ApiError>, BlockingError>>
-{
-    web::block(
+) -> impl Future<Output = Result<(ImportTexts, Vec<pgn::ReadGame>), ApiError>> {
+    on_reading_threads(
         move || match pgn::prepare_next(&mut texts, IMPORT_BATCH, &account, now) {
             (batch, None) => Ok((texts, batch)),
             (_, Some(error)) => Err(ApiError::MalformedRequest(error.to_string())),
