@@ -31,8 +31,12 @@
 //! - swiss round: the last game of that round ending, which pairs the
 //!   second (the slowest to pair) and writes its games.
 //!
-//! For each: the players' moves answered, their p50 and p99 in ms, each
-//! against idle's, and what became of the load's own requests.
+//! The explorer and exports alternate with idle windows as long as theirs
+//! (`--windows <n>`, 4 by default, over the `--seconds`), and their ratios
+//! are to those windows: the machine's other tenants come and go, and the
+//! baseline then shares the load's minutes. For each: the players' moves
+//! answered, their p50 and p99 in ms, each against idle's, and what became
+//! of the load's own requests.
 
 mod common;
 
@@ -74,6 +78,8 @@ struct Options {
     replica: Option<String>,
     /// Two machines on this one's two CPUs (with a replica only).
     apart: bool,
+    /// Windows the explorer and exports loads alternate with idle ones in.
+    windows: usize,
     args: Vec<String>,
 }
 
@@ -87,6 +93,7 @@ fn options() -> Options {
             .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned()),
         replica: None,
         apart: args.iter().any(|a| a == "--apart"),
+        windows: 4,
         args: args.clone(),
     };
     for pair in args.windows(2) {
@@ -94,6 +101,7 @@ fn options() -> Options {
             "--games" => options.games = pair[1].parse().expect("--games <n>"),
             "--seconds" => options.seconds = pair[1].parse().expect("--seconds <s>"),
             "--swiss" => options.swiss = pair[1].parse().expect("--swiss <players>"),
+            "--windows" => options.windows = pair[1].parse().expect("--windows <n>"),
             "--read-database-url" => options.replica = Some(pair[1].clone()),
             _ => {}
         }
@@ -111,9 +119,29 @@ struct Phase {
     latencies: Vec<Duration>,
     errors: usize,
     load: String,
+    /// The moves of the idle windows the load alternated with, when it
+    /// did: its ratios are to them rather than to the first idle phase.
+    beside: Option<Box<Phase>>,
 }
 
 impl Phase {
+    fn empty(name: &'static str) -> Phase {
+        Phase {
+            name,
+            latencies: Vec::new(),
+            errors: 0,
+            load: String::new(),
+            beside: None,
+        }
+    }
+
+    /// Adds another window's moves to these.
+    fn absorb(&mut self, other: Phase) {
+        self.latencies.extend(other.latencies);
+        self.latencies.sort();
+        self.errors += other.errors;
+    }
+
     fn percentile(&self, p: f64) -> f64 {
         if self.latencies.is_empty() {
             return f64::NAN;
@@ -187,7 +215,39 @@ impl Table<'_> {
             errors: samples.iter().filter(|(_, l)| l.is_none()).count(),
             latencies,
             load: report,
+            beside: None,
         }
+    }
+
+    /// A load run `seconds` in all, in `windows` windows, each after a window
+    /// of nothing as long: on a machine whose other tenants come and go, the
+    /// baseline then shares the load's minutes. `load` runs one window of
+    /// the seconds it is given, counting its requests' statuses.
+    fn alternating(
+        &self,
+        name: &'static str,
+        seconds: f64,
+        windows: usize,
+        load: impl Fn(f64, &Mutex<Vec<u16>>),
+    ) -> Phase {
+        let window = seconds / windows as f64;
+        let statuses = Mutex::new(Vec::new());
+        let (mut idle, mut loaded) = (Phase::empty("idle"), Phase::empty(name));
+        for _ in 0..windows {
+            let quiet = self.during("idle", || {
+                std::thread::sleep(Duration::from_secs_f64(window));
+                String::new()
+            });
+            idle.absorb(quiet);
+            let busy = self.during(name, || {
+                load(window, &statuses);
+                String::new()
+            });
+            loaded.absorb(busy);
+        }
+        loaded.load = tally(&statuses);
+        loaded.beside = Some(Box::new(idle));
+        loaded
     }
 }
 
@@ -216,9 +276,15 @@ fn tally(statuses: &Mutex<Vec<u16>>) -> String {
 }
 
 /// `threads` clients of one address GETting `path` (read whole) again and
-/// again for `seconds`.
-fn hammer(base: &str, token: &str, path: &str, threads: usize, seconds: f64) -> String {
-    let statuses = Mutex::new(Vec::new());
+/// again for `seconds`, their answers' statuses noted in `statuses`.
+fn hammer(
+    base: &str,
+    token: &str,
+    path: &str,
+    threads: usize,
+    seconds: f64,
+    statuses: &Mutex<Vec<u16>>,
+) {
     let until = Instant::now() + Duration::from_secs_f64(seconds);
     std::thread::scope(|scope| {
         for _ in 0..threads {
@@ -246,7 +312,6 @@ fn hammer(base: &str, token: &str, path: &str, threads: usize, seconds: f64) -> 
             });
         }
     });
-    tally(&statuses)
 }
 
 fn bench(name: &str, url: &str, replica: Option<&str>, options: &Options, lines: &[Vec<String>]) {
@@ -287,7 +352,7 @@ fn bench(name: &str, url: &str, replica: Option<&str>, options: &Options, lines:
     let (_, loader) = sign_up(&client, &base, "loader");
     // As many games as fit in the largest request.
     let pgn = pgn_sample(options.games, 8 * 1024 * 1024, false);
-    let seconds = options.seconds;
+    let (seconds, windows) = (options.seconds, options.windows);
     let collection = Mutex::new(String::new());
 
     let mut phases = vec![table.during("idle", || {
@@ -314,12 +379,24 @@ fn bench(name: &str, url: &str, replica: Option<&str>, options: &Options, lines:
             )
         }));
         let explorer = format!("/explorer?rules=standard&fen={START_FEN}");
-        phases.push(table.during("explorer x8", || {
-            hammer(&read_base, &loader, &explorer, 8, seconds)
-        }));
-        phases.push(table.during("exports x4", || {
-            hammer(&read_base, &loader, "/search/games.pgn", 4, seconds)
-        }));
+        let explorer = &explorer;
+        phases.push(
+            table.alternating("explorer x8", seconds, windows, |window, statuses| {
+                hammer(&read_base, &loader, explorer, 8, window, statuses)
+            }),
+        );
+        phases.push(
+            table.alternating("exports x4", seconds, windows, |window, statuses| {
+                hammer(
+                    &read_base,
+                    &loader,
+                    "/search/games.pgn",
+                    4,
+                    window,
+                    statuses,
+                )
+            }),
+        );
         let collection = collection.lock().unwrap().clone();
         phases.push(table.during("delete", || {
             let started = Instant::now();
@@ -363,6 +440,10 @@ fn bench(name: &str, url: &str, replica: Option<&str>, options: &Options, lines:
     let (idle50, idle99) = (phases[0].percentile(0.5), phases[0].percentile(0.99));
     for phase in &phases {
         let (p50, p99) = (phase.percentile(0.5), phase.percentile(0.99));
+        let (idle50, idle99) = match &phase.beside {
+            Some(idle) => (idle.percentile(0.5), idle.percentile(0.99)),
+            None => (idle50, idle99),
+        };
         println!(
             "{:<12} {:>6} {:>7} {:>8.2} {:>8.2} {:>8.2} {:>8.2}  {}",
             phase.name,
@@ -374,6 +455,16 @@ fn bench(name: &str, url: &str, replica: Option<&str>, options: &Options, lines:
             p99 / idle99,
             phase.load
         );
+        if let Some(idle) = &phase.beside {
+            println!(
+                "{:<12} {:>6} {:>7} {:>8.2} {:>8.2}  the idle windows it alternated with",
+                "",
+                idle.latencies.len(),
+                idle.errors,
+                idle50,
+                idle99
+            );
+        }
     }
     webhooks(&base, &client, &players);
 }

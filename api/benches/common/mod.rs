@@ -60,6 +60,9 @@ impl Server {
         // says why.
         let log_path = std::env::temp_dir().join(format!("kingpost-bench-{port}.log"));
         let log = std::fs::File::create(&log_path).unwrap();
+        // KINGPOST_BENCH_SERVER_LOG=<filter> keeps the server's log, at
+        // that level (`info,kingpost::sql=debug` times each change).
+        let logging = std::env::var("KINGPOST_BENCH_SERVER_LOG").ok();
         let mut command = Command::new(binary);
         if let Some(cpu) = cpu {
             // SAFETY: the closure only makes a system call, as a child
@@ -73,7 +76,7 @@ impl Server {
             .args(["serve", "--bind", &bind, "--database-url", database_url])
             .args(extra)
             .env("KINGPOST_JWT_SECRET", "bench")
-            .env("RUST_LOG", "warn")
+            .env("RUST_LOG", logging.as_deref().unwrap_or("warn"))
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()
@@ -97,7 +100,12 @@ impl Server {
             }
             std::thread::sleep(Duration::from_millis(50));
         }
-        let _ = std::fs::remove_file(&log_path);
+        match logging {
+            Some(_) => eprintln!("the server's log: {}", log_path.display()),
+            None => {
+                let _ = std::fs::remove_file(&log_path);
+            }
+        }
         server
     }
 
