@@ -338,7 +338,9 @@ fn manager(url: &str, settings: PoolSettings) -> Manager {
 /// Keeps [`checkpoint_apart`]'s thread checkpointing; it ends when this is
 /// dropped.
 #[derive(Debug)]
-pub struct Checkpoints(#[allow(dead_code)] Arc<()>);
+pub struct Checkpoints {
+    _kept: Arc<()>,
+}
 
 /// How often [`checkpoint_apart`] copies SQLite's log into the database.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
@@ -377,7 +379,7 @@ pub fn checkpoint_apart(url: &str) -> anyhow::Result<Checkpoints> {
                 }
             }
         })?;
-    Ok(Checkpoints(kept))
+    Ok(Checkpoints { _kept: kept })
 }
 
 fn pool_builder(settings: PoolSettings) -> r2d2::Builder<Manager> {

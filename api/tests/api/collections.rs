@@ -18,6 +18,14 @@ on_both_databases!(
     a_deletion_gives_the_turn_back_between_portions_of_its_counts
 );
 
+/// The collection an import that succeeded filed its games in.
+fn collection_of(report: &crate::support::Answer) -> String {
+    report.assert_status(200)["collection_id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
 /// Three short games, told apart by their White players.
 fn three_games(tag: &str) -> String {
     ["Anna", "Boris", "Clara"]
@@ -75,10 +83,7 @@ async fn imports_are_filed_in_order_and_paged(db: Db) {
     let report = import(&alice, Some("Open games"), three_games("first"))
         .send(&app)
         .await;
-    let id = report.assert_status(200)["collection_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = collection_of(&report);
     assert_eq!(report.body["imported"], 3);
     let again = import(&alice, Some("Open games"), three_games("first"))
         .send(&app)
@@ -122,10 +127,7 @@ async fn imports_are_filed_in_order_and_paged(db: Db) {
     assert!(order.is_sorted(), "exported in the file's order: {text}");
 
     let default = import(&alice, None, three_games("second")).send(&app).await;
-    let default_id = default.assert_status(200)["collection_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let default_id = collection_of(&default);
     assert_ne!(default_id, id);
     let mine = get("/api/v1/collections").token(&alice).send(&app).await;
     let names: Vec<&str> = mine.assert_status(200)["collections"]
@@ -154,10 +156,7 @@ async fn a_private_collection_is_seen_by_its_owner_alone(db: Db) {
     let report = import(&alice, Some("Secret prep"), three_games("prep"))
         .send(&app)
         .await;
-    let id = report.assert_status(200)["collection_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = collection_of(&report);
     let game = report.body["games"][0]["id"].as_str().unwrap().to_owned();
     // Its games too, read by id, are not found by others.
     let paths = [
@@ -265,10 +264,7 @@ async fn renaming_and_deleting_a_collection(db: Db) {
     let one = import(&alice, Some("One"), three_games("shared"))
         .send(&app)
         .await;
-    let one_id = one.assert_status(200)["collection_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let one_id = collection_of(&one);
     let shared_game = one.body["games"][0]["id"].as_str().unwrap().to_owned();
     let only_here = import(
         &alice,
@@ -348,10 +344,7 @@ async fn an_import_keeps_what_its_file_said_and_reveals_no_other(db: Db) {
     let hers = import(&alice, Some("Prep"), alices_file.clone())
         .send(&app)
         .await;
-    let her_collection = hers.assert_status(200)["collection_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let her_collection = collection_of(&hers);
     let her_game = hers.body["games"][0]["id"].as_str().unwrap().to_owned();
 
     let bobs_file = format!("{ROSTER}[WhiteElo \"2100\"]\n[BlackElo \"1950\"]\n{MOVES}");
@@ -421,10 +414,7 @@ async fn deleting_a_large_collection_never_keeps_moves_waiting(db: Db) {
     let report = import(&carol, Some("Big"), crate::pgn::sample_pgn(total, 11))
         .send(&app)
         .await;
-    let id = report.assert_status(200)["collection_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = collection_of(&report);
     let stored = || -> i64 {
         let mut conn = shared.pool.get().unwrap();
         games::table
@@ -503,10 +493,7 @@ async fn a_deletion_gives_the_turn_back_between_portions_of_its_counts(db: Db) {
     let report = import(&carol, Some("Big"), crate::pgn::sample_pgn(100, 5))
         .send(&app)
         .await;
-    let id = report.assert_status(200)["collection_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = collection_of(&report);
     let mut conn = shared.pool.get().unwrap();
     let mut counts = || -> i64 {
         explorer_counts::table
